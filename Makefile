@@ -1,0 +1,61 @@
+# Tick-to-trade gateway: top-level build.
+#
+# One non-recursive make.  Each part of the tree adds its sources, tools and
+# tests in its own build.mk, so that parts can grow without touching this file.
+# Two flavours of every object: release (build/) and ASan+UBSan (build/asan/),
+# the latter used by the unit tests.
+
+BUILD    := build
+ASAN     := $(BUILD)/asan
+CC       := gcc
+CLANG    := clang
+
+WARN     := -Wall -Wextra -Werror
+CPPFLAGS := -I. -D_GNU_SOURCE -MMD -MP
+CFLAGS   := -std=gnu11 -O2 -g $(WARN)
+ASAN_CFLAGS := -std=gnu11 -O1 -g $(WARN) -fno-omit-frame-pointer \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+LDLIBS   := -lm
+
+# Helpers for the build.mk files.
+objs      = $(patsubst %.c,$(BUILD)/%.o,$(1))
+asan_objs = $(patsubst %.c,$(ASAN)/%.o,$(1))
+
+BINS        :=
+UNIT_TESTS  :=
+INT_TESTS   :=
+BENCHES     :=
+
+.PHONY: all deps test unit-test integration-test demo bench clean
+all: deps build-all
+
+include $(sort $(wildcard */build.mk))
+
+.PHONY: build-all
+build-all: $(BINS) $(UNIT_TESTS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c $< -o $@
+
+$(ASAN)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(ASAN_CFLAGS) -c $< -o $@
+
+deps:
+	@./scripts/deps.sh
+
+# Unit tests (cmocka, ASan+UBSan build) then integration tests (root, own
+# namespaces).  The runner prints one closing line: "N passed, M failed".
+test: deps
+	@$(MAKE) --no-print-directory build-all
+	@./scripts/run-tests.sh $(UNIT_TESTS) $(INT_TESTS)
+
+unit-test: deps
+	@$(MAKE) --no-print-directory build-all
+	@./scripts/run-tests.sh $(UNIT_TESTS)
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Install the Debian packages the project needs, only those that are missing.
+# Idempotent and quiet when everything is present, so every make target that
+# needs a tool can call it cheaply.
+set -eu
+
+PKGS="gcc make clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev
+pkg-config libcmocka-dev libclang-rt-14-dev xdp-tools iproute2 ethtool
+tcpdump tshark sockperf gnuplot-nox iputils-ping netcat-openbsd
+linux-perf"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing Debian packages:$missing" >&2
+	echo "deps: run as root (or: sudo apt-get install$missing)" >&2
+	exit 1
+fi
+
+echo "deps: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "deps: done"
