@@ -55,6 +55,15 @@ unit-test: deps
 	@$(MAKE) --no-print-directory build-all
 	@./scripts/run-tests.sh $(UNIT_TESTS)
 
+demo: deps
+	@$(MAKE) --no-print-directory build-all
+	@./scripts/demo.sh
+
+# Every benchmark a part registers; each prints its own figures.
+bench: deps
+	@$(MAKE) --no-print-directory build-all
+	@for b in $(BENCHES); do $(MAKE) --no-print-directory $$b || exit 1; done
+
 clean:
 	rm -rf $(BUILD)
 

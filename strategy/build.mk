@@ -1,0 +1,38 @@
+# strategy/: the HMA/HMA3 kernels (batch reference and incremental), the
+# trading rule, the GBM generator and the backtest tool.
+
+STRATEGY_SRCS := strategy/hma_params.c strategy/hma_batch.c \
+	strategy/hma_incr.c strategy/gbm.c strategy/prices.c strategy/sweep.c
+
+$(BUILD)/libstrategy.a: $(call objs,$(STRATEGY_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(ASAN)/libstrategy.a: $(call asan_objs,$(STRATEGY_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(BUILD)/backtest: $(BUILD)/strategy/backtest.o $(BUILD)/libstrategy.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/bench_strategy: $(BUILD)/strategy/bench_strategy.o $(BUILD)/libstrategy.a
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+BINS += $(BUILD)/backtest $(BUILD)/bench_strategy
+
+STRATEGY_TESTS := test_hma_small test_hma_extremes test_hma_reference \
+	test_gbm test_prices
+
+STRATEGY_TEST_BINS := $(addprefix $(ASAN)/tests/unit/,$(STRATEGY_TESTS))
+
+# Static pattern: scoped to these tests, so other parts' tests link their own libs.
+$(STRATEGY_TEST_BINS): %: %.o $(ASAN)/libstrategy.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+UNIT_TESTS += $(STRATEGY_TEST_BINS)
+INT_TESTS += tests/integration/backtest_cli.sh
+
+.PHONY: bench-strategy
+bench-strategy: $(BUILD)/bench_strategy
+	./$(BUILD)/bench_strategy
+BENCHES += bench-strategy
