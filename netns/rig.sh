@@ -1,0 +1,344 @@
+#!/bin/bash
+# The rig: an exchange namespace and a gateway namespace joined by one veth
+# pair, configured the way the gateway needs it.
+#
+#   netns/rig.sh [options] up|down|status|env
+#
+#   --prefix P     names: namespaces P-ex, P-gw; veth P-vex (exchange side),
+#                  P-vgw (gateway side).  Env RIG_PREFIX.  Default t2t.
+#                  At most 11 characters of [A-Za-z0-9_] (veth names <= 15).
+#   --subnet S     a /24, "10.201.0.0/24" or "10.201.0"; the exchange gets .1,
+#                  the gateway .2.  Env RIG_SUBNET.  Default 10.201.0.0/24.
+#   --group G      feed multicast group.  Env RIG_GROUP.  Default 239.1.1.1.
+#
+# Two rigs with different prefixes never touch each other (each lives in its
+# own namespaces); give them different subnets too so that captures and logs
+# cannot be confused.
+#
+# up      create or complete the rig; safe to repeat.
+# down    remove whatever of the rig exists (also after a half-failed up);
+#         safe to repeat.
+# status  show it; exit 0 when complete, 1 when partial, 2 when absent.
+# env     print shell assignments for scripts: eval "$(netns/rig.sh env)".
+set -euo pipefail
+
+PROG=${0##*/}
+
+die() {
+	echo "$PROG: $*" >&2
+	exit 1
+}
+
+usage() {
+	sed -n '2,23s/^# \{0,1\}//p' "$0" >&2
+	exit 2
+}
+
+prefix=${RIG_PREFIX:-t2t}
+subnet=${RIG_SUBNET:-10.201.0.0/24}
+group=${RIG_GROUP:-239.1.1.1}
+cmd=
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
+	--prefix=*) prefix=${1#*=}; shift ;;
+	--subnet) [ $# -ge 2 ] || usage; subnet=$2; shift 2 ;;
+	--subnet=*) subnet=${1#*=}; shift ;;
+	--group) [ $# -ge 2 ] || usage; group=$2; shift 2 ;;
+	--group=*) group=${1#*=}; shift ;;
+	-h|--help) usage ;;
+	up|down|status|env) [ -z "$cmd" ] || usage; cmd=$1; shift ;;
+	*) echo "$PROG: unknown argument '$1'" >&2; usage ;;
+	esac
+done
+[ -n "$cmd" ] || usage
+
+# ---- names and addresses, all derived from prefix, subnet and group ----
+
+[[ "$prefix" =~ ^[A-Za-z0-9_]{1,11}$ ]] ||
+	die "prefix '$prefix': use 1-11 characters of [A-Za-z0-9_] (interface names are limited to 15)"
+
+octet='(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])'
+if [[ "$subnet" =~ ^($octet\.$octet\.$octet)(\.0/24)?$ ]]; then
+	base=${BASH_REMATCH[1]}
+else
+	die "subnet '$subnet': give a /24 as A.B.C.0/24 or A.B.C"
+fi
+if [[ "$group" =~ ^$octet\.$octet\.$octet\.$octet$ ]] &&
+   [ "${BASH_REMATCH[1]}" -ge 224 ] && [ "${BASH_REMATCH[1]}" -le 239 ]; then
+	IFS=. read -r g1 g2 g3 g4 <<<"$group"
+else
+	die "group '$group': not an IPv4 multicast address (224.0.0.0/4)"
+fi
+IFS=. read -r s1 s2 s3 <<<"$base"
+
+ns_ex=$prefix-ex
+ns_gw=$prefix-gw
+if_ex=$prefix-vex
+if_gw=$prefix-vgw
+ip_ex=$base.1
+ip_gw=$base.2
+plen=24
+# Locally administered (02:...), fixed, and distinct per subnet, so a capture
+# shows which rig a frame came from; the gateway writes these into frames it
+# builds itself, so they must not change under it.
+mac_ex=$(printf '02:74:32:%02x:%02x:01' "$s2" "$s3")
+mac_gw=$(printf '02:74:32:%02x:%02x:02' "$s2" "$s3")
+# RFC 1112 mapping of the group to an Ethernet multicast address.
+group_mac=$(printf '01:00:5e:%02x:%02x:%02x' $((g2 & 127)) "$g3" "$g4")
+# Conventions for the applications (nothing in the kernel depends on them).
+feed_port=${RIG_FEED_PORT:-26400}
+order_port=${RIG_ORDER_PORT:-26401}
+
+# ---- helpers ----
+
+need_root() {
+	[ "$(id -u)" -eq 0 ] ||
+		die "must run as root: '$cmd' creates and inspects network namespaces"
+}
+
+need_tools() {
+	local t
+	for t in ip ethtool; do
+		command -v "$t" >/dev/null 2>&1 ||
+			die "'$t' not found: run scripts/deps.sh (as root) to install iproute2 and ethtool"
+	done
+}
+
+ns_exists() {
+	[ -e "/var/run/netns/$1" ]
+}
+
+# link_in NS IF: the interface exists in that namespace.
+link_in() {
+	ip -n "$1" link show dev "$2" >/dev/null 2>&1
+}
+
+run() {
+	"$@" || die "failed: $*"
+}
+
+# nsrun NS CMD...: run a command inside a namespace.
+nsrun() {
+	local ns=$1
+	shift
+	ip netns exec "$ns" "$@"
+}
+
+# ---- up ----
+
+# One end of the veth, in its namespace, configured: the steps are all
+# "set to this value" operations, so repeating them is harmless.
+setup_end() {
+	local ns=$1 dev=$2 mac=$3 ip=$4 peer_ip=$5 peer_mac=$6 a
+
+	run ip -n "$ns" link set dev lo up
+
+	# Fixed MACs: the AF_XDP gateway writes Ethernet headers itself.
+	run ip -n "$ns" link set dev "$dev" address "$mac"
+
+	# No IPv6 on the veth: otherwise router solicitations, MLD reports and
+	# DAD probes cross the pair and land in the XDP program.
+	if nsrun "$ns" test -w "/proc/sys/net/ipv6/conf/$dev/disable_ipv6"; then
+		run nsrun "$ns" sh -c "echo 1 > /proc/sys/net/ipv6/conf/$dev/disable_ipv6"
+	fi
+
+	# TX checksum offload off: with it on, veth passes frames with partial
+	# UDP checksums, which AF_XDP sees as they are and a receiving kernel
+	# socket drops (see shared/notes/platform.md).
+	run nsrun "$ns" ethtool -K "$dev" tx off >/dev/null
+
+	# One RX and one TX queue (veth's default, made explicit): an AF_XDP
+	# socket serves one queue, and packets on a queue without a socket
+	# would fall through to the kernel stack unseen.
+	run nsrun "$ns" ethtool -L "$dev" rx 1 tx 1
+
+	# Exactly our address: drop any other IPv4 address (a rig re-upped
+	# with another subnet), then set ours.
+	for a in $(ip -n "$ns" -4 -o addr show dev "$dev" | awk '{print $4}'); do
+		[ "$a" = "$ip/$plen" ] || run ip -n "$ns" addr del "$a" dev "$dev"
+	done
+	run ip -n "$ns" addr replace "$ip/$plen" dev "$dev"
+	run ip -n "$ns" link set dev "$dev" up
+
+	# Static neighbour: no ARP request/reply on the hot path, and the
+	# first tick is not delayed by resolution.
+	run ip -n "$ns" neigh replace "$peer_ip" lladdr "$peer_mac" dev "$dev" nud permanent
+
+	# The feed group leaves (exchange) or is joined (gateway) via the
+	# veth; there is no default route in a fresh namespace, so without
+	# this a send to the group fails with ENETUNREACH and a join on
+	# INADDR_ANY fails with ENODEV.
+	run ip -n "$ns" route replace "$group/32" dev "$dev" src "$ip"
+}
+
+do_up() {
+	need_root
+	need_tools
+
+	ns_exists "$ns_ex" || run ip netns add "$ns_ex"
+	ns_exists "$ns_gw" || run ip netns add "$ns_gw"
+
+	if ! link_in "$ns_ex" "$if_ex" || ! link_in "$ns_gw" "$if_gw"; then
+		# A half-made pair (one end missing or in the wrong place)
+		# cannot be completed: remove what exists and make it anew.
+		remove_links
+		# Both ends created directly inside their namespaces, never in
+		# the caller's: nothing appears outside the rig, even briefly.
+		# One queue each (the default): one AF_XDP socket covers all.
+		run ip -n "$ns_ex" link add "$if_ex" type veth \
+			peer name "$if_gw" netns "$ns_gw"
+	fi
+
+	setup_end "$ns_ex" "$if_ex" "$mac_ex" "$ip_ex" "$ip_gw" "$mac_gw"
+	setup_end "$ns_gw" "$if_gw" "$mac_gw" "$ip_gw" "$ip_ex" "$mac_ex"
+
+	echo "rig $prefix up: $ns_ex/$if_ex $ip_ex $mac_ex <-> $ns_gw/$if_gw $ip_gw $mac_gw, feed group $group"
+	echo "  static neighbours both ways (no ARP), tx checksum offload off both ends, IPv6 off on the veth,"
+	echo "  route $group/32 via the veth in both namespaces, lo up; scripts: eval \"\$($0 --prefix $prefix --subnet $base.0/24 --group $group env)\""
+}
+
+# ---- down ----
+
+# Remove the veth pair wherever its ends are: deleting one end deletes both.
+# The namespaces alone would not do: a process still inside keeps its
+# namespace, and the veth with it, alive.
+remove_links() {
+	local ns dev
+	for ns in "$ns_ex" "$ns_gw"; do
+		ns_exists "$ns" || continue
+		for dev in "$if_ex" "$if_gw"; do
+			if link_in "$ns" "$dev"; then
+				ip -n "$ns" link del dev "$dev" 2>/dev/null || true
+			fi
+		done
+	done
+}
+
+do_down() {
+	local ns pids left=0
+	need_root
+	command -v ip >/dev/null 2>&1 ||
+		die "'ip' not found: run scripts/deps.sh (as root) to install iproute2"
+
+	remove_links
+	for ns in "$ns_ex" "$ns_gw"; do
+		ns_exists "$ns" || continue
+		pids=$(ip netns pids "$ns" 2>/dev/null | tr '\n' ' ')
+		if [ -n "$pids" ]; then
+			echo "$PROG: warning: processes still in $ns: $pids(the namespace lives on until they exit)" >&2
+		fi
+		ip netns del "$ns" 2>/dev/null || true
+		if ns_exists "$ns"; then
+			echo "$PROG: could not remove namespace $ns" >&2
+			left=1
+		fi
+	done
+	[ "$left" -eq 0 ] || exit 1
+	echo "rig $prefix down"
+}
+
+# ---- status ----
+
+# One line per end: state, MAC, address, checksum offload, XDP.
+show_end() {
+	local ns=$1 dev=$2 peer_ip=$3 line addr csum queues xdp prog neigh route
+
+	if ! ns_exists "$ns"; then
+		echo "  $ns: absent"
+		return 1
+	fi
+	if ! link_in "$ns" "$dev"; then
+		echo "  $ns: present, $dev absent"
+		return 1
+	fi
+	line=$(ip -n "$ns" -br link show dev "$dev")
+	addr=$(ip -n "$ns" -4 -o addr show dev "$dev" | awk '{printf "%s ", $4}')
+	csum=$(nsrun "$ns" ethtool -k "$dev" 2>/dev/null |
+		awk -F': ' '$1 == "tx-checksumming" {print $2}')
+	queues=$(nsrun "$ns" ethtool -l "$dev" 2>/dev/null |
+		awk '/^Current/ {cur = 1} cur && /^(RX|TX):/ {printf "%s%s", sep, $2; sep = "/"}')
+	# ip names the attach mode on the first line ("xdp" = driver mode,
+	# "xdpgeneric" = SKB mode) and the program as "prog/xdp id N".
+	xdp=$(ip -n "$ns" -o link show dev "$dev" |
+		grep -oE ' xdp(generic|offload|multi)? ' | tr -d ' ' || true)
+	prog=$(ip -n "$ns" -d link show dev "$dev" |
+		grep -oE 'prog/xdp[a-z]* id [0-9]+( name [^ ]+)?' | sed 's|^prog/xdp[a-z]*|prog|' | tr '\n' ' ' || true)
+	case "$xdp" in
+	xdp) xdp="driver mode, $prog" ;;
+	xdpgeneric) xdp="generic (SKB) mode, $prog" ;;
+	?*) xdp="$xdp, $prog" ;;
+	esac
+	neigh=$(ip -n "$ns" neigh show "$peer_ip" dev "$dev")
+	route=$(ip -n "$ns" route show "$group/32" dev "$dev")
+	echo "  $ns: $line"
+	echo "      addr ${addr:-none}| tx-checksumming ${csum:-?} | queues rx/tx ${queues:-?}"
+	echo "      xdp ${xdp:-none}"
+	echo "      neighbour ${neigh:-none}"
+	echo "      route ${route:-$group absent}"
+
+	[ -n "$addr" ] && [ "$csum" = off ] && [ "$queues" = 1/1 ] &&
+		[[ "$neigh" == *PERMANENT* ]] && [ -n "$route" ] &&
+		[[ "$line" == *UP* ]]
+}
+
+do_status() {
+	local ok=0 ex_ok=1 gw_ok=1
+	need_root
+	need_tools
+
+	echo "rig $prefix (subnet $base.0/24, group $group)"
+	show_end "$ns_ex" "$if_ex" "$ip_gw" || ex_ok=0
+	show_end "$ns_gw" "$if_gw" "$ip_ex" || gw_ok=0
+	if [ "$ex_ok" -eq 1 ] && [ "$gw_ok" -eq 1 ]; then
+		echo "  complete"
+		return 0
+	fi
+	if ! ns_exists "$ns_ex" && ! ns_exists "$ns_gw"; then
+		echo "  absent"
+		ok=2
+	else
+		echo "  incomplete: run '$PROG up' to complete it or '$PROG down' to remove it"
+		ok=1
+	fi
+	return "$ok"
+}
+
+# ---- env ----
+
+ifindex_of() {
+	# Empty when the rig is down (or when not root).
+	ip -n "$1" -o link show dev "$2" 2>/dev/null | awk -F: 'NR == 1 {print $1}' || true
+}
+
+do_env() {
+	cat <<EOF
+RIG_PREFIX=$prefix
+RIG_SUBNET=$base.0/24
+RIG_NS_EX=$ns_ex
+RIG_NS_GW=$ns_gw
+RIG_NETNS_EX=/var/run/netns/$ns_ex
+RIG_NETNS_GW=/var/run/netns/$ns_gw
+RIG_IF_EX=$if_ex
+RIG_IF_GW=$if_gw
+RIG_IFINDEX_EX=$(ifindex_of "$ns_ex" "$if_ex")
+RIG_IFINDEX_GW=$(ifindex_of "$ns_gw" "$if_gw")
+RIG_IP_EX=$ip_ex
+RIG_IP_GW=$ip_gw
+RIG_PREFIXLEN=$plen
+RIG_MAC_EX=$mac_ex
+RIG_MAC_GW=$mac_gw
+RIG_GROUP=$group
+RIG_GROUP_MAC=$group_mac
+RIG_FEED_PORT=$feed_port
+RIG_ORDER_PORT=$order_port
+EOF
+}
+
+case "$cmd" in
+up) do_up ;;
+down) do_down ;;
+status) do_status ;;
+env) do_env ;;
+esac
