@@ -67,11 +67,11 @@ else
 fi
 if [[ "$group" =~ ^$octet\.$octet\.$octet\.$octet$ ]] &&
    [ "${BASH_REMATCH[1]}" -ge 224 ] && [ "${BASH_REMATCH[1]}" -le 239 ]; then
-	IFS=. read -r g1 g2 g3 g4 <<<"$group"
+	IFS=. read -r _ g2 g3 g4 <<<"$group"
 else
 	die "group '$group': not an IPv4 multicast address (224.0.0.0/4)"
 fi
-IFS=. read -r s1 s2 s3 <<<"$base"
+IFS=. read -r _ s2 s3 <<<"$base"
 
 ns_ex=$prefix-ex
 ns_gw=$prefix-gw

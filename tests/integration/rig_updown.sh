@@ -8,7 +8,7 @@
 # down on exit whatever happens.
 set -u
 
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 1
 RIG=./netns/rig.sh
 RECV=./build/netns/mcast_recv
 P=rt$$
@@ -34,6 +34,7 @@ fail() {
 	failures=$((failures + 1))
 }
 
+# ok always succeeds, so "check && ok ... || fail ..." never runs both.
 ok() {
 	echo "ok: $*"
 }
