@@ -1,0 +1,70 @@
+# proto/: wire-protocol library shared by the gateway and the exchange
+# simulator (MoldUDP64/ITCH 5.0, OUCH 4.2, Ethernet/IPv4/UDP frames).
+
+PROTO_SRCS := proto/proto_err.c proto/itch.c proto/moldudp64.c \
+	proto/tick_ring.c proto/stock_dir.c proto/feed_decoder.c \
+	proto/order_token.c proto/ouch.c proto/frame.c
+PROTO_HDRS := $(wildcard proto/*.h)
+
+PROTO_LIB      := $(BUILD)/libproto.a
+PROTO_ASAN_LIB := $(ASAN)/libproto.a
+
+$(PROTO_LIB): $(call objs,$(PROTO_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(PROTO_ASAN_LIB): $(call asan_objs,$(PROTO_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+BINS += $(PROTO_LIB) $(PROTO_ASAN_LIB)
+
+# Unit tests: cmocka, ASan+UBSan.
+PROTO_UNIT_TESTS := $(patsubst tests/unit/%.c,$(ASAN)/tests/unit/%, \
+	$(wildcard tests/unit/test_proto_*.c))
+
+$(PROTO_UNIT_TESTS): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o $(PROTO_ASAN_LIB)
+	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
+
+UNIT_TESTS += $(PROTO_UNIT_TESTS)
+
+# Tools: pcap writer for the tshark check, raw frame sender/receiver for the
+# kernel acceptance check.
+PROTO_TOOLS := $(BUILD)/proto-pcap $(BUILD)/proto-frame-check
+
+$(BUILD)/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(PROTO_LIB)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+BINS += $(PROTO_TOOLS)
+INT_TESTS += tests/integration/proto_tshark.sh \
+	tests/integration/proto_kernel_accept.sh \
+	tests/integration/proto_fuzz.sh
+
+# libFuzzer target: clang, sources compiled in so they carry coverage.
+PROTO_FUZZ := $(BUILD)/fuzz/fuzz_proto_feed
+PROTO_FUZZ_FLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+$(PROTO_FUZZ): tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) $(PROTO_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) -o $@
+
+BINS += $(PROTO_FUZZ)
+
+.PHONY: fuzz fuzz-proto bench-proto
+FUZZ_SECONDS ?= 600
+fuzz: fuzz-proto
+fuzz-proto: $(PROTO_FUZZ)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/integration/proto_fuzz.sh
+
+# Benchmark: P-message decode rate and order-frame encode time.
+$(BUILD)/bench-proto: $(BUILD)/proto/bench/bench_proto.o $(PROTO_LIB)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+bench-proto: $(BUILD)/bench-proto
+	./$(BUILD)/bench-proto
+
+BENCHES += bench-proto

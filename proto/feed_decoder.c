@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+/* MoldUDP64 sequencing and the fused ITCH block walk. */
+#include <errno.h>
+#include <string.h>
+
+#include "proto/be.h"
+#include "proto/feed_decoder.h"
+#include "proto/itch.h"
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+int feed_decoder_init(struct feed_decoder *d,
+		      const struct feed_decoder_config *cfg)
+{
+	int err;
+
+	memset(d, 0, sizeof(*d));
+	err = tick_ring_init(&d->ring, cfg->ring_capacity);
+	if (err)
+		return err;
+	err = stock_dir_init(&d->dir);
+	if (err) {
+		tick_ring_destroy(&d->ring);
+		return err;
+	}
+	d->next_seq = 1;
+	d->on_symbol = cfg->on_symbol;
+	d->cb_ctx = cfg->cb_ctx;
+	return 0;
+}
+
+void feed_decoder_destroy(struct feed_decoder *d)
+{
+	tick_ring_destroy(&d->ring);
+	stock_dir_destroy(&d->dir);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Every block that is not a well-formed 'P': rare next to trades. */
+static void other_block(struct feed_decoder *d, const uint8_t *m, uint16_t len)
+{
+	uint8_t type;
+	uint8_t want;
+
+	if (unlikely(len == 0)) {
+		d->cnt.zero_length_block++;
+		d->last.malformed = true;
+		return;
+	}
+	type = m[ITCH_OFF_TYPE];
+	want = itch_msg_len[type];
+	if (unlikely(want == 0)) {
+		/* Not ITCH 5.0: its block length is all we can trust. */
+		d->cnt.unknown_type++;
+		d->cnt.skipped_by_type[type]++;
+		return;
+	}
+	if (unlikely(want != len)) {
+		d->cnt.bad_length++;
+		d->last.malformed = true;
+		return;
+	}
+
+	switch (type) {
+	case 'R': {
+		uint16_t locate = be16_load(m + ITCH_OFF_LOCATE);
+		const char *sym = (const char *)m + ITCH_R_OFF_STOCK;
+
+		if (stock_dir_set(&d->dir, locate, sym))
+			d->cnt.dir_full++;
+		d->cnt.stock_directory++;
+		if (d->on_symbol)
+			d->on_symbol(d->cb_ctx, locate, sym);
+		break;
+	}
+	case 'S':
+		d->system_event = (char)m[ITCH_S_OFF_EVENT];
+		d->cnt.system_events++;
+		break;
+	default:
+		d->cnt.skipped_by_type[type]++;
+		break;
+	}
+}
+
+/*
+ * Walk up to @count blocks from @p, the first @skip of them already seen.
+ * Returns how many blocks could be read (each consumes a sequence number).
+ */
+static uint32_t walk_blocks(struct feed_decoder *d, const uint8_t *p,
+			    const uint8_t *end, uint64_t seq, uint32_t count,
+			    uint32_t skip, uint64_t arrival_ns)
+{
+	struct tick_ring *r = &d->ring;
+	uint64_t head = r->head;
+	uint32_t left = count;
+
+	while (left) {
+		const uint8_t *m;
+		uint16_t len;
+
+		if (unlikely(end - p < MOLD_BLOCK_HDR_LEN)) {
+			if (p == end)
+				d->cnt.count_too_high++;
+			else
+				d->cnt.block_overrun++;
+			goto malformed;
+		}
+		len = be16_load(p);
+		m = p + MOLD_BLOCK_HDR_LEN;
+		if (unlikely(len > end - m)) {
+			d->cnt.block_overrun++;
+			goto malformed;
+		}
+		p = m + len;
+		left--;
+
+		if (unlikely(skip)) {
+			skip--;
+		} else if (likely(len == ITCH_LEN_P && m[ITCH_OFF_TYPE] == 'P')) {
+			uint32_t i = (uint32_t)(head & r->mask);
+
+			r->seq[i] = seq;
+			r->exch_ts[i] = be48_load(m + ITCH_OFF_TIMESTAMP);
+			r->arrival_ns[i] = arrival_ns;
+			r->locate[i] = be16_load(m + ITCH_OFF_LOCATE);
+			r->price[i] = be32_load(m + ITCH_P_OFF_PRICE);
+			r->shares[i] = be32_load(m + ITCH_P_OFF_SHARES);
+			r->side[i] = m[ITCH_P_OFF_SIDE];
+			head++;
+		} else {
+			other_block(d, m, len);
+		}
+		seq++;
+	}
+	if (unlikely(p != end)) {
+		d->cnt.count_too_low++;
+		d->last.malformed = true;
+	}
+	goto out;
+
+malformed:
+	d->cnt.lost_msgs += left;
+	d->last.malformed = true;
+out:
+	d->last.ticks = (uint32_t)(head - r->head);
+	d->cnt.ticks += head - r->head;
+	r->head = head;
+	return count - left;
+}
+
+/* Heartbeat and end of session both carry the next expected number. */
+static void control_packet(struct feed_decoder *d, uint64_t seq, size_t len)
+{
+	if (seq > d->next_seq) {
+		d->last.gap_first = d->next_seq;
+		d->last.gap_count = seq - d->next_seq;
+		d->cnt.gaps++;
+		d->cnt.gap_msgs += seq - d->next_seq;
+		d->next_seq = seq;
+	} else if (seq < d->next_seq && d->last.kind == FEED_SEQ_HEARTBEAT) {
+		d->cnt.stale_heartbeats++;
+	}
+	if (len != MOLD_HDR_LEN) {
+		d->cnt.count_too_low++;
+		d->last.malformed = true;
+	}
+}
+
+static bool same_session(const struct feed_decoder *d, const uint8_t *pkt)
+{
+	return d->have_session &&
+	       !memcmp(d->session, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
+}
+
+uint32_t feed_decode(struct feed_decoder *d, const uint8_t *pkt, size_t len,
+		     uint64_t arrival_ns)
+{
+	struct feed_result *res = &d->last;
+	uint64_t seq, next;
+	uint32_t skip = 0, walked;
+	uint16_t count;
+
+	d->cnt.packets++;
+	memset(res, 0, sizeof(*res));
+	if (unlikely(len < MOLD_HDR_LEN)) {
+		d->cnt.short_packet++;
+		res->kind = FEED_SEQ_MALFORMED;
+		res->malformed = true;
+		return 0;
+	}
+	seq = be64_load(pkt + MOLD_OFF_SEQ);
+	count = be16_load(pkt + MOLD_OFF_COUNT);
+	res->seq = seq;
+	res->count = count;
+
+	if (unlikely(!same_session(d, pkt))) {
+		if (d->have_session)
+			d->cnt.session_changes++;
+		memcpy(d->session, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
+		d->have_session = true;
+		d->ended = false;
+		d->next_seq = 1;	/* MoldUDP64 sessions count from 1 */
+		res->new_session = true;
+	}
+
+	if (unlikely(count == MOLD_COUNT_END)) {
+		res->kind = FEED_SEQ_END_OF_SESSION;
+		if (d->ended) {
+			d->cnt.end_repeats++;
+			return 0;
+		}
+		d->cnt.end_of_session++;
+		control_packet(d, seq, len);
+		d->ended = true;
+		return 0;
+	}
+	if (unlikely(d->ended)) {
+		res->kind = FEED_SEQ_AFTER_END;
+		d->cnt.after_end++;
+		return 0;
+	}
+	if (unlikely(count == MOLD_COUNT_HEARTBEAT)) {
+		res->kind = FEED_SEQ_HEARTBEAT;
+		d->cnt.heartbeats++;
+		control_packet(d, seq, len);
+		return 0;
+	}
+
+	next = d->next_seq;
+	if (likely(seq == next)) {
+		res->kind = FEED_SEQ_IN_ORDER;
+		d->cnt.in_order++;
+	} else if (seq > next) {
+		res->kind = FEED_SEQ_GAP;
+		res->gap_first = next;
+		res->gap_count = seq - next;
+		d->cnt.gaps++;
+		d->cnt.gap_msgs += seq - next;
+	} else if (next - seq >= count) {
+		res->kind = FEED_SEQ_DUPLICATE;
+		d->cnt.duplicates++;
+		d->cnt.dup_msgs += count;
+		return 0;
+	} else {
+		skip = (uint32_t)(next - seq);
+		res->kind = FEED_SEQ_OVERLAP;
+		d->cnt.overlaps++;
+		d->cnt.dup_msgs += skip;
+	}
+
+	walked = walk_blocks(d, pkt + MOLD_HDR_LEN, pkt + len, seq, count, skip,
+			     arrival_ns);
+	/* Old messages we could not even walk past are not new ones. */
+	if (walked > skip) {
+		d->cnt.msgs += walked - skip;
+		d->next_seq = seq + walked;
+	}
+	return res->ticks;
+}

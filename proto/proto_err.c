@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#include "proto/proto_err.h"
+
+const char *proto_strerror(int err)
+{
+	switch (err) {
+	case PROTO_OK:		return "ok";
+	case PROTO_E_SHORT:	return "short";
+	case PROTO_E_LENGTH:	return "length";
+	case PROTO_E_PKT_TYPE:	return "packet type";
+	case PROTO_E_MSG_TYPE:	return "message type";
+	case PROTO_E_NOSPACE:	return "no space";
+	case PROTO_E_CHAR:	return "bad character";
+	case PROTO_E_ETHERTYPE:	return "not IPv4";
+	case PROTO_E_IP_HDR:	return "bad IPv4 header";
+	case PROTO_E_FRAGMENT:	return "IPv4 fragment";
+	case PROTO_E_NOT_UDP:	return "not UDP";
+	case PROTO_E_CHECKSUM:	return "bad checksum";
+	case PROTO_E_RANGE:	return "out of range";
+	}
+	return "unknown error";
+}
