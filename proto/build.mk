@@ -38,10 +38,8 @@ $(BUILD)/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB)
 $(BUILD)/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(PROTO_LIB)
 	$(CC) $^ -o $@ $(LDLIBS)
 
-BINS += $(PROTO_TOOLS)
-INT_TESTS += tests/integration/proto_tshark.sh \
-	tests/integration/proto_kernel_accept.sh \
-	tests/integration/proto_fuzz.sh
+BINS += $(filter $(patsubst proto/tools/proto_%.c,$(BUILD)/proto-%,$(subst _,-,$(wildcard proto/tools/*.c))),$(PROTO_TOOLS))
+INT_TESTS += $(wildcard tests/integration/proto_*.sh)
 
 # libFuzzer target: clang, sources compiled in so they carry coverage.
 PROTO_FUZZ := $(BUILD)/fuzz/fuzz_proto_feed
@@ -52,7 +50,7 @@ $(PROTO_FUZZ): tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) $(PROTO_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) -o $@
 
-BINS += $(PROTO_FUZZ)
+BINS += $(if $(wildcard tests/fuzz/fuzz_proto_feed.c),$(PROTO_FUZZ))
 
 .PHONY: fuzz fuzz-proto bench-proto
 FUZZ_SECONDS ?= 600
