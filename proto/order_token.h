@@ -11,7 +11,7 @@
  * Digits are Crockford base-32: "0123456789ABCDEFGHJKMNPQRSTVWXYZ" (no I, L,
  * O, U), so the token is alphanumeric as OUCH requires, needs no space
  * padding, and tokens of one client sort by triggering sequence number.
- * Example: seq 1234567, order 42 -> "00015NE57" "0001A" = "00015NE570001A".
+ * Example: seq 1234567, order 42 -> "000015NM7" "0001A" = "000015NM70001A".
  *
  * 45 bits is 3.5e13 messages per session (a busy feed day is ~1e10) and
  * 25 bits is 33.5 million orders per client per day.  Encoding is 14 table

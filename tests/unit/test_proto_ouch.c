@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+/*
+ * OUCH 4.2 in SoupBinTCP-style UDP framing: Enter Order and the four
+ * replies, round trips, offsets against shared/spec/wire.md (as numbers),
+ * every decode error, and the order token.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "proto/order_token.h"
+#include "proto/ouch.h"
+#include "proto/proto_err.h"
+
+static const char token[14] = { 'T', 'O', 'K', 'E', 'N', '0', '1',
+				'2', '3', '4', '5', '6', '7', '8' };
+
+static void make_order(struct ouch_enter_order *o)
+{
+	memset(o, 0, sizeof(*o));
+	memcpy(o->token, token, 14);
+	o->side = 'B';
+	o->shares = 0x01020304;
+	memcpy(o->stock, "AAPL    ", 8);
+	o->price = 1500000;
+	o->tif = 0;
+	memcpy(o->firm, "GWAY", 4);
+	o->display = 'Y';
+	o->capacity = 'P';
+	o->iso = 'N';
+	o->min_qty = 0x0a0b0c0d;
+	o->cross_type = 'N';
+	o->customer_type = 'R';
+}
+
+static void test_enter_order(void **state)
+{
+	const uint8_t shares[4] = { 1, 2, 3, 4 };
+	const uint8_t price[4] = { 0x00, 0x16, 0xe3, 0x60 };
+	const uint8_t zero4[4] = { 0 };
+	const uint8_t minq[4] = { 0x0a, 0x0b, 0x0c, 0x0d };
+	struct ouch_enter_order o, back;
+	uint8_t b[64];
+	const uint8_t *m = b + 3;
+
+	(void)state;
+	make_order(&o);
+	assert_int_equal(ouch_encode_enter_order(b, sizeof(b), &o), 52);
+	/* SoupBin: length 50 (type byte + 49), type 'U'. */
+	assert_int_equal(b[0], 0);
+	assert_int_equal(b[1], 50);
+	assert_int_equal(b[2], 'U');
+	assert_int_equal(m[0], 'O');
+	assert_memory_equal(m + 1, token, 14);
+	assert_int_equal(m[15], 'B');
+	assert_memory_equal(m + 16, shares, 4);
+	assert_memory_equal(m + 20, "AAPL    ", 8);
+	assert_memory_equal(m + 28, price, 4);
+	assert_memory_equal(m + 32, zero4, 4);
+	assert_memory_equal(m + 36, "GWAY", 4);
+	assert_int_equal(m[40], 'Y');
+	assert_int_equal(m[41], 'P');
+	assert_int_equal(m[42], 'N');
+	assert_memory_equal(m + 43, minq, 4);
+	assert_int_equal(m[47], 'N');
+	assert_int_equal(m[48], 'R');
+
+	memset(&back, 0x55, sizeof(back));
+	assert_int_equal(ouch_decode_enter_order(b, 52, &back), 52);
+	/* Compare field by field: padding is not part of the contract. */
+	assert_memory_equal(back.token, o.token, 14);
+	assert_int_equal(back.side, o.side);
+	assert_int_equal(back.shares, o.shares);
+	assert_memory_equal(back.stock, o.stock, 8);
+	assert_int_equal(back.price, o.price);
+	assert_int_equal(back.tif, o.tif);
+	assert_memory_equal(back.firm, o.firm, 4);
+	assert_int_equal(back.display, o.display);
+	assert_int_equal(back.capacity, o.capacity);
+	assert_int_equal(back.iso, o.iso);
+	assert_int_equal(back.min_qty, o.min_qty);
+	assert_int_equal(back.cross_type, o.cross_type);
+	assert_int_equal(back.customer_type, o.customer_type);
+
+	assert_int_equal(ouch_encode_enter_order(b, 51, &o), PROTO_E_NOSPACE);
+}
+
+static void test_enter_order_errors(void **state)
+{
+	struct ouch_enter_order o;
+	uint8_t b[64];
+
+	(void)state;
+	make_order(&o);
+	ouch_encode_enter_order(b, sizeof(b), &o);
+	assert_int_equal(ouch_decode_enter_order(b, 0, &o), PROTO_E_SHORT);
+	assert_int_equal(ouch_decode_enter_order(b, 3, &o), PROTO_E_SHORT);
+	/* Datagram shorter / longer than its Packet Length says. */
+	assert_int_equal(ouch_decode_enter_order(b, 51, &o), PROTO_E_LENGTH);
+	assert_int_equal(ouch_decode_enter_order(b, 53, &o), PROTO_E_LENGTH);
+	/* Consistent framing, but not 49 bytes of message. */
+	b[1] = 49;
+	assert_int_equal(ouch_decode_enter_order(b, 51, &o), PROTO_E_LENGTH);
+	b[1] = 50;
+	b[2] = 'S';
+	assert_int_equal(ouch_decode_enter_order(b, 52, &o), PROTO_E_PKT_TYPE);
+	b[2] = 'U';
+	b[3] = 'X';
+	assert_int_equal(ouch_decode_enter_order(b, 52, &o), PROTO_E_MSG_TYPE);
+}
+
+static void reply_hdr(struct ouch_reply *r, char type)
+{
+	memset(r, 0, sizeof(*r));
+	r->type = type;
+	r->timestamp = 0x0102030405060708ull;
+	memcpy(r->token, token, 14);
+}
+
+/* Encode, check framing and common fields, decode back and compare. */
+static const uint8_t *reply_round_trip(const struct ouch_reply *r, int mlen,
+				       uint8_t *b)
+{
+	const uint8_t ts[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct ouch_reply back;
+
+	assert_int_equal(ouch_encode_reply(b, 128, r), 3 + mlen);
+	assert_int_equal(b[0], 0);
+	assert_int_equal(b[1], 1 + mlen);
+	assert_int_equal(b[2], 'S');
+	assert_int_equal(b[3], (uint8_t)r->type);
+	assert_memory_equal(b + 3 + 1, ts, 8);
+	assert_memory_equal(b + 3 + 9, token, 14);
+	assert_int_equal(ouch_decode_reply(b, (size_t)(3 + mlen), &back),
+			 3 + mlen);
+	assert_memory_equal(&back, r, sizeof(back));
+	assert_int_equal(ouch_encode_reply(b, (size_t)(2 + mlen), r),
+			 PROTO_E_NOSPACE);
+	ouch_encode_reply(b, 128, r);
+	return b + 3;
+}
+
+static void test_accepted(void **state)
+{
+	const uint8_t ref[8] = { 0, 0, 0, 0, 0, 0, 0x12, 0x34 };
+	struct ouch_reply r;
+	uint8_t b[128];
+	const uint8_t *m;
+
+	(void)state;
+	reply_hdr(&r, 'A');
+	r.accepted.side = 'S';
+	r.accepted.shares = 100;
+	memcpy(r.accepted.stock, "MSFT    ", 8);
+	r.accepted.price = 2000000;
+	r.accepted.tif = 0;
+	memcpy(r.accepted.firm, "GWAY", 4);
+	r.accepted.display = 'Y';
+	r.accepted.order_ref = 0x1234;
+	r.accepted.capacity = 'P';
+	r.accepted.iso = 'N';
+	r.accepted.min_qty = 7;
+	r.accepted.cross_type = 'N';
+	r.accepted.order_state = 'L';
+	r.accepted.bbo_weight = '0';
+	m = reply_round_trip(&r, 66, b);
+	assert_int_equal(m[23], 'S');
+	assert_int_equal(m[27], 100);
+	assert_memory_equal(m + 28, "MSFT    ", 8);
+	assert_memory_equal(m + 44, "GWAY", 4);
+	assert_int_equal(m[48], 'Y');
+	assert_memory_equal(m + 49, ref, 8);
+	assert_int_equal(m[57], 'P');
+	assert_int_equal(m[58], 'N');
+	assert_int_equal(m[62], 7);
+	assert_int_equal(m[63], 'N');
+	assert_int_equal(m[64], 'L');
+	assert_int_equal(m[65], '0');
+}
+
+static void test_executed(void **state)
+{
+	struct ouch_reply r;
+	uint8_t b[128];
+	const uint8_t *m;
+
+	(void)state;
+	reply_hdr(&r, 'E');
+	r.executed.shares = 100;
+	r.executed.price = 0x00112233;
+	r.executed.liquidity = 'R';
+	r.executed.match = 0x0a0b0c0d0e0f1011ull;
+	m = reply_round_trip(&r, 40, b);
+	assert_int_equal(m[26], 100);
+	assert_int_equal(m[28], 0x11);
+	assert_int_equal(m[30], 0x33);
+	assert_int_equal(m[31], 'R');
+	assert_int_equal(m[32], 0x0a);
+	assert_int_equal(m[39], 0x11);
+}
+
+static void test_canceled_rejected(void **state)
+{
+	struct ouch_reply r;
+	uint8_t b[128];
+	const uint8_t *m;
+
+	(void)state;
+	reply_hdr(&r, 'C');
+	r.canceled.decrement = 100;
+	r.canceled.reason = 'I';
+	m = reply_round_trip(&r, 28, b);
+	assert_int_equal(m[26], 100);
+	assert_int_equal(m[27], 'I');
+
+	reply_hdr(&r, 'J');
+	r.rejected.reason = 'Z';
+	m = reply_round_trip(&r, 24, b);
+	assert_int_equal(m[23], 'Z');
+}
+
+static void test_reply_errors(void **state)
+{
+	struct ouch_reply r;
+	uint8_t b[128];
+
+	(void)state;
+	reply_hdr(&r, 'E');
+	ouch_encode_reply(b, sizeof(b), &r);		/* 43-byte datagram */
+	assert_int_equal(ouch_decode_reply(b, 2, &r), PROTO_E_SHORT);
+	assert_int_equal(ouch_decode_reply(b, 42, &r), PROTO_E_LENGTH);
+	assert_int_equal(ouch_decode_reply(b, 44, &r), PROTO_E_LENGTH);
+	b[2] = 'U';
+	assert_int_equal(ouch_decode_reply(b, 43, &r), PROTO_E_PKT_TYPE);
+	b[2] = 'S';
+	b[3] = 'Q';
+	assert_int_equal(ouch_decode_reply(b, 43, &r), PROTO_E_MSG_TYPE);
+	/* Executed type byte, Rejected length (framing consistent). */
+	b[3] = 'E';
+	b[1] = 25;
+	assert_int_equal(ouch_decode_reply(b, 27, &r), PROTO_E_LENGTH);
+	/* 'A' with an Executed body. */
+	b[1] = 41;
+	b[3] = 'A';
+	assert_int_equal(ouch_decode_reply(b, 43, &r), PROTO_E_LENGTH);
+	r.type = 'O';
+	assert_int_equal(ouch_encode_reply(b, sizeof(b), &r), PROTO_E_MSG_TYPE);
+	assert_int_equal(ouch_reply_len('J'), 24);
+}
+
+static void test_token(void **state)
+{
+	char t[14];
+	uint64_t seq;
+	uint32_t num;
+
+	(void)state;
+	/* Independently computed with the Crockford base-32 alphabet. */
+	order_token_encode(t, 1234567, 42);
+	assert_memory_equal(t, "000015NM70001A", 14);
+	order_token_encode(t, 0x123456789ABull, 0x1ABCDEF);
+	assert_memory_equal(t, "14D2PF2DBTQKFF", 14);
+	order_token_encode(t, ORDER_TOKEN_SEQ_MASK, ORDER_TOKEN_NUM_MASK);
+	assert_memory_equal(t, "ZZZZZZZZZZZZZZ", 14);
+
+	assert_int_equal(order_token_decode(t, &seq, &num), 0);
+	assert_int_equal(seq, ORDER_TOKEN_SEQ_MASK);
+	assert_int_equal(num, ORDER_TOKEN_NUM_MASK);
+
+	/* Bits above the fields are dropped, not spilled. */
+	order_token_encode(t, (1ull << 45) | 5, (1u << 25) | 6);
+	assert_int_equal(order_token_decode(t, &seq, &num), 0);
+	assert_int_equal(seq, 5);
+	assert_int_equal(num, 6);
+
+	for (seq = 1; seq < (1ull << 45); seq = seq * 3 + 1) {
+		uint64_t s2;
+		uint32_t n2, n = (uint32_t)(seq * 7) & ORDER_TOKEN_NUM_MASK;
+
+		order_token_encode(t, seq, n);
+		assert_int_equal(order_token_decode(t, &s2, &n2), 0);
+		assert_int_equal(s2, seq);
+		assert_int_equal(n2, n);
+	}
+
+	memcpy(t, "000015NM70001A", 14);
+	t[3] = 'I';			/* excluded from the alphabet */
+	assert_int_equal(order_token_decode(t, &seq, &num), PROTO_E_CHAR);
+	t[3] = ' ';
+	assert_int_equal(order_token_decode(t, &seq, &num), PROTO_E_CHAR);
+	t[3] = '0';
+	t[13] = 'a';			/* lower case is not a digit */
+	assert_int_equal(order_token_decode(t, &seq, &num), PROTO_E_CHAR);
+}
+
+static void test_strerror(void **state)
+{
+	(void)state;
+	assert_string_equal(proto_strerror(PROTO_E_LENGTH), "length");
+	assert_string_equal(proto_strerror(-999), "unknown error");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_enter_order),
+		cmocka_unit_test(test_enter_order_errors),
+		cmocka_unit_test(test_accepted),
+		cmocka_unit_test(test_executed),
+		cmocka_unit_test(test_canceled_rejected),
+		cmocka_unit_test(test_reply_errors),
+		cmocka_unit_test(test_token),
+		cmocka_unit_test(test_strerror),
+	};
+
+	return cmocka_run_group_tests_name("proto_ouch", tests, NULL, NULL);
+}
