@@ -15,7 +15,10 @@
 
 #include "strategy/gbm.h"
 #include "strategy/hma.h"
+#include "strategy/inst_spec.h"
 #include "strategy/prices.h"
+#include "strategy/strat.h"
+#include "strategy/ticks.h"
 #include "strategy/sweep.h"
 
 #define EXIT_MISMATCH	1
@@ -25,6 +28,7 @@
 static const char usage[] =
 "Usage: backtest --gen N [--seed S] [-o FILE]\n"
 "       backtest --prices FILE [--lengths L1,L2,...] [--kernel K] [-o FILE]\n"
+"       backtest --ticks FILE --symbol SYM:LEN[:UNIT] [--symbol ...] [-o FILE]\n"
 "\n"
 "HMA/HMA3 stop-and-reverse backtester (contract: shared/spec/strategy.md).\n"
 "\n"
@@ -38,6 +42,12 @@ static const char usage[] =
 "                    'both' checks that the two agree (trades exactly, PnL\n"
 "                    within 1e-6) and exits 1 naming the first length that\n"
 "                    differs\n"
+"  --ticks FILE      replay ticks recorded by the exchange simulator\n"
+"                    (exsim --record) through the gateway's strategy code and\n"
+"                    print the orders it would send, as CSV\n"
+"                    md_seq,symbol,side,shares (summary on standard error)\n"
+"  --symbol SPEC     with --ticks: trade SYM with HMA length LEN and UNIT\n"
+"                    shares per unit of position (default 100); repeatable\n"
 "  -o, --output FILE write to FILE instead of standard output\n"
 "  -q, --quiet       no progress on standard error\n"
 "  -h, --help        this text\n"
@@ -135,6 +145,59 @@ fail:
 	return EXIT_USAGE;
 }
 
+#define MAX_SYMBOLS 64
+
+/* Replay recorded ticks: the orders the gateway must have sent, in order. */
+static int do_replay(const char *path, const struct inst_spec *spec,
+		     unsigned int nspec, FILE *out)
+{
+	static struct strat st[MAX_SYMBOLS];
+	uint64_t orders[MAX_SYMBOLS] = { 0 }, ticks[MAX_SYMBOLS] = { 0 };
+	uint32_t last[MAX_SYMBOLS] = { 0 };
+	struct tick_rec *t;
+	char err[256];
+	size_t n;
+	int ret;
+
+	ret = ticks_load(path, &t, &n, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "backtest: %s\n", err);
+		return EXIT_USAGE;
+	}
+	for (unsigned int k = 0; k < nspec; k++)
+		strat_init(&st[k], spec[k].length);
+
+	fprintf(out, "md_seq,symbol,side,shares\n");
+	for (size_t i = 0; i < n; i++) {
+		unsigned int k;
+		int chg;
+
+		for (k = 0; k < nspec && strcmp(spec[k].symbol, t[i].symbol); k++)
+			;
+		if (k == nspec)
+			continue;
+		ticks[k]++;
+		last[k] = t[i].price;
+		chg = strat_on_tick(&st[k], t[i].price);
+		if (chg == 0)
+			continue;
+		orders[k]++;
+		fprintf(out, "%" PRIu64 ",%s,%c,%u\n", t[i].seq, t[i].symbol,
+			chg > 0 ? 'B' : 'S', (unsigned int)abs(chg) * spec[k].unit);
+	}
+	for (unsigned int k = 0; k < nspec; k++) {
+		struct sar s = st[k].sar;
+
+		if (ticks[k])
+			sar_finish(&s, last[k]);
+		fprintf(stderr, "backtest: %-8s L=%-3u ticks %-8" PRIu64 " orders %-6" PRIu64
+			" position %+d trades %" PRIu64 " pnl %.9f%%\n", spec[k].symbol,
+			spec[k].length, ticks[k], orders[k], st[k].sar.pos, s.trades, s.pnl_pct);
+	}
+	free(t);
+	return fflush(out) ? EXIT_USAGE : 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -143,6 +206,8 @@ int main(int argc, char **argv)
 		{ "prices", required_argument, NULL, 'p' },
 		{ "lengths", required_argument, NULL, 'l' },
 		{ "kernel", required_argument, NULL, 'k' },
+		{ "ticks", required_argument, NULL, 't' },
+		{ "symbol", required_argument, NULL, 'S' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -150,6 +215,10 @@ int main(int argc, char **argv)
 	};
 	unsigned int lengths[HMA_LEN_MAX], nlen = 0;
 	const char *prices = NULL, *output = NULL, *kernel = "incremental";
+	const char *ticks = NULL;
+	static struct inst_spec spec[MAX_SYMBOLS];
+	unsigned int nspec = 0;
+	char why[128];
 	uint64_t gen = 0, seed = 42;
 	int have_gen = 0, quiet = 0, c, ret;
 	FILE *out = stdout;
@@ -185,6 +254,18 @@ int main(int argc, char **argv)
 				return die_usage("--kernel is batch, incremental or both, not '%s'", optarg);
 			kernel = optarg;
 			break;
+		case 't':
+			ticks = optarg;
+			break;
+		case 'S':
+			if (nspec == MAX_SYMBOLS)
+				return die_usage("too many --symbol (at most 64): '%s'", optarg);
+			if (inst_spec_parse(optarg, &spec[nspec], why, sizeof(why))) {
+				fprintf(stderr, "backtest: --symbol '%s': %s\n", optarg, why);
+				return EXIT_USAGE;
+			}
+			nspec++;
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -201,8 +282,12 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return die_usage("unexpected argument '%s'", argv[optind]);
-	if (have_gen == !!prices)
-		return die_usage("%s", "give exactly one of --gen N or --prices FILE");
+	if (have_gen + !!prices + !!ticks != 1)
+		return die_usage("%s", "give exactly one of --gen N, --prices FILE or --ticks FILE");
+	if (ticks && !nspec)
+		return die_usage("%s", "--ticks needs at least one --symbol SYM:LEN");
+	if (nspec && !ticks)
+		return die_usage("%s", "--symbol goes with --ticks");
 
 	if (nlen == 0)
 		for (nlen = 0; nlen < HMA_GRID_SIZE; nlen++)
@@ -214,6 +299,8 @@ int main(int argc, char **argv)
 	}
 	if (have_gen)
 		ret = do_gen(gen, seed, out);
+	else if (ticks)
+		ret = do_replay(ticks, spec, nspec, out);
 	else
 		ret = do_sweep(prices, lengths, nlen, kernel, quiet, out);
 	if (out != stdout && fclose(out) && !ret) {

@@ -68,6 +68,33 @@ expect_err "bad kernel" 2 "--kernel is batch" $BT --prices "$tmp/p.txt" --kernel
 expect_err "neither mode" 2 "exactly one of" $BT
 expect_err "bad count" 2 "--gen wants" $BT --gen -3
 expect_err "unknown flag" 2 "Try 'backtest --help'" $BT --frobnicate
+# --ticks: replay of a recording.  AAA is a rising ramp (L=8 goes short at
+# its 9th tick, hand-checked in test_hma_small), BBB is constant (no order),
+# CCC is not traded.  Rows interleave symbols the way a feed does.
+{
+	echo "seq,symbol,locate,price,shares,send_ns"
+	seq=100
+	for i in $(seq 0 39); do
+		echo "$seq,AAA,1,$((1000 + i)),100,$((5000 + seq))"; seq=$((seq + 1))
+		echo "$seq,BBB,2,777,100,$((5000 + seq))"; seq=$((seq + 1))
+		echo "$seq,CCC,3,$((2000 - i)),100,$((5000 + seq))"; seq=$((seq + 2))
+	done
+} >"$tmp/ticks.csv"
+$BT --ticks "$tmp/ticks.csv" --symbol AAA:8:50 --symbol BBB:8 -o "$tmp/orders.csv" 2>"$tmp/replay.err"
+printf 'md_seq,symbol,side,shares\n132,AAA,S,50\n' >"$tmp/want.csv"
+check "replay: one short entry at AAA's 9th tick, 50 shares" cmp -s "$tmp/orders.csv" "$tmp/want.csv"
+check "replay: summary per symbol on stderr" grep -q "BBB .*orders 0" "$tmp/replay.err"
+printf 'seq,symbol,locate,price,shares,send_ns\n1,AAA,1,100,1,1\n1,AAA,1,100,1,2\n' >"$tmp/t_dup"
+printf 'seq,symbol,locate,price,shares,send_ns\n1,AAA,1,0,1,1\n' >"$tmp/t_zero"
+printf 'seq,price\n1,5\n' >"$tmp/t_hdr"
+printf 'seq,symbol,locate,price,shares,send_ns\n1,AAA,1,100\n' >"$tmp/t_short"
+expect_err "ticks: repeated seq named" 2 "t_dup:3: sequence number 1" $BT --ticks "$tmp/t_dup" --symbol AAA:8
+expect_err "ticks: zero price named" 2 "t_zero:2: price out of range" $BT --ticks "$tmp/t_zero" --symbol AAA:8
+expect_err "ticks: wrong header" 2 "t_hdr:1: not a tick recording" $BT --ticks "$tmp/t_hdr" --symbol AAA:8
+expect_err "ticks: short row" 2 "t_short:2: expected seq" $BT --ticks "$tmp/t_short" --symbol AAA:8
+expect_err "ticks: needs a symbol" 2 "needs at least one --symbol" $BT --ticks "$tmp/ticks.csv"
+expect_err "ticks: bad symbol length" 2 "HMA length 3 out of range" $BT --ticks "$tmp/ticks.csv" --symbol AAA:3
+
 $BT --help | grep -q -- "--kernel"
 check "--help documents the flags" [ $? -eq 0 ]
 
