@@ -50,7 +50,11 @@ $(PROTO_FUZZ): tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) $(PROTO_HDRS)
 	@mkdir -p $(@D)
 	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) -o $@
 
-BINS += $(if $(wildcard tests/fuzz/fuzz_proto_feed.c),$(PROTO_FUZZ))
+# Seed corpus writer (the checked-in corpus was made with it).
+$(BUILD)/proto-fuzz-seeds: $(BUILD)/tests/fuzz/make_seeds.o $(PROTO_LIB)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+BINS += $(PROTO_FUZZ) $(BUILD)/proto-fuzz-seeds
 
 .PHONY: fuzz fuzz-proto bench-proto
 FUZZ_SECONDS ?= 600

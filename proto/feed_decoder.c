@@ -37,6 +37,19 @@ void feed_decoder_destroy(struct feed_decoder *d)
 	memset(d, 0, sizeof(*d));
 }
 
+void feed_decoder_reset(struct feed_decoder *d)
+{
+	memset(&d->cnt, 0, sizeof(d->cnt));
+	memset(&d->last, 0, sizeof(d->last));
+	memset(d->session, 0, sizeof(d->session));
+	d->have_session = false;
+	d->ended = false;
+	d->next_seq = 1;
+	d->system_event = 0;
+	d->ring.head = 0;
+	stock_dir_clear(&d->dir);
+}
+
 /* Every block that is not a well-formed 'P': rare next to trades. */
 static void other_block(struct feed_decoder *d, const uint8_t *m, uint16_t len)
 {

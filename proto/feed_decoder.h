@@ -116,6 +116,13 @@ int feed_decoder_init(struct feed_decoder *d,
 void feed_decoder_destroy(struct feed_decoder *d);
 
 /*
+ * Back to the state after init (no session, counters zero, ring empty,
+ * directory empty) without freeing or allocating: O(1) apart from zeroing
+ * the counters.
+ */
+void feed_decoder_reset(struct feed_decoder *d);
+
+/*
  * Decode one MoldUDP64 packet received at @arrival_ns.  Returns the number
  * of ticks appended to d->ring: [d->ring.head - n, d->ring.head).
  */

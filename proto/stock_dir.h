@@ -5,8 +5,10 @@
  * Filled from ITCH 'R' messages.  Both directions are fixed-size tables
  * allocated at init: a 65536-entry locate -> symbol array and an
  * open-addressing symbol -> locate hash kept at most half full, so a lookup
- * or an insert probes a few slots.  Symbols are the raw space-padded bytes;
- * an all-NUL symbol is treated as "unmapped".
+ * or an insert probes a few slots.  Every entry carries the generation it
+ * was written in, so clearing the directory is one increment, not a 3 MB
+ * memset.  Symbols are the raw space-padded bytes; an all-NUL symbol is
+ * treated as "unmapped".
  */
 #ifndef PROTO_STOCK_DIR_H
 #define PROTO_STOCK_DIR_H
@@ -17,14 +19,21 @@
 #define STOCK_DIR_HASH_BITS	17
 #define STOCK_DIR_HASH_SLOTS	(1u << STOCK_DIR_HASH_BITS)
 
+struct stock_dir_entry {
+	uint64_t symbol;	/* symbol bytes; 0 = unmapped */
+	uint32_t gen;		/* valid only if == stock_dir.gen */
+};
+
 struct stock_dir_slot {
-	uint64_t key;		/* symbol bytes; 0 = empty */
+	uint64_t key;		/* symbol bytes */
 	uint32_t locate;
+	uint32_t gen;		/* empty unless == stock_dir.gen */
 };
 
 struct stock_dir {
-	uint64_t *symbol;	/* [locate] -> symbol bytes, 0 = unmapped */
+	struct stock_dir_entry *entry;	/* [locate] */
 	struct stock_dir_slot *hash;
+	uint32_t gen;
 	uint32_t hash_used;
 	uint32_t mapped;	/* locates with a symbol */
 };
@@ -32,6 +41,7 @@ struct stock_dir {
 /* Returns 0 or -ENOMEM. */
 int stock_dir_init(struct stock_dir *dir);
 void stock_dir_destroy(struct stock_dir *dir);
+/* Forget every mapping: O(1). */
 void stock_dir_clear(struct stock_dir *dir);
 
 /*

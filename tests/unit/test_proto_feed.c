@@ -202,6 +202,35 @@ static void test_stock_directory(void **state)
 	assert_int_equal(cb_calls, 2);
 }
 
+static void test_reset(void **state)
+{
+	struct feed_decoder *d = *state;
+
+	begin("S1", 1);
+	add_msg('R', 300);
+	add_trade(300, 1, 1, 'B', 1);
+	end();
+	feed_decode(d, pkt, pkt_len, ARRIVAL);
+	assert_int_equal(feed_locate_of(d, "MSFT"), 300);
+
+	feed_decoder_reset(d);
+	assert_int_equal(d->cnt.packets, 0);
+	assert_int_equal(d->cnt.stock_directory, 0);
+	assert_int_equal(d->ring.head, 0);
+	assert_int_equal(feed_next_seq(d), 1);
+	assert_int_equal(feed_locate_of(d, "MSFT"), -1);
+	assert_null(feed_symbol_of(d, 300));
+	assert_int_equal(d->dir.mapped, 0);
+
+	/* The same packet again is a fresh session, not a duplicate. */
+	assert_int_equal(feed_decode(d, pkt, pkt_len, ARRIVAL), 1);
+	assert_int_equal(feed_last(d)->kind, FEED_SEQ_IN_ORDER);
+	assert_true(feed_last(d)->new_session);
+	assert_int_equal(d->cnt.session_changes, 0);
+	assert_int_equal(feed_locate_of(d, "MSFT"), 300);
+	assert_int_equal(d->dir.mapped, 1);
+}
+
 static void test_in_order_then_gap(void **state)
 {
 	struct feed_decoder *d = *state;
@@ -553,6 +582,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_trades_into_ring),
 		T(test_stock_directory),
+		T(test_reset),
 		T(test_in_order_then_gap),
 		T(test_late_join_is_gap_from_one),
 		T(test_duplicate_and_overlap),
