@@ -38,7 +38,7 @@ $(BUILD)/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB)
 $(BUILD)/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(PROTO_LIB)
 	$(CC) $^ -o $@ $(LDLIBS)
 
-BINS += $(filter $(patsubst proto/tools/proto_%.c,$(BUILD)/proto-%,$(subst _,-,$(wildcard proto/tools/*.c))),$(PROTO_TOOLS))
+BINS += $(PROTO_TOOLS)
 INT_TESTS += $(wildcard tests/integration/proto_*.sh)
 
 # libFuzzer target: clang, sources compiled in so they carry coverage.

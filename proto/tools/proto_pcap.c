@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+/*
+ * proto-pcap: write a small pcap of frames built by the library, for the
+ * tshark check (tests/integration/proto_tshark.sh).
+ *
+ *   proto-pcap OUT.pcap FEED_PORT ORDER_PORT
+ *
+ * Frame 1: MoldUDP64 session "PCAPTEST01", sequence 1000, 5 ITCH messages
+ *          (S R P P A) to FEED_PORT.
+ * Frame 2: OUCH 4.2 Enter Order (token for seq 1003, order 7) to ORDER_PORT.
+ * Frame 3: the same order frame with its UDP checksum deliberately wrong, so
+ *          the check proves that tshark's validation can fail.
+ * Frame 4: MoldUDP64 heartbeat, next sequence 1005.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "proto/frame.h"
+#include "proto/itch.h"
+#include "proto/moldudp64.h"
+#include "proto/order_token.h"
+#include "proto/ouch.h"
+
+struct pcap_global {
+	uint32_t magic;
+	uint16_t major, minor;
+	int32_t thiszone;
+	uint32_t sigfigs, snaplen, linktype;
+};
+
+struct pcap_rec {
+	uint32_t sec, usec, caplen, len;
+};
+
+static int write_frame(FILE *f, const uint8_t *frame, size_t len, uint32_t n)
+{
+	struct pcap_rec r = {
+		.sec = 1700000000 + n, .usec = 0,
+		.caplen = (uint32_t)len, .len = (uint32_t)len,
+	};
+
+	if (fwrite(&r, sizeof(r), 1, f) != 1 || fwrite(frame, 1, len, f) != len)
+		return -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct pcap_global g = {
+		.magic = 0xa1b2c3d4, .major = 2, .minor = 4,
+		.snaplen = 65535, .linktype = 1,	/* Ethernet */
+	};
+	struct frame_endpoint exch = {
+		.mac = { 0x02, 0x00, 0x00, 0x00, 0xee, 0x01 }, .ip = 0x0a4d0001,
+		.port = 30001,
+	};
+	struct frame_endpoint gw = {
+		.mac = { 0x02, 0x00, 0x00, 0x00, 0x99, 0x02 }, .ip = 0x0a4d0002,
+		.port = 40001,
+	};
+	struct ouch_enter_order o = {
+		.side = 'B', .shares = 100, .stock = "AAPL    ",
+		.price = 1500000, .tif = OUCH_TIF_IOC, .firm = "GWAY",
+		.display = 'Y', .capacity = 'P', .iso = 'N', .cross_type = 'N',
+		.customer_type = 'R',
+	};
+	static const char types[] = "SRPPA";
+	struct frame_endpoint gw_orders = gw;	/* own source port */
+	struct frame_template feed_t, order_t;
+	char session[MOLD_SESSION_LEN];
+	uint8_t frame[2048];
+	struct mold_builder b;
+	size_t len;
+	FILE *f;
+	int i, err = 0;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s OUT.pcap FEED_PORT ORDER_PORT\n", argv[0]);
+		return 2;
+	}
+	gw.port = (uint16_t)atoi(argv[2]);	/* feed goes to the gateway */
+	exch.port = (uint16_t)atoi(argv[3]);	/* orders go to the exchange */
+	f = fopen(argv[1], "wb");
+	if (!f) {
+		perror(argv[1]);
+		return 1;
+	}
+	err |= fwrite(&g, sizeof(g), 1, f) != 1;
+
+	frame_template_init(&feed_t, &exch, &gw, 64, 0);
+	gw_orders.port = 40001;
+	frame_template_init(&order_t, &gw_orders, &exch, 64, 0);
+	mold_session_set(session, "PCAPTEST01");
+
+	mold_builder_init(&b, frame + FRAME_HDR_LEN, MOLD_MTU_BUDGET, session, 1000);
+	for (i = 0; types[i]; i++) {
+		struct itch_msg m = { .type = types[i], .locate = 5,
+				      .timestamp = 34200000000000ull + (uint64_t)i };
+
+		memcpy(m.r.stock, "AAPL    ", 8);	/* R */
+		if (m.type == 'S')
+			m.s.event = 'Q';
+		if (m.type == 'P' || m.type == 'A') {
+			m.p.side = 'B';
+			m.p.shares = 100;
+			memcpy(m.p.stock, "AAPL    ", 8);
+			m.p.price = 1500000 + (uint32_t)i;
+		}
+		err |= mold_builder_append_itch(&b, &m) < 0;
+	}
+	len = frame_finish(&feed_t, frame, mold_builder_finish(&b));
+	err |= write_frame(f, frame, len, 1);
+
+	order_token_encode(o.token, 1003, 7);
+	ouch_encode_enter_order(frame + FRAME_HDR_LEN, 64, &o);
+	len = frame_finish(&order_t, frame, OUCH_ENTER_DGRAM_LEN);
+	err |= write_frame(f, frame, len, 2);
+	frame[FRAME_OFF_UDP_CSUM] ^= 0x01;
+	err |= write_frame(f, frame, len, 3);
+
+	len = frame_finish(&feed_t, frame,
+			   (size_t)mold_encode_heartbeat(frame + FRAME_HDR_LEN,
+							 64, session, 1005));
+	err |= write_frame(f, frame, len, 4);
+
+	if (fclose(f) || err) {
+		fprintf(stderr, "proto-pcap: failed to write %s\n", argv[1]);
+		return 1;
+	}
+	return 0;
+}
