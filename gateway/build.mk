@@ -1,0 +1,21 @@
+# gateway/: the AF_XDP gateway and its kernel-UDP fallback.
+
+GATEWAY_SRCS := gateway/main.c gateway/opts.c gateway/engine.c \
+	gateway/xsk_port.c gateway/xdp_steer.c gateway/netif.c \
+	gateway/xsk_path.c gateway/udp_path.c gateway/report.c
+
+# xdp_steer.c includes the bpftool skeleton.
+$(BUILD)/gateway/xdp_steer.o: $(BUILD)/bpf/steer.skel.h
+$(BUILD)/gateway/xdp_steer.o: CPPFLAGS += -I$(BUILD)/bpf
+
+$(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libproto.a \
+		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a
+	$(CC) $(CFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)
+
+BINS += $(BUILD)/t2t-gateway
+
+# Unit test of the engine (no network), under ASan+UBSan.
+$(ASAN)/tests/unit/test_engine: $(ASAN)/tests/unit/test_engine.o \
+		$(ASAN)/gateway/engine.o $(ASAN)/libproto.a $(ASAN)/libstrategy.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_engine

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * gateway: the tick-to-trade gateway.  The main thread sets everything up,
+ * starts the hot loop on its own pinned thread, prints a status line once a
+ * second, and at the end tears down (XDP detached first) and reports.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gateway/clock.h"
+#include "gateway/engine.h"
+#include "gateway/opts.h"
+#include "gateway/path.h"
+#include "gateway/report.h"
+
+static struct run_ctl ctl;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	ctl.stop = 1;
+}
+
+struct hot {
+	const struct gw_opts *o;
+	struct gw_engine *e;
+	struct xsk_path *x;
+	struct udp_path *u;
+	volatile int done;
+	char err[160];
+};
+
+static void *hot_loop(void *arg)
+{
+	struct hot *h = arg;
+
+	if (h->o->cpu >= 0) {
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(h->o->cpu, &set);
+		if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+			snprintf(h->err, sizeof(h->err), "cannot pin to CPU %d", h->o->cpu);
+	}
+	if (h->o->fifo) {
+		struct sched_param sp = { .sched_priority = 50 };
+
+		if (pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp))
+			snprintf(h->err, sizeof(h->err), "SCHED_FIFO refused");
+	}
+	if (h->x)
+		xsk_path_run(h->x, h->e, &ctl);
+	else
+		udp_path_run(h->u, h->e, &ctl);
+	h->done = 1;
+	return NULL;
+}
+
+static double since(uint64_t t0)
+{
+	return (double)(now_ns() - t0) / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	static struct gw_engine engine;
+	struct xsk_path xp;
+	struct udp_path up;
+	struct gw_opts o;
+	struct gw_report rep = { 0 };
+	struct hot h = { 0 };
+	struct sigaction sa = { 0 };
+	uint64_t t0, prev_ticks = 0, last_status;
+	pthread_t th;
+	char err[256];
+	int ret;
+
+	ret = opts_parse(&o, argc, argv);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+
+	if (geteuid() != 0 && o.mode == GW_MODE_XDP) {
+		fprintf(stderr, "gateway: AF_XDP needs root (CAP_NET_ADMIN, CAP_BPF, "
+			"CAP_IPC_LOCK); run as root or use --mode udp\n");
+		return 1;
+	}
+	/* Nothing the hot loop touches may page-fault later. */
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		fprintf(stderr, "gateway: note: mlockall failed (%s); memory not locked\n",
+			strerror(errno));
+
+	ret = engine_init(&engine, &o.eng, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "gateway: %s\n", err);
+		return 1;
+	}
+	if (o.mode == GW_MODE_XDP) {
+		ret = xsk_path_open(&xp, &o, err, sizeof(err));
+		h.x = rep.x = &xp;
+	} else {
+		ret = udp_path_open(&up, &o, err, sizeof(err));
+		h.u = rep.u = &up;
+	}
+	if (ret) {
+		fprintf(stderr, "gateway: %s\n", err);
+		engine_destroy(&engine);
+		return 1;
+	}
+	if (h.x && !xp.port.hugepages)
+		fprintf(stderr, "gateway: note: no 2 MB hugepages reserved "
+			"(/proc/sys/vm/nr_hugepages); UMEM on 4 KB pages\n");
+
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	ctl.exit_on_end = o.exit_on_end;
+	ctl.grace_ns = (uint64_t)(o.grace * 1e9);
+
+	h.o = &o;
+	h.e = &engine;
+	rep.o = &o;
+	rep.e = &engine;
+	fprintf(stderr, "gateway: %s path on %s, %u instrument(s), hot loop on CPU %d; "
+		"Ctrl-C to stop\n", path_name(&o), o.ifname, o.eng.n_inst, o.cpu);
+	t0 = last_status = now_ns();
+	ret = pthread_create(&th, NULL, hot_loop, &h);
+	if (ret) {
+		fprintf(stderr, "gateway: cannot start the hot loop: %s\n", strerror(ret));
+		ctl.stop = 1;
+		goto teardown;
+	}
+
+	while (!h.done && !ctl.stop) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		if (h.err[0]) {
+			fprintf(stderr, "gateway: warning: %s\n", h.err);
+			h.err[0] = '\0';
+		}
+		if (o.duration > 0 && since(t0) >= o.duration)
+			ctl.stop = 1;
+		if (!o.quiet && now_ns() - last_status >= 1000000000ull) {
+			report_status(stderr, &rep, (double)(now_ns() - last_status) / 1e9,
+				      &prev_ticks);
+			last_status = now_ns();
+		}
+	}
+	ctl.stop = 1;
+	pthread_join(th, NULL);
+teardown:
+	rep.elapsed_s = since(t0);
+	/* Report needs the socket's kernel counters: read them before closing. */
+	if (report_build(&rep))
+		fprintf(stderr, "gateway: out of memory for the latency report\n");
+	report_summary(stdout, &rep);
+	if (o.json && (ret = report_json(o.json, &rep)))
+		fprintf(stderr, "gateway: %s: %s\n", o.json, strerror(-ret));
+	if (o.orders_out && (ret = report_orders_csv(o.orders_out, &rep)))
+		fprintf(stderr, "gateway: %s: %s\n", o.orders_out, strerror(-ret));
+	report_free(&rep);
+	if (h.x)
+		xsk_path_close(&xp);
+	else
+		udp_path_close(&up);
+	engine_destroy(&engine);
+	return 0;
+}

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: MIT */
+/* What the AF_XDP path must know of the interface and its neighbour. */
+#ifndef GATEWAY_NETIF_H
+#define GATEWAY_NETIF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* IPv4 address (host order) and MAC of ifname. */
+int netif_addr(const char *ifname, uint32_t *ip, uint8_t mac[6],
+	       char *err, size_t errlen);
+/* MAC of ip (host order) from the neighbour table (/proc/net/arp). */
+int netif_neigh_mac(const char *ifname, uint32_t ip, uint8_t mac[6],
+		    char *err, size_t errlen);
+
+#endif /* GATEWAY_NETIF_H */

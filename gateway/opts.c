@@ -1,0 +1,344 @@
+// SPDX-License-Identifier: MIT
+#include <arpa/inet.h>
+#include <errno.h>
+#include <limits.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gateway/opts.h"
+#include "strategy/inst_spec.h"
+
+static const char usage[] =
+"Usage: gateway [options]\n"
+"\n"
+"Tick-to-trade gateway: MoldUDP64/ITCH 5.0 in, HMA/HMA3 stop-and-reverse,\n"
+"OUCH 4.2 orders out, over AF_XDP (default) or kernel UDP sockets.\n"
+"Defaults match the default rig (netns/rig.sh up): run it in the gateway\n"
+"namespace, e.g.  nsenter --net=/var/run/netns/t2t-gw build/gateway\n"
+"\n"
+"Path:\n"
+"  --mode xdp|udp         AF_XDP busy-poll (default) or kernel UDP sockets\n"
+"  --udp-recv spin|block  kernel UDP: non-blocking busy spin (default) or\n"
+"                         blocking receive\n"
+"  -i, --iface IF         interface (default t2t-vgw)\n"
+"  --queue Q              receive queue for the AF_XDP socket (default 0)\n"
+"  --xdp-mode drv|generic XDP attach mode (default drv)\n"
+"  --zero-copy            ask for zero-copy AF_XDP (veth has none)\n"
+"  --replace-xdp          replace another program attached to IF\n"
+"Flows:\n"
+"  --feed GROUP:PORT      feed multicast group (default 239.1.1.1:26400)\n"
+"  --feed-source IP       accept feed packets only from IP (AF_XDP: others\n"
+"                         are dropped and counted in XDP)\n"
+"  --exchange IP:PORT     order entry (default 10.201.0.1:26401)\n"
+"  --exchange-mac MAC     next-hop MAC (default: the neighbour table entry)\n"
+"  --local-port PORT      UDP port orders leave from and replies arrive on\n"
+"                         (default 26402)\n"
+"Strategy:\n"
+"  -s, --symbol SYM:LEN[:UNIT]  trade SYM with HMA length LEN, UNIT shares\n"
+"                         per unit of position (default 100); repeatable, up\n"
+"                         to 16 (default AAPL:20 MSFT:32 NVDA:48)\n"
+"  --limit-bp BP          IOC limit = trigger price +- BP basis points\n"
+"                         (default 10)\n"
+"  --firm FIRM            OUCH firm (default T2TG)\n"
+"Run:\n"
+"  --cpu N                pin the hot loop to CPU N (default 1; -1 = no pin)\n"
+"  --fifo                 SCHED_FIFO for the hot loop (beware RT throttling)\n"
+"  --duration S           stop after S seconds (default: run until a signal)\n"
+"  --exit-on-end          stop after the feed's end of session (+ --grace)\n"
+"  --grace S              keep taking replies S seconds after the end\n"
+"                         (default 0.3)\n"
+"  --order-log N          orders kept for the capture (power of 2, 2^18)\n"
+"  --json FILE            write the final summary as JSON\n"
+"  --orders-out FILE      write every order (CSV) at exit\n"
+"  -q, --quiet            no status line once a second\n"
+"  -h, --help             this text\n";
+
+static int bad(const char *what, const char *arg)
+{
+	fprintf(stderr, "gateway: %s: '%s'\nTry 'gateway --help'.\n", what, arg);
+	return 2;
+}
+
+static int parse_ip(const char *s, uint32_t *ip)
+{
+	struct in_addr a;
+
+	if (inet_pton(AF_INET, s, &a) != 1)
+		return -EINVAL;
+	*ip = ntohl(a.s_addr);
+	return 0;
+}
+
+static int parse_port(const char *s, uint16_t *port)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || end == s || v < 1 || v > 65535)
+		return -EINVAL;
+	*port = (uint16_t)v;
+	return 0;
+}
+
+static int parse_ip_port(const char *s, uint32_t *ip, uint16_t *port)
+{
+	char buf[64], *colon;
+
+	if (strlen(s) >= sizeof(buf))
+		return -EINVAL;
+	strcpy(buf, s);
+	colon = strrchr(buf, ':');
+	if (!colon)
+		return -EINVAL;
+	*colon = '\0';
+	if (parse_ip(buf, ip) || parse_port(colon + 1, port))
+		return -EINVAL;
+	return 0;
+}
+
+static int parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char tail;
+
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4],
+		   &b[5], &tail) != 6)
+		return -EINVAL;
+	for (int i = 0; i < 6; i++) {
+		if (b[i] > 255)
+			return -EINVAL;
+		mac[i] = (uint8_t)b[i];
+	}
+	return 0;
+}
+
+static int parse_long(const char *s, long lo, long hi, long *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || *end || end == s || *v < lo || *v > hi ? -EINVAL : 0;
+}
+
+static int parse_seconds(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || *end || end == s || !(*v >= 0 && *v < 1e7) ? -EINVAL : 0;
+}
+
+static void set_defaults(struct gw_opts *o)
+{
+	static const struct inst_spec defaults[] = {
+		{ "AAPL", 20, 100 }, { "MSFT", 32, 100 }, { "NVDA", 48, 100 },
+	};
+
+	memset(o, 0, sizeof(*o));
+	o->mode = GW_MODE_XDP;
+	o->udp_recv = GW_UDP_SPIN;
+	o->ifname = "t2t-vgw";
+	o->feed_group = 0xEF010101;	/* 239.1.1.1 */
+	o->feed_port = 26400;
+	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
+	o->exch_port = 26401;
+	o->local_port = 26402;
+	o->cpu = 1;
+	o->grace = 0.3;
+	o->eng.limit_bp = 10;
+	o->eng.order_log = 1u << 18;
+	o->eng.tick_ring = 1u << 16;
+	strcpy(o->eng.firm, "T2TG");
+	memcpy(o->eng.inst, defaults, sizeof(defaults));
+	o->eng.n_inst = sizeof(defaults) / sizeof(defaults[0]);
+}
+
+int opts_parse(struct gw_opts *o, int argc, char **argv)
+{
+	enum {
+		O_MODE = 256, O_UDP_RECV, O_QUEUE, O_XDP_MODE, O_ZC, O_REPLACE,
+		O_FEED, O_FEED_SRC, O_EXCH, O_EXCH_MAC, O_LOCAL_PORT, O_LIMIT,
+		O_FIRM, O_CPU, O_FIFO, O_DURATION, O_EXIT_END, O_GRACE,
+		O_ORDER_LOG, O_JSON, O_ORDERS_OUT,
+	};
+	static const struct option lopts[] = {
+		{ "mode", required_argument, NULL, O_MODE },
+		{ "udp-recv", required_argument, NULL, O_UDP_RECV },
+		{ "iface", required_argument, NULL, 'i' },
+		{ "queue", required_argument, NULL, O_QUEUE },
+		{ "xdp-mode", required_argument, NULL, O_XDP_MODE },
+		{ "zero-copy", no_argument, NULL, O_ZC },
+		{ "replace-xdp", no_argument, NULL, O_REPLACE },
+		{ "feed", required_argument, NULL, O_FEED },
+		{ "feed-source", required_argument, NULL, O_FEED_SRC },
+		{ "exchange", required_argument, NULL, O_EXCH },
+		{ "exchange-mac", required_argument, NULL, O_EXCH_MAC },
+		{ "local-port", required_argument, NULL, O_LOCAL_PORT },
+		{ "symbol", required_argument, NULL, 's' },
+		{ "limit-bp", required_argument, NULL, O_LIMIT },
+		{ "firm", required_argument, NULL, O_FIRM },
+		{ "cpu", required_argument, NULL, O_CPU },
+		{ "fifo", no_argument, NULL, O_FIFO },
+		{ "duration", required_argument, NULL, O_DURATION },
+		{ "exit-on-end", no_argument, NULL, O_EXIT_END },
+		{ "grace", required_argument, NULL, O_GRACE },
+		{ "order-log", required_argument, NULL, O_ORDER_LOG },
+		{ "json", required_argument, NULL, O_JSON },
+		{ "orders-out", required_argument, NULL, O_ORDERS_OUT },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	bool symbols_given = false;
+	char why[128];
+	long v;
+	int c;
+
+	set_defaults(o);
+	while ((c = getopt_long(argc, argv, "i:s:qh", lopts, NULL)) != -1) {
+		switch (c) {
+		case O_MODE:
+			if (!strcmp(optarg, "xdp"))
+				o->mode = GW_MODE_XDP;
+			else if (!strcmp(optarg, "udp"))
+				o->mode = GW_MODE_UDP;
+			else
+				return bad("--mode is xdp or udp", optarg);
+			break;
+		case O_UDP_RECV:
+			if (!strcmp(optarg, "spin"))
+				o->udp_recv = GW_UDP_SPIN;
+			else if (!strcmp(optarg, "block"))
+				o->udp_recv = GW_UDP_BLOCK;
+			else
+				return bad("--udp-recv is spin or block", optarg);
+			break;
+		case 'i':
+			o->ifname = optarg;
+			break;
+		case O_QUEUE:
+			if (parse_long(optarg, 0, 63, &v))
+				return bad("--queue wants 0..63", optarg);
+			o->queue = (unsigned int)v;
+			break;
+		case O_XDP_MODE:
+			if (!strcmp(optarg, "drv") || !strcmp(optarg, "native"))
+				o->xdp_generic = false;
+			else if (!strcmp(optarg, "generic") || !strcmp(optarg, "skb"))
+				o->xdp_generic = true;
+			else
+				return bad("--xdp-mode is drv or generic", optarg);
+			break;
+		case O_ZC:
+			o->zero_copy = true;
+			break;
+		case O_REPLACE:
+			o->replace_xdp = true;
+			break;
+		case O_FEED:
+			if (parse_ip_port(optarg, &o->feed_group, &o->feed_port))
+				return bad("--feed wants GROUP:PORT", optarg);
+			break;
+		case O_FEED_SRC:
+			if (parse_ip(optarg, &o->feed_source))
+				return bad("--feed-source wants an IPv4 address", optarg);
+			break;
+		case O_EXCH:
+			if (parse_ip_port(optarg, &o->exch_ip, &o->exch_port))
+				return bad("--exchange wants IP:PORT", optarg);
+			break;
+		case O_EXCH_MAC:
+			if (parse_mac(optarg, o->exch_mac))
+				return bad("--exchange-mac wants aa:bb:cc:dd:ee:ff", optarg);
+			o->have_exch_mac = true;
+			break;
+		case O_LOCAL_PORT:
+			if (parse_port(optarg, &o->local_port))
+				return bad("--local-port wants 1..65535", optarg);
+			break;
+		case 's':
+			if (!symbols_given) {
+				o->eng.n_inst = 0;
+				symbols_given = true;
+			}
+			if (o->eng.n_inst == GW_MAX_INST)
+				return bad("too many --symbol (at most 16)", optarg);
+			if (inst_spec_parse(optarg, &o->eng.inst[o->eng.n_inst], why, sizeof(why)))
+				return bad(why, optarg);
+			for (unsigned int i = 0; i < o->eng.n_inst; i++)
+				if (!strcmp(o->eng.inst[i].symbol, o->eng.inst[o->eng.n_inst].symbol))
+					return bad("symbol given twice", optarg);
+			o->eng.n_inst++;
+			break;
+		case O_LIMIT:
+			if (parse_long(optarg, 0, 10000, &v))
+				return bad("--limit-bp wants 0..10000", optarg);
+			o->eng.limit_bp = (uint32_t)v;
+			break;
+		case O_FIRM:
+			if (!optarg[0] || strlen(optarg) > 4)
+				return bad("--firm wants 1 to 4 characters", optarg);
+			strcpy(o->eng.firm, optarg);
+			break;
+		case O_CPU: {
+			long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+			if (parse_long(optarg, -1, 4095, &v) || v >= ncpu) {
+				fprintf(stderr, "gateway: --cpu %s: this machine has CPUs 0..%ld "
+					"(or -1 to not pin)\n", optarg, ncpu - 1);
+				return 2;
+			}
+			o->cpu = (int)v;
+			break;
+		}
+		case O_FIFO:
+			o->fifo = true;
+			break;
+		case O_DURATION:
+			if (parse_seconds(optarg, &o->duration))
+				return bad("--duration wants seconds", optarg);
+			break;
+		case O_EXIT_END:
+			o->exit_on_end = true;
+			break;
+		case O_GRACE:
+			if (parse_seconds(optarg, &o->grace))
+				return bad("--grace wants seconds", optarg);
+			break;
+		case O_ORDER_LOG:
+			if (parse_long(optarg, 1, 1L << 26, &v) || (v & (v - 1)))
+				return bad("--order-log wants a power of two up to 2^26", optarg);
+			o->eng.order_log = (uint32_t)v;
+			break;
+		case O_JSON:
+			o->json = optarg;
+			break;
+		case O_ORDERS_OUT:
+			o->orders_out = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 1;
+		default:
+			fprintf(stderr, "Try 'gateway --help'.\n");
+			return 2;
+		}
+	}
+	if (optind < argc)
+		return bad("unexpected argument", argv[optind]);
+	if ((o->feed_group >> 28) != 0xE)
+		fprintf(stderr, "gateway: note: feed address is unicast; no group is joined\n");
+	if (o->local_port == o->feed_port)
+		return bad("--local-port must differ from the feed port", "");
+	return 0;
+}

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The two data paths.  Each owns its sockets and runs the hot loop on the
+ * calling thread until *stop is set or, with exit_on_end, the feed ended and
+ * the grace time for replies has passed.
+ */
+#ifndef GATEWAY_PATH_H
+#define GATEWAY_PATH_H
+
+#include <stdint.h>
+
+#include "gateway/engine.h"
+#include "gateway/opts.h"
+#include "gateway/xdp_steer.h"
+#include "gateway/xsk_port.h"
+#include "proto/frame.h"
+
+struct run_ctl {
+	volatile int stop;
+	int exit_on_end;
+	uint64_t grace_ns;
+};
+
+struct xsk_path {
+	struct xdp_steer steer;
+	struct xsk_port port;
+	struct frame_template tmpl;	/* gateway -> exchange order frames */
+	uint16_t feed_port, reply_port;
+	uint64_t kicks;
+};
+
+struct udp_path {
+	int feed_fd;
+	int order_fd;			/* connected to the exchange */
+	int blocking;
+	int64_t rt_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
+	uint64_t no_kernel_stamp;
+	uint64_t send_errors;
+};
+
+int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
+		  size_t errlen);
+void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl);
+void xsk_path_close(struct xsk_path *x);
+
+int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
+		  size_t errlen);
+void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl);
+void udp_path_close(struct udp_path *u);
+
+#endif /* GATEWAY_PATH_H */

@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gateway/report.h"
+#include "proto/itch.h"
+
+const char *const stage_names[STAGE_NR] = {
+	[STAGE_FEED] = "send->hook",
+	[STAGE_HOOK_SEEN] = "hook->seen",
+	[STAGE_SEEN_DECIDED] = "seen->decided",
+	[STAGE_DECIDED_QUEUED] = "decided->queued",
+	[STAGE_QUEUED_SENT] = "queued->sent",
+	[STAGE_HOOK_QUEUED] = "hook->queued",
+	[STAGE_HOOK_SENT] = "hook->sent",
+};
+
+static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
+#define NPCT (sizeof(pcts) / sizeof(pcts[0]))
+
+const char *path_name(const struct gw_opts *o)
+{
+	if (o->mode == GW_MODE_XDP)
+		return "af_xdp";
+	return o->udp_recv == GW_UDP_BLOCK ? "udp_block" : "udp_spin";
+}
+
+static uint64_t xdp_drops(const struct gw_report *r, struct xdp_statistics *st)
+{
+	if (!r->x || xsk_port_kernel_stats(&r->x->port, st))
+		return 0;
+	return st->rx_dropped + st->rx_ring_full + st->rx_fill_ring_empty_descs;
+}
+
+static uint64_t malformed(const struct feed_counters *c)
+{
+	return c->short_packet + c->block_overrun + c->count_too_high +
+	       c->count_too_low + c->zero_length_block + c->bad_length +
+	       c->unknown_type;
+}
+
+/* Length of a space-padded wire symbol without its padding. */
+static int sym_len(const char sym[8])
+{
+	int n = 8;
+
+	while (n > 0 && sym[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+static double pnl_dollars(const struct gw_engine *e)
+{
+	int64_t sum = 0;
+
+	for (unsigned int i = 0; i < e->n_inst; i++)
+		sum += engine_inst_pnl(&e->inst[i]);
+	return (double)sum / 10000.0;
+}
+
+void report_status(FILE *out, const struct gw_report *r, double dt_s,
+		   uint64_t *prev_ticks)
+{
+	/* The hot loop writes these; aligned 64-bit loads see whole values. */
+	const volatile struct gw_stats *s = &r->e->st;
+	uint64_t ticks = s->ticks;
+	struct xdp_statistics st;
+
+	fprintf(out, "%s: %8.0f ticks/s  ticks %-9" PRIu64 " orders %-6" PRIu64
+		" fills %-6" PRIu64 " cancels %-5" PRIu64 " pnl %+.2f  malformed %" PRIu64
+		"  gaps %" PRIu64 "  xdp drops %" PRIu64 "\n",
+		path_name(r->o), (double)(ticks - *prev_ticks) / dt_s, ticks,
+		(uint64_t)s->orders, (uint64_t)s->fills, (uint64_t)s->cancels,
+		pnl_dollars(r->e), malformed(&r->e->dec.cnt), r->e->dec.cnt.gap_msgs,
+		xdp_drops(r, &st));
+	fflush(out);
+	*prev_ticks = ticks;
+}
+
+int report_build(struct gw_report *r)
+{
+	const struct gw_engine *e = r->e;
+	uint32_t n = e->next_order, cap = e->order_mask + 1;
+	uint32_t first = n > cap ? n - cap : 0;
+
+	for (int i = 0; i < STAGE_NR; i++) {
+		r->stage[i] = calloc(1, sizeof(*r->stage[i]));
+		if (!r->stage[i])
+			return -ENOMEM;
+		hdr_reset(r->stage[i]);
+	}
+	for (uint32_t no = first; no < n; no++) {
+		const struct gw_order *o = &e->orders[no & e->order_mask];
+
+		if (o->state == GW_ORDER_SEND_FAILED || !o->t_sent || !o->t_hook)
+			continue;
+		uint64_t t_send = itch_ts_recover(o->t_exch, o->t_hook);
+
+		hdr_record(r->stage[STAGE_FEED], (int64_t)(o->t_hook - t_send));
+		hdr_record(r->stage[STAGE_HOOK_SEEN], (int64_t)(o->t_seen - o->t_hook));
+		hdr_record(r->stage[STAGE_SEEN_DECIDED], (int64_t)(o->t_decided - o->t_seen));
+		hdr_record(r->stage[STAGE_DECIDED_QUEUED], (int64_t)(o->t_queued - o->t_decided));
+		hdr_record(r->stage[STAGE_QUEUED_SENT], (int64_t)(o->t_sent - o->t_queued));
+		hdr_record(r->stage[STAGE_HOOK_QUEUED], (int64_t)(o->t_queued - o->t_hook));
+		hdr_record(r->stage[STAGE_HOOK_SENT], (int64_t)(o->t_sent - o->t_hook));
+	}
+	return 0;
+}
+
+void report_free(struct gw_report *r)
+{
+	for (int i = 0; i < STAGE_NR; i++) {
+		free(r->stage[i]);
+		r->stage[i] = NULL;
+	}
+}
+
+static void print_hist_row(FILE *out, const char *name, const struct hdr_hist *h)
+{
+	fprintf(out, "  %-16s %8" PRIu64, name, hdr_count(h));
+	if (!hdr_count(h)) {
+		fprintf(out, "\n");
+		return;
+	}
+	fprintf(out, " %8" PRId64, hdr_min(h));
+	for (unsigned int i = 0; i < NPCT; i++)
+		fprintf(out, " %8" PRId64, hdr_value_at_percentile(h, pcts[i]));
+	fprintf(out, " %8" PRId64 "\n", hdr_max(h));
+}
+
+void report_summary(FILE *out, const struct gw_report *r)
+{
+	const struct gw_engine *e = r->e;
+	const struct feed_counters *c = &e->dec.cnt;
+	const struct gw_stats *s = &e->st;
+
+	fprintf(out, "\n=== gateway summary: %s on %s", path_name(r->o), r->o->ifname);
+	if (r->x)
+		fprintf(out, " (XDP %s mode, queue %u, UMEM on %s pages)",
+			r->o->xdp_generic ? "generic" : "driver", r->o->queue,
+			r->x->port.hugepages ? "2 MB huge" : "4 KB");
+	fprintf(out, ", %.2f s\n", r->elapsed_s);
+	fprintf(out, "feed:    packets %" PRIu64 ", messages %" PRIu64 ", ticks %" PRIu64
+		" (ours %" PRIu64 "), heartbeats %" PRIu64 ", end of session %s\n",
+		c->packets, c->msgs, s->ticks, s->ticks_ours, c->heartbeats,
+		e->dec.ended ? "seen" : "not seen");
+	fprintf(out, "         gaps %" PRIu64 " (%" PRIu64 " messages), duplicates %"
+		PRIu64 ", malformed %" PRIu64 " (short %" PRIu64 ", overrun %" PRIu64
+		", count %" PRIu64 "/%" PRIu64 ", zero-length %" PRIu64 ", bad length %"
+		PRIu64 ", unknown type %" PRIu64 ")\n",
+		c->gaps, c->gap_msgs, c->duplicates, malformed(c), c->short_packet,
+		c->block_overrun, c->count_too_high, c->count_too_low,
+		c->zero_length_block, c->bad_length, c->unknown_type);
+	fprintf(out, "orders:  sent %" PRIu64 ", failed %" PRIu64 ", accepted %" PRIu64
+		", filled %" PRIu64 ", canceled %" PRIu64 ", rejected %" PRIu64
+		", replies %" PRIu64 " (bad %" PRIu64 ", unknown token %" PRIu64 ")\n",
+		s->orders, s->orders_failed, s->accepted, s->fills, s->cancels,
+		s->rejects, s->replies, s->bad_replies, s->unknown_token);
+
+	fprintf(out, "  %-8s %6s %4s %9s %7s %6s %7s %7s %10s %14s %12s\n", "symbol",
+		"locate", "len", "ticks", "orders", "fills", "cancels", "rejects",
+		"position", "cash", "pnl");
+	for (unsigned int i = 0; i < e->n_inst; i++) {
+		const struct gw_inst *in = &e->inst[i];
+
+		fprintf(out, "  %-8.8s %6d %4u %9" PRIu64 " %7" PRIu64 " %6" PRIu64
+			" %7" PRIu64 " %7" PRIu64 " %+10" PRId64 " %14.4f %+12.4f\n",
+			in->symbol, in->locate, in->strat.hma.hp.L, in->ticks, in->orders,
+			in->fills, in->cancels, in->rejects, in->pos_shares,
+			(double)in->cash / 10000.0, (double)engine_inst_pnl(in) / 10000.0);
+	}
+	fprintf(out, "  total pnl %+.4f\n", pnl_dollars(e));
+
+	if (r->x) {
+		uint64_t cnt[STEER_NR_COUNTERS];
+		struct xdp_statistics st;
+
+		if (!xdp_steer_counters(&r->x->steer, cnt)) {
+			fprintf(out, "xdp:    ");
+			for (int i = 0; i < STEER_NR_COUNTERS; i++)
+				fprintf(out, " %s %" PRIu64, steer_counter_names[i], cnt[i]);
+			fprintf(out, "\n");
+		}
+		if (!xsk_port_kernel_stats(&r->x->port, &st))
+			fprintf(out, "socket:   rx_dropped %llu, rx_invalid %llu, rx_ring_full %llu, "
+				"fill_ring_empty %llu, tx_invalid %llu, tx_ring_empty %llu; "
+				"tx pool empty %" PRIu64 ", tx ring full %" PRIu64 ", kicks %" PRIu64
+				", kick errors %" PRIu64 "\n",
+				st.rx_dropped, st.rx_invalid_descs, st.rx_ring_full,
+				st.rx_fill_ring_empty_descs, st.tx_invalid_descs,
+				st.tx_ring_empty_descs, r->x->port.tx_pool_empty,
+				r->x->port.tx_ring_full, r->x->kicks, r->x->port.kick_errors);
+		fprintf(out, "frames:   unparseable %" PRIu64 ", other %" PRIu64 "\n",
+			s->bad_frames, s->other_packets);
+	} else if (r->u) {
+		fprintf(out, "sockets: send errors %" PRIu64 ", datagrams without kernel stamp %"
+			PRIu64 "\n", r->u->send_errors, r->u->no_kernel_stamp);
+	}
+
+	fprintf(out, "latency per order (ns):\n  %-16s %8s %8s %8s %8s %8s %8s %8s %8s\n",
+		"stage", "count", "min", "p50", "p90", "p99", "p99.9", "p99.99", "max");
+	for (int i = 0; i < STAGE_NR; i++)
+		if (r->stage[i])
+			print_hist_row(out, stage_names[i], r->stage[i]);
+}
+
+static void json_hist(FILE *f, const char *name, const struct hdr_hist *h,
+		      int last)
+{
+	fprintf(f, "    \"%s\": {\"count\": %" PRIu64, name, hdr_count(h));
+	if (hdr_count(h)) {
+		fprintf(f, ", \"min\": %" PRId64 ", \"mean\": %.1f", hdr_min(h), hdr_mean(h));
+		for (unsigned int i = 0; i < NPCT; i++)
+			fprintf(f, ", \"p%g\": %" PRId64, pcts[i],
+				hdr_value_at_percentile(h, pcts[i]));
+		fprintf(f, ", \"max\": %" PRId64, hdr_max(h));
+	}
+	fprintf(f, "}%s\n", last ? "" : ",");
+}
+
+int report_json(const char *path, const struct gw_report *r)
+{
+	const struct gw_engine *e = r->e;
+	const struct feed_counters *c = &e->dec.cnt;
+	const struct gw_stats *s = &e->st;
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "{\n  \"path\": \"%s\",\n  \"elapsed_s\": %.3f,\n", path_name(r->o),
+		r->elapsed_s);
+	fprintf(f, "  \"feed\": {\"packets\": %" PRIu64 ", \"messages\": %" PRIu64
+		", \"ticks\": %" PRIu64 ", \"ticks_ours\": %" PRIu64 ", \"gaps\": %" PRIu64
+		", \"gap_msgs\": %" PRIu64 ", \"duplicates\": %" PRIu64
+		", \"malformed\": %" PRIu64 ", \"heartbeats\": %" PRIu64
+		", \"end_of_session\": %s, \"next_seq\": %" PRIu64 "},\n",
+		c->packets, c->msgs, s->ticks, s->ticks_ours, c->gaps, c->gap_msgs,
+		c->duplicates, malformed(c), c->heartbeats, e->dec.ended ? "true" : "false",
+		e->dec.next_seq);
+	fprintf(f, "  \"orders\": {\"sent\": %" PRIu64 ", \"failed\": %" PRIu64
+		", \"accepted\": %" PRIu64 ", \"filled\": %" PRIu64 ", \"canceled\": %"
+		PRIu64 ", \"rejected\": %" PRIu64 ", \"replies\": %" PRIu64
+		", \"bad_replies\": %" PRIu64 ", \"unknown_token\": %" PRIu64 "},\n",
+		s->orders, s->orders_failed, s->accepted, s->fills, s->cancels, s->rejects,
+		s->replies, s->bad_replies, s->unknown_token);
+	fprintf(f, "  \"symbols\": [\n");
+	for (unsigned int i = 0; i < e->n_inst; i++) {
+		const struct gw_inst *in = &e->inst[i];
+
+		fprintf(f, "    {\"symbol\": \"%.*s\", \"locate\": %d, \"length\": %u, "
+			"\"ticks\": %" PRIu64 ", \"orders\": %" PRIu64 ", \"fills\": %" PRIu64
+			", \"cancels\": %" PRIu64 ", \"rejects\": %" PRIu64
+			", \"position\": %" PRId64 ", \"cash\": %" PRId64 ", \"pnl\": %" PRId64
+			", \"last_price\": %u, \"strategy_position\": %d}%s\n",
+			sym_len(in->symbol), in->symbol, in->locate, in->strat.hma.hp.L, in->ticks, in->orders,
+			in->fills, in->cancels, in->rejects, in->pos_shares, in->cash,
+			engine_inst_pnl(in), in->last_price, in->strat.sar.pos,
+			i + 1 < e->n_inst ? "," : "");
+	}
+	fprintf(f, "  ],\n");
+	if (r->x) {
+		uint64_t cnt[STEER_NR_COUNTERS] = { 0 };
+		struct xdp_statistics st = { 0 };
+
+		xdp_steer_counters(&r->x->steer, cnt);
+		xsk_port_kernel_stats(&r->x->port, &st);
+		fprintf(f, "  \"xdp\": {");
+		for (int i = 0; i < STEER_NR_COUNTERS; i++)
+			fprintf(f, "\"%s\": %" PRIu64 ", ", steer_counter_names[i], cnt[i]);
+		fprintf(f, "\"rx_dropped\": %llu, \"rx_ring_full\": %llu, "
+			"\"rx_fill_ring_empty\": %llu, \"tx_ring_empty\": %llu},\n",
+			st.rx_dropped, st.rx_ring_full, st.rx_fill_ring_empty_descs,
+			st.tx_ring_empty_descs);
+	}
+	fprintf(f, "  \"latency_ns\": {\n");
+	for (int i = 0; i < STAGE_NR; i++)
+		json_hist(f, stage_names[i], r->stage[i], i == STAGE_NR - 1);
+	fprintf(f, "  }\n}\n");
+	return fclose(f) ? -errno : 0;
+}
+
+static const char *state_name(uint8_t s)
+{
+	static const char *const names[] = {
+		"sent", "accepted", "filled", "canceled", "rejected", "send_failed",
+	};
+
+	return s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
+}
+
+int report_orders_csv(const char *path, const struct gw_report *r)
+{
+	const struct gw_engine *e = r->e;
+	uint32_t n = e->next_order, cap = e->order_mask + 1;
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "order_no,md_seq,symbol,side,shares,price,state,fill_price,"
+		"t_send,t_hook,t_seen,t_decided,t_queued,t_sent\n");
+	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
+		const struct gw_order *o = &e->orders[no & e->order_mask];
+		const struct gw_inst *in = &e->inst[o->inst];
+
+		fprintf(f, "%u,%" PRIu64 ",%.*s,%c,%u,%u,%s,%u,%" PRIu64 ",%" PRIu64 ",%"
+			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			o->order_no, o->md_seq, sym_len(in->symbol), in->symbol, o->side, o->shares,
+			o->price, state_name(o->state), o->fill_price,
+			o->t_hook ? itch_ts_recover(o->t_exch, o->t_hook) : 0,
+			o->t_hook, o->t_seen, o->t_decided, o->t_queued, o->t_sent);
+	}
+	return fclose(f) ? -errno : 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/* Status line, final summary (text and JSON) and the order log, off the hot path. */
+#ifndef GATEWAY_REPORT_H
+#define GATEWAY_REPORT_H
+
+#include <stdio.h>
+
+#include "gateway/engine.h"
+#include "gateway/opts.h"
+#include "gateway/path.h"
+#include "latency/hdr.h"
+
+enum gw_stage {
+	STAGE_FEED,		/* exchange send -> XDP hook (one way, wire) */
+	STAGE_HOOK_SEEN,	/* hook -> the loop sees the packet */
+	STAGE_SEEN_DECIDED,	/* decode + strategy + order built */
+	STAGE_DECIDED_QUEUED,	/* order on the TX ring (or just before sendto) */
+	STAGE_QUEUED_SENT,	/* the TX kick (sendto) returned */
+	STAGE_HOOK_QUEUED,	/* in-gateway tick-to-trade */
+	STAGE_HOOK_SENT,	/* ... including the kick */
+	STAGE_NR,
+};
+
+extern const char *const stage_names[STAGE_NR];
+
+struct gw_report {
+	const struct gw_opts *o;
+	struct gw_engine *e;
+	struct xsk_path *x;	/* NULL on the UDP path */
+	struct udp_path *u;	/* NULL on the AF_XDP path */
+	double elapsed_s;
+	struct hdr_hist *stage[STAGE_NR];
+};
+
+/* One status line from the shared counters (called once a second). */
+void report_status(FILE *out, const struct gw_report *r, double dt_s,
+		   uint64_t *prev_ticks);
+/* Build the stage histograms from the order log (allocates; after the run). */
+int report_build(struct gw_report *r);
+void report_free(struct gw_report *r);
+void report_summary(FILE *out, const struct gw_report *r);
+int report_json(const char *path, const struct gw_report *r);
+int report_orders_csv(const char *path, const struct gw_report *r);
+const char *path_name(const struct gw_opts *o);
+
+#endif /* GATEWAY_REPORT_H */

@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kernel-UDP fallback, and the baseline AF_XDP is measured against: the
+ * same engine over ordinary sockets.  The feed socket joins the group; the
+ * order socket is connected to the exchange and receives its replies.
+ *
+ * Two flavours: busy spin (non-blocking receive on both sockets in turn) and
+ * blocking (a blocking receive on the feed; replies are drained without
+ * blocking after every feed datagram and whenever the feed is quiet for the
+ * receive timeout).  The kernel's receive stamp (SO_TIMESTAMPNS) is the
+ * counterpart of the XDP hook stamp.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "gateway/clock.h"
+#include "gateway/path.h"
+
+#define BLOCK_TIMEOUT_US 10000
+#define RCVBUF_BYTES (4 << 20)
+
+static int fail(char *err, size_t errlen, const char *what)
+{
+	int ret = -errno;
+
+	snprintf(err, errlen, "%s: %s%s", what, strerror(errno),
+		 errno == ENODEV || errno == EADDRNOTAVAIL ?
+		 " (run in the gateway's namespace: netns/rig.sh)" : "");
+	return ret;
+}
+
+int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
+		  size_t errlen)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	struct ip_mreqn mreq = { 0 };
+	int one = 1, rcvbuf = RCVBUF_BYTES, ret;
+	struct timeval tv = { 0, BLOCK_TIMEOUT_US };
+	unsigned int ifindex;
+
+	u->feed_fd = u->order_fd = -1;
+	u->blocking = o->udp_recv == GW_UDP_BLOCK;
+	u->rt_offset = realtime_offset();
+	u->no_kernel_stamp = u->send_errors = 0;
+
+	ifindex = if_nametoindex(o->ifname);
+	if (!ifindex) {
+		snprintf(err, errlen, "no interface '%s' here (wrong name, or run in the "
+			 "gateway's namespace: netns/rig.sh)", o->ifname);
+		return -ENODEV;
+	}
+
+	u->feed_fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (u->feed_fd < 0)
+		return fail(err, errlen, "feed socket");
+	setsockopt(u->feed_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(u->feed_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	setsockopt(u->feed_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+	a.sin_addr.s_addr = htonl(o->feed_group);
+	a.sin_port = htons(o->feed_port);
+	if (bind(u->feed_fd, (struct sockaddr *)&a, sizeof(a))) {
+		ret = fail(err, errlen, "binding the feed socket");
+		goto out;
+	}
+	if ((o->feed_group >> 28) == 0xE) {
+		mreq.imr_multiaddr.s_addr = htonl(o->feed_group);
+		mreq.imr_ifindex = (int)ifindex;
+		if (setsockopt(u->feed_fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mreq, sizeof(mreq))) {
+			ret = fail(err, errlen, "joining the feed group");
+			goto out;
+		}
+	}
+	if (u->blocking &&
+	    setsockopt(u->feed_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
+		ret = fail(err, errlen, "feed receive timeout");
+		goto out;
+	}
+
+	u->order_fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (u->order_fd < 0) {
+		ret = fail(err, errlen, "order socket");
+		goto out;
+	}
+	setsockopt(u->order_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	a.sin_addr.s_addr = htonl(INADDR_ANY);
+	a.sin_port = htons(o->local_port);
+	if (bind(u->order_fd, (struct sockaddr *)&a, sizeof(a))) {
+		ret = fail(err, errlen, "binding the order socket (--local-port)");
+		goto out;
+	}
+	a.sin_addr.s_addr = htonl(o->exch_ip);
+	a.sin_port = htons(o->exch_port);
+	if (connect(u->order_fd, (struct sockaddr *)&a, sizeof(a))) {
+		ret = fail(err, errlen, "connecting the order socket to the exchange");
+		goto out;
+	}
+	return 0;
+out:
+	udp_path_close(u);
+	return ret;
+}
+
+void udp_path_close(struct udp_path *u)
+{
+	if (u->feed_fd >= 0)
+		close(u->feed_fd);
+	if (u->order_fd >= 0)
+		close(u->order_fd);
+	u->feed_fd = u->order_fd = -1;
+}
+
+/* Kernel receive stamp of a datagram, on CLOCK_MONOTONIC; 0 if none. */
+static uint64_t kernel_stamp(struct udp_path *u, struct msghdr *m)
+{
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+
+			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
+			return (uint64_t)((int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec -
+					  u->rt_offset);
+		}
+	}
+	u->no_kernel_stamp++;
+	return 0;
+}
+
+static void drain_replies(struct udp_path *u, struct gw_engine *e)
+{
+	uint8_t buf[2048];
+	ssize_t n;
+
+	while ((n = recv(u->order_fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0)
+		engine_on_reply(e, buf, (size_t)n);
+}
+
+static void on_feed(struct udp_path *u, struct gw_engine *e,
+		    const uint8_t *pkt, size_t len, uint64_t t_hook,
+		    uint64_t t_seen)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	unsigned int nd = engine_on_feed(e, pkt, len, t_hook, dec);
+	uint8_t out[OUCH_ENTER_DGRAM_LEN];
+
+	for (unsigned int i = 0; i < nd; i++) {
+		struct gw_order *rec;
+		size_t olen = engine_build_order(e, &dec[i], t_seen, out, &rec);
+
+		rec->t_decided = now_ns();
+		rec->t_queued = now_ns();
+		if (send(u->order_fd, out, olen, 0) != (ssize_t)olen) {
+			u->send_errors++;
+			e->st.orders_failed++;
+			rec->state = GW_ORDER_SEND_FAILED;
+			continue;
+		}
+		rec->t_sent = now_ns();
+	}
+}
+
+void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
+{
+	uint8_t buf[2048];
+	char cbuf[CMSG_SPACE(sizeof(struct timespec)) * 2];
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+	int flags = u->blocking ? 0 : MSG_DONTWAIT;
+	uint64_t end_at = 0;
+
+	while (!ctl->stop) {
+		struct msghdr m = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		ssize_t n = recvmsg(u->feed_fd, &m, flags);
+
+		if (n >= 0) {
+			uint64_t t_seen = now_ns();
+
+			on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), t_seen);
+			if (u->blocking)
+				drain_replies(u, e);
+			continue;
+		}
+		drain_replies(u, e);
+		if (e->ended && ctl->exit_on_end) {
+			if (!end_at)
+				end_at = now_ns() + ctl->grace_ns;
+			else if (now_ns() > end_at)
+				break;
+		}
+	}
+}

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The AF_XDP path: XDP steers the feed and the order replies into one
+ * socket; the loop busy-polls its RX ring, decodes and decides in place in
+ * the UMEM frame, builds each order in a TX frame from the header template
+ * and kicks the TX ring once per RX batch.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "gateway/clock.h"
+#include "gateway/netif.h"
+#include "gateway/path.h"
+#include "proto/proto_err.h"
+
+#define RX_BATCH	64
+#define RING_SIZE	2048	/* fill ring 2048 kept up with ~1 M pkt/s here */
+#define FRAME_SIZE	2048
+#define TX_FRAMES	1024
+
+int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
+		  size_t errlen)
+{
+	struct frame_endpoint src = { 0 }, dst = { 0 };
+	struct xsk_port_cfg pcfg = {
+		.ifname = o->ifname,
+		.queue = o->queue,
+		.frame_size = FRAME_SIZE,
+		.rx_frames = RING_SIZE,
+		.tx_frames = TX_FRAMES,
+		.ring_size = RING_SIZE,
+		.zero_copy = o->zero_copy,
+	};
+	int ret;
+
+	memset(x, 0, sizeof(*x));
+	x->port.fd = -1;
+	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
+	if (ret)
+		return ret;
+	if (o->have_exch_mac)
+		memcpy(dst.mac, o->exch_mac, 6);
+	else if ((ret = netif_neigh_mac(o->ifname, o->exch_ip, dst.mac, err, errlen)))
+		return ret;
+	src.port = o->local_port;
+	dst.ip = o->exch_ip;
+	dst.port = o->exch_port;
+	frame_template_init(&x->tmpl, &src, &dst, 64, 0);
+	x->feed_port = o->feed_port;
+	x->reply_port = o->local_port;
+
+	ret = xdp_steer_open(&x->steer, o->ifname, o->xdp_generic, o->replace_xdp,
+			     err, errlen);
+	if (ret)
+		return ret;
+	ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_group), htons(o->feed_port),
+				 STEER_FLOW_FEED, htonl(o->feed_source));
+	if (!ret)
+		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->local_port),
+					 STEER_FLOW_REPLY, htonl(o->exch_ip));
+	if (ret) {
+		snprintf(err, errlen, "cannot configure the steered flows: %s", strerror(-ret));
+		goto fail;
+	}
+	pcfg.xskmap_fd = xdp_steer_xskmap_fd(&x->steer);
+	ret = xsk_port_open(&x->port, &pcfg, err, errlen);
+	if (ret)
+		goto fail;
+	return 0;
+fail:
+	xdp_steer_close(&x->steer);
+	return ret;
+}
+
+void xsk_path_close(struct xsk_path *x)
+{
+	/* Detach first, so nothing is steered into a socket that is going away. */
+	xdp_steer_close(&x->steer);
+	xsk_port_close(&x->port);
+}
+
+/* Order frames built from one RX batch, kicked together. */
+struct tx_batch {
+	struct gw_order *rec[RX_BATCH * 4];
+	unsigned int n;
+};
+
+static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
+			   const struct frame_udp *u, uint64_t t_hook,
+			   uint64_t t_seen, struct tx_batch *b)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	unsigned int nd = engine_on_feed(e, u->payload, u->payload_len, t_hook, dec);
+
+	for (unsigned int i = 0; i < nd; i++) {
+		uint64_t addr = xsk_port_tx_frame(&x->port);
+		struct gw_order *rec;
+		uint8_t *frame;
+		size_t len;
+
+		if (addr == UINT64_MAX || b->n == sizeof(b->rec) / sizeof(b->rec[0])) {
+			e->st.orders_failed++;
+			continue;
+		}
+		frame = xsk_port_data(&x->port, addr);
+		len = engine_build_order(e, &dec[i], t_seen, frame + FRAME_HDR_LEN, &rec);
+		len = frame_finish(&x->tmpl, frame, len);
+		rec->t_decided = now_ns();
+		if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
+			rec->state = GW_ORDER_SEND_FAILED;
+			e->st.orders_failed++;
+			continue;
+		}
+		rec->t_queued = now_ns();
+		b->rec[b->n++] = rec;
+	}
+}
+
+void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
+{
+	struct xsk_port *p = &x->port;
+	uint64_t recycle[RX_BATCH];
+	uint64_t end_at = 0;
+	struct tx_batch b;
+
+	while (!ctl->stop) {
+		uint32_t idx, n = xsk_ring_cons__peek(&p->rx, RX_BATCH, &idx);
+		uint64_t t_seen;
+
+		if (!n) {
+			xsk_port_reap(p);
+			if (e->ended && ctl->exit_on_end) {
+				if (!end_at)
+					end_at = now_ns() + ctl->grace_ns;
+				else if (now_ns() > end_at)
+					break;
+			}
+			continue;
+		}
+		t_seen = now_ns();
+		b.n = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
+			const uint8_t *pkt = xsk_port_data(p, d->addr);
+			uint64_t t_hook;
+			struct frame_udp u;
+
+			/* The XDP program's stamp sits just before the packet. */
+			memcpy(&t_hook, pkt - sizeof(t_hook), sizeof(t_hook));
+			recycle[i] = xsk_umem__extract_addr(d->addr);
+			if (frame_parse_udp(pkt, d->len, &u)) {
+				e->st.bad_frames++;
+				continue;
+			}
+			if (u.dst_port == x->feed_port)
+				on_feed(x, e, &u, t_hook, t_seen, &b);
+			else if (u.dst_port == x->reply_port)
+				engine_on_reply(e, u.payload, u.payload_len);
+			else
+				e->st.other_packets++;
+		}
+		xsk_ring_cons__release(&p->rx, n);
+		xsk_port_refill(p, recycle, n);
+
+		if (b.n) {
+			uint64_t t_sent;
+
+			xsk_port_kick(p);
+			x->kicks++;
+			t_sent = now_ns();
+			for (unsigned int i = 0; i < b.n; i++)
+				b.rec[i]->t_sent = t_sent;
+		}
+		xsk_port_reap(p);
+	}
+}

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <linux/if_xdp.h>
+
+#include "gateway/xsk_port.h"
+
+#define HUGEPAGE_SIZE (2u << 20)
+
+/*
+ * 2 MB pages when some are reserved (fewer TLB misses on the hot path),
+ * otherwise ordinary pages; either way populated now, not on first touch.
+ */
+static void *umem_alloc(size_t *size, bool *huge)
+{
+	size_t hsize = (*size + HUGEPAGE_SIZE - 1) & ~(size_t)(HUGEPAGE_SIZE - 1);
+	void *a;
+
+	a = mmap(NULL, hsize, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
+	if (a != MAP_FAILED) {
+		*size = hsize;
+		*huge = true;
+		return a;
+	}
+	*huge = false;
+	a = mmap(NULL, *size, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	return a == MAP_FAILED ? NULL : a;
+}
+
+int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
+		  char *err, size_t errlen)
+{
+	struct xsk_umem_config ucfg = {
+		.fill_size = cfg->ring_size,
+		.comp_size = cfg->ring_size,
+		.frame_size = cfg->frame_size,
+		.frame_headroom = 0,
+		.flags = 0,
+	};
+	struct xsk_socket_config scfg = {
+		.rx_size = cfg->ring_size,
+		.tx_size = cfg->ring_size,
+		/* The gateway loads and attaches its own program. */
+		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
+		.bind_flags = cfg->zero_copy ? XDP_ZEROCOPY : XDP_COPY,
+	};
+	unsigned int nframes = cfg->rx_frames + cfg->tx_frames;
+	uint64_t fill[256];
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	p->fd = -1;
+	p->frame_size = cfg->frame_size;
+	p->rx_frames = cfg->rx_frames;
+	p->tx_frames = cfg->tx_frames;
+	if (cfg->rx_frames < cfg->ring_size) {
+		snprintf(err, errlen, "rx frames (%u) must cover the fill ring (%u)",
+			 cfg->rx_frames, cfg->ring_size);
+		return -EINVAL;
+	}
+
+	p->area_size = (size_t)nframes * cfg->frame_size;
+	p->area = umem_alloc(&p->area_size, &p->hugepages);
+	if (!p->area) {
+		ret = -errno;
+		snprintf(err, errlen, "UMEM allocation of %zu bytes failed: %s",
+			 p->area_size, strerror(errno));
+		return ret;
+	}
+	memset(p->area, 0, p->area_size);	/* touch every page now */
+
+	p->tx_free = calloc(cfg->tx_frames, sizeof(*p->tx_free));
+	if (!p->tx_free) {
+		ret = -ENOMEM;
+		snprintf(err, errlen, "out of memory");
+		goto fail;
+	}
+
+	ret = xsk_umem__create(&p->umem, p->area, p->area_size, &p->fq, &p->cq, &ucfg);
+	if (ret) {
+		snprintf(err, errlen, "UMEM registration failed: %s", strerror(-ret));
+		goto fail;
+	}
+	ret = xsk_socket__create(&p->xsk, cfg->ifname, cfg->queue, p->umem,
+				 &p->rx, &p->tx, &scfg);
+	if (ret) {
+		snprintf(err, errlen, "AF_XDP socket on %s queue %u failed: %s%s",
+			 cfg->ifname, cfg->queue, strerror(-ret),
+			 ret == -EOPNOTSUPP && cfg->zero_copy ?
+			 " (this driver has no zero-copy: drop --zero-copy)" : "");
+		goto fail;
+	}
+	p->fd = xsk_socket__fd(p->xsk);
+	ret = xsk_socket__update_xskmap(p->xsk, cfg->xskmap_fd);
+	if (ret) {
+		snprintf(err, errlen, "cannot add the socket to the XSKMAP: %s",
+			 strerror(-ret));
+		goto fail;
+	}
+
+	/* The whole RX share goes to the fill ring. */
+	for (unsigned int i = 0; i < cfg->ring_size; i += 256) {
+		unsigned int n = cfg->ring_size - i < 256 ? cfg->ring_size - i : 256;
+
+		for (unsigned int j = 0; j < n; j++)
+			fill[j] = (uint64_t)(i + j) * cfg->frame_size;
+		xsk_port_refill(p, fill, n);
+	}
+	if (p->fill_short) {
+		ret = -ENOSPC;
+		snprintf(err, errlen, "fill ring refused the initial frames");
+		goto fail;
+	}
+	for (unsigned int i = 0; i < cfg->tx_frames; i++)
+		p->tx_free[p->tx_free_n++] =
+			(uint64_t)(cfg->rx_frames + i) * cfg->frame_size;
+	return 0;
+fail:
+	xsk_port_close(p);
+	return ret;
+}
+
+void xsk_port_close(struct xsk_port *p)
+{
+	if (p->xsk)
+		xsk_socket__delete(p->xsk);
+	if (p->umem)
+		xsk_umem__delete(p->umem);
+	if (p->area)
+		munmap(p->area, p->area_size);
+	free(p->tx_free);
+	memset(p, 0, sizeof(*p));
+	p->fd = -1;
+}
+
+int xsk_port_kernel_stats(const struct xsk_port *p, struct xdp_statistics *st)
+{
+	socklen_t len = sizeof(*st);
+
+	memset(st, 0, sizeof(*st));
+	if (getsockopt(p->fd, SOL_XDP, XDP_STATISTICS, st, &len))
+		return -errno;
+	return 0;
+}
+
+int xsk_port_kick(struct xsk_port *p)
+{
+	if (sendto(p->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0)
+		return 0;
+	/* EAGAIN/EBUSY: the kernel is still sending; the ring keeps the frame. */
+	if (errno == EAGAIN || errno == EBUSY || errno == ENOBUFS)
+		return 0;
+	p->kick_errors++;
+	return -errno;
+}

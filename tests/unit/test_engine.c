@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The gateway engine without a network: MoldUDP64 packets built with the
+ * shared codec go in; the orders that come out must be exactly those of the
+ * strategy run directly on the same prices (trigger seq, side, shares, limit),
+ * encoded as valid OUCH with a token that names the triggering message; the
+ * exchange's replies must move position and cash as the fills say.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gateway/engine.h"
+#include "proto/itch.h"
+#include "proto/moldudp64.h"
+#include "strategy/gbm.h"
+
+#define NTICKS 3000
+
+static struct gw_engine e;
+static char session[MOLD_SESSION_LEN];
+static uint64_t next_seq = 1;
+
+static struct gw_cfg cfg(void)
+{
+	struct gw_cfg c = { 0 };
+
+	c.n_inst = 2;
+	strcpy(c.inst[0].symbol, "AAPL");
+	c.inst[0].length = 12;
+	c.inst[0].unit = 100;
+	strcpy(c.inst[1].symbol, "MSFT");
+	c.inst[1].length = 30;
+	c.inst[1].unit = 7;
+	c.limit_bp = 10;
+	c.order_log = 1 << 12;
+	c.tick_ring = 1 << 10;
+	strcpy(c.firm, "TEST");
+	return c;
+}
+
+static void sym8(char dst[8], const char *s)
+{
+	memset(dst, ' ', 8);
+	memcpy(dst, s, strlen(s));
+}
+
+/* One packet with one message; returns its length. */
+static size_t pkt_one(uint8_t *buf, const struct itch_msg *m)
+{
+	struct mold_builder b;
+
+	assert_int_equal(mold_builder_init(&b, buf, 1500, session, next_seq), 0);
+	assert_true(mold_builder_append_itch(&b, m) > 0);
+	next_seq++;
+	return mold_builder_finish(&b);
+}
+
+static size_t pkt_directory(uint8_t *buf, uint16_t locate, const char *sym)
+{
+	struct itch_msg m = { .type = 'R', .locate = locate };
+
+	sym8(m.r.stock, sym);
+	m.r.market_category = 'Q';
+	m.r.financial_status = 'N';
+	m.r.round_lot_size = 100;
+	m.r.round_lots_only = 'N';
+	m.r.issue_classification = 'C';
+	m.r.issue_subtype[0] = 'Z';
+	m.r.issue_subtype[1] = ' ';
+	m.r.authenticity = 'P';
+	m.r.short_sale_threshold = 'N';
+	m.r.ipo_flag = 'N';
+	m.r.luld_tier = '1';
+	m.r.etp_flag = 'N';
+	m.r.inverse = 'N';
+	return pkt_one(buf, &m);
+}
+
+static size_t pkt_trade(uint8_t *buf, uint16_t locate, const char *sym,
+			uint32_t price)
+{
+	struct itch_msg m = { .type = 'P', .locate = locate, .timestamp = 12345 };
+
+	m.p.side = 'B';
+	m.p.shares = 100;
+	sym8(m.p.stock, sym);
+	m.p.price = price;
+	m.p.match = next_seq;
+	return pkt_one(buf, &m);
+}
+
+static int setup(void **state)
+{
+	struct gw_cfg c = cfg();
+	char err[128];
+
+	(void)state;
+	mold_session_set(session, "TEST000001");
+	next_seq = 1;
+	return engine_init(&e, &c, err, sizeof(err));
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	engine_destroy(&e);
+	return 0;
+}
+
+static void test_orders_equal_strategy(void **state)
+{
+	uint32_t px[NTICKS];
+	struct strat ref;
+	uint8_t pkt[1500], out[OUCH_ENTER_DGRAM_LEN];
+	unsigned int want_orders = 0;
+	struct gw_decision dec[GW_MAX_DECISIONS];
+
+	(void)state;
+	gbm_series(7, px, NTICKS);
+	strat_init(&ref, 12);
+
+	/* Before the directory names AAPL, its trades are not ours. */
+	size_t len = pkt_trade(pkt, 5, "AAPL", 1000000);
+	assert_int_equal(engine_on_feed(&e, pkt, len, 1, dec), 0);
+	assert_int_equal(e.st.ticks, 1);
+	assert_int_equal(e.st.ticks_ours, 0);
+
+	len = pkt_directory(pkt, 5, "AAPL");
+	assert_int_equal(engine_on_feed(&e, pkt, len, 1, dec), 0);
+	assert_int_equal(e.inst[0].locate, 5);
+	len = pkt_directory(pkt, 9, "IBM");
+	engine_on_feed(&e, pkt, len, 1, dec);
+
+	for (int t = 0; t < NTICKS; t++) {
+		uint64_t seq = next_seq;
+		int chg = strat_on_tick(&ref, px[t]);
+		unsigned int nd;
+
+		/* Unconfigured IBM trades in between change nothing. */
+		len = pkt_trade(pkt, 9, "IBM", 5000);
+		assert_int_equal(engine_on_feed(&e, pkt, len, 2, dec), 0);
+
+		seq = next_seq;
+		len = pkt_trade(pkt, 5, "AAPL", px[t]);
+		nd = engine_on_feed(&e, pkt, len, 1000 + t, dec);
+		assert_int_equal(nd, chg != 0);
+		if (!nd)
+			continue;
+		want_orders++;
+		assert_int_equal(dec[0].md_seq, seq);
+		assert_int_equal(dec[0].change, chg);
+		assert_int_equal(dec[0].t_hook, 1000 + t);
+
+		struct gw_order *rec;
+		struct ouch_enter_order o;
+		uint64_t tok_seq;
+		uint32_t tok_no;
+
+		assert_int_equal(engine_build_order(&e, &dec[0], 5, out, &rec),
+				 OUCH_ENTER_DGRAM_LEN);
+		assert_int_equal(ouch_decode_enter_order(out, sizeof(out), &o),
+				 OUCH_ENTER_DGRAM_LEN);
+		assert_int_equal(order_token_decode(o.token, &tok_seq, &tok_no), 0);
+		assert_int_equal(tok_seq, seq);
+		assert_int_equal(tok_no, want_orders - 1);
+		assert_int_equal(o.side, chg > 0 ? 'B' : 'S');
+		assert_int_equal(o.shares, (uint32_t)(chg < 0 ? -chg : chg) * 100);
+		assert_memory_equal(o.stock, "AAPL    ", 8);
+		assert_memory_equal(o.firm, "TEST", 4);
+		assert_int_equal(o.tif, OUCH_TIF_IOC);
+		/* IOC limit 10 bp through the trigger price. */
+		assert_int_equal(o.price, chg > 0 ? px[t] + px[t] / 1000 : px[t] - px[t] / 1000);
+		assert_int_equal(rec->md_seq, seq);
+		assert_int_equal(rec->side, o.side);
+	}
+	assert_true(want_orders > 10);
+	assert_int_equal(e.st.orders, want_orders);
+	assert_int_equal(e.inst[0].orders, want_orders);
+	assert_int_equal(e.inst[0].strat.sar.pos, ref.sar.pos);
+	assert_int_equal(e.inst[1].orders, 0);
+}
+
+static size_t reply(uint8_t *buf, char type, const struct gw_order *o,
+		    uint32_t shares, uint32_t price)
+{
+	struct ouch_reply r = { .type = type, .timestamp = 1 };
+	int len;
+
+	order_token_encode(r.token, o->md_seq, o->order_no);
+	if (type == 'E') {
+		r.executed.shares = shares;
+		r.executed.price = price;
+		r.executed.liquidity = 'R';
+		r.executed.match = 1;
+	} else if (type == 'C') {
+		r.canceled.decrement = shares;
+		r.canceled.reason = 'I';
+	} else if (type == 'J') {
+		r.rejected.reason = 'S';
+	} else {
+		r.accepted.side = o->side;
+		r.accepted.shares = o->shares;
+		r.accepted.price = o->price;
+	}
+	len = ouch_encode_reply(buf, 128, &r);
+	assert_true(len > 0);
+	return (size_t)len;
+}
+
+static void test_replies_account(void **state)
+{
+	struct gw_decision d = { .md_seq = 77, .price = 1000000, .change = 1, .inst = 1 };
+	struct gw_order *buy, *sell, *rej;
+	uint8_t out[OUCH_ENTER_DGRAM_LEN], r[128];
+	size_t n;
+
+	(void)state;
+	engine_build_order(&e, &d, 0, out, &buy);		/* buy 7 */
+	d.md_seq = 78;
+	d.change = -2;
+	engine_build_order(&e, &d, 0, out, &sell);		/* sell 14 */
+	d.md_seq = 79;
+	engine_build_order(&e, &d, 0, out, &rej);
+
+	n = reply(r, 'A', buy, 0, 0);
+	engine_on_reply(&e, r, n);
+	assert_int_equal(buy->state, GW_ORDER_ACCEPTED);
+	n = reply(r, 'E', buy, 7, 1000100);
+	engine_on_reply(&e, r, n);
+	assert_int_equal(e.inst[1].pos_shares, 7);
+	assert_int_equal(e.inst[1].cash, -7 * 1000100LL);
+	n = reply(r, 'E', sell, 14, 1000300);
+	engine_on_reply(&e, r, n);
+	assert_int_equal(e.inst[1].pos_shares, -7);
+	assert_int_equal(e.inst[1].cash, 7 * 1000300LL + 200 * 7LL);
+	n = reply(r, 'J', rej, 0, 0);
+	engine_on_reply(&e, r, n);
+	assert_int_equal(rej->state, GW_ORDER_REJECTED);
+	assert_int_equal(e.st.fills, 2);
+	assert_int_equal(e.st.rejects, 1);
+
+	/* A token for an order never sent, and garbage, are counted, not applied. */
+	struct gw_order ghost = { .md_seq = 5, .order_no = 999, .side = 'B' };
+
+	n = reply(r, 'E', &ghost, 100, 1);
+	engine_on_reply(&e, r, n);
+	assert_int_equal(e.st.unknown_token, 1);
+	engine_on_reply(&e, r, 10);
+	assert_int_equal(e.st.bad_replies, 1);
+	assert_int_equal(e.inst[1].pos_shares, -7);
+}
+
+static void test_malformed_feed_is_counted(void **state)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	uint8_t junk[64];
+
+	(void)state;
+	memset(junk, 0xAB, sizeof(junk));
+	assert_int_equal(engine_on_feed(&e, junk, 7, 1, dec), 0);
+	assert_int_equal(e.dec.cnt.short_packet, 1);
+	assert_int_equal(engine_on_feed(&e, junk, sizeof(junk), 1, dec), 0);
+	assert_int_equal(e.st.orders, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_orders_equal_strategy, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replies_account, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_malformed_feed_is_counted, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
