@@ -39,7 +39,9 @@ $(BUILD)/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(PROTO_LIB
 	$(CC) $^ -o $@ $(LDLIBS)
 
 BINS += $(PROTO_TOOLS)
-INT_TESTS += $(wildcard tests/integration/proto_*.sh)
+INT_TESTS += tests/integration/proto_tshark.sh \
+	tests/integration/proto_kernel_accept.sh \
+	tests/integration/proto_fuzz.sh
 
 # libFuzzer target: clang, sources compiled in so they carry coverage.
 PROTO_FUZZ := $(BUILD)/fuzz/fuzz_proto_feed
@@ -56,6 +58,7 @@ $(BUILD)/proto-fuzz-seeds: $(BUILD)/tests/fuzz/make_seeds.o $(PROTO_LIB)
 
 BINS += $(PROTO_FUZZ) $(BUILD)/proto-fuzz-seeds
 
+# Longer fuzz run: make fuzz (FUZZ_SECONDS=600 by default).
 .PHONY: fuzz fuzz-proto bench-proto
 FUZZ_SECONDS ?= 600
 fuzz: fuzz-proto
