@@ -12,6 +12,21 @@
 #include <stdint.h>
 #include <string.h>
 
+/*
+ * The native integer whose in-memory bytes are @v in big-endian order: what
+ * beNN_store() writes, kept in a register (for checksums over fields that
+ * are never read back).
+ */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define be16_mem(v)	__builtin_bswap16(v)
+#define be32_mem(v)	__builtin_bswap32(v)
+#define be64_mem(v)	__builtin_bswap64(v)
+#else
+#define be16_mem(v)	((uint16_t)(v))
+#define be32_mem(v)	((uint32_t)(v))
+#define be64_mem(v)	((uint64_t)(v))
+#endif
+
 static inline uint16_t be16_load(const void *p)
 {
 	uint16_t v;

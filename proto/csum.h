@@ -67,6 +67,37 @@ static inline uint64_t csum_add_host16(uint64_t sum, uint16_t host)
 	return sum + v;
 }
 
+/*
+ * Sum contribution of a field from its in-memory value (see be32_mem())
+ * without reading memory.  Offsets count from the start of the summed data.
+ * A field at an odd offset has its bytes in the other halves of the 16-bit
+ * words; shifting the value left by 8 does exactly that, modulo 0xffff, on
+ * either byte order.
+ */
+static inline uint64_t csum_field16_even(uint16_t mem) { return mem; }
+static inline uint64_t csum_field32_even(uint32_t mem) { return mem; }
+static inline uint64_t csum_field64_even(uint64_t mem)
+{
+	return (mem & 0xffffffffu) + (mem >> 32);
+}
+static inline uint64_t csum_field32_odd(uint32_t mem)
+{
+	return (uint64_t)mem << 8;
+}
+static inline uint64_t csum_field64_odd(uint64_t mem)
+{
+	return ((mem & 0xffffffffu) << 8) + ((mem >> 32) << 8);
+}
+/* One byte at an even offset: the word is (byte, next byte = 0 here). */
+static inline uint64_t csum_byte_even(uint8_t b)
+{
+	uint8_t w[2] = { b, 0 };
+	uint16_t v;
+
+	memcpy(&v, w, 2);
+	return v;
+}
+
 /* Fold to the 16-bit one's complement sum (not yet inverted). */
 static inline uint16_t csum_fold(uint64_t sum)
 {

@@ -46,8 +46,8 @@ void frame_template_init(struct frame_template *t,
 	t->udp_sum = csum_partial(h + FRAME_OFF_UDP, 4, t->udp_sum);
 }
 
-size_t frame_patch(struct frame_template *t, uint8_t *frame,
-		   size_t payload_len)
+size_t frame_patch_sum(struct frame_template *t, uint8_t *frame,
+		       size_t payload_len, uint64_t payload_sum)
 {
 	uint16_t udp_len, ip_len, id, csum;
 	uint64_t sum;
@@ -69,13 +69,29 @@ size_t frame_patch(struct frame_template *t, uint8_t *frame,
 	be16_store(frame + FRAME_OFF_UDP_LEN, udp_len);
 	sum = csum_add_host16(t->udp_sum, udp_len);
 	sum = csum_add_host16(sum, udp_len);
-	sum = csum_partial(frame + FRAME_OFF_PAYLOAD, payload_len, sum);
-	csum = csum_finish(sum);
+	csum = csum_finish(sum + payload_sum);
 	if (csum == 0)
 		csum = 0xffff;	/* 0 would mean "no checksum" (RFC 768) */
 	memcpy(frame + FRAME_OFF_UDP_CSUM, &csum, 2);
 
 	return FRAME_HDR_LEN + payload_len;
+}
+
+size_t frame_patch(struct frame_template *t, uint8_t *frame,
+		   size_t payload_len)
+{
+	if (payload_len > FRAME_MAX_PAYLOAD)
+		return 0;
+	return frame_patch_sum(t, frame, payload_len,
+			       csum_partial(frame + FRAME_OFF_PAYLOAD,
+					    payload_len, 0));
+}
+
+size_t frame_finish_sum(struct frame_template *t, uint8_t *frame,
+			size_t payload_len, uint64_t payload_sum)
+{
+	memcpy(frame, t->hdr, FRAME_HDR_LEN);
+	return frame_patch_sum(t, frame, payload_len, payload_sum);
 }
 
 size_t frame_finish(struct frame_template *t, uint8_t *frame,

@@ -72,6 +72,16 @@ size_t frame_finish(struct frame_template *t, uint8_t *frame,
 size_t frame_patch(struct frame_template *t, uint8_t *frame,
 		   size_t payload_len);
 
+/*
+ * As frame_finish() / frame_patch(), with the payload's csum_partial() sum
+ * supplied by the caller (e.g. from ouch_order_tmpl_write()), so the
+ * payload is not read.
+ */
+size_t frame_finish_sum(struct frame_template *t, uint8_t *frame,
+			size_t payload_len, uint64_t payload_sum);
+size_t frame_patch_sum(struct frame_template *t, uint8_t *frame,
+		       size_t payload_len, uint64_t payload_sum);
+
 /* A received UDP datagram, pointing into the frame. */
 struct frame_udp {
 	const uint8_t *ip;		/* IPv4 header */

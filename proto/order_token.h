@@ -41,16 +41,22 @@ extern const char order_token_digits[32];
 	((uint64_t)(uint8_t)order_token_digits[((v) >> (5 * (k))) & 31])
 
 /*
- * Write the 14 token bytes; bits above 45 / 25 are dropped.  Unrolled with
- * constant shifts, digits gathered in registers and stored as 8 + 4 + 2
- * bytes, so that the order encoder's later 8-byte load of the token forwards
- * from the stores instead of stalling on fourteen byte stores.
+ * The token as three integers whose big-endian bytes are token bytes 0..7,
+ * 8..11 and 12..13.  Unrolled with constant shifts; bits above 45 / 25 are
+ * dropped.
  */
-static inline void order_token_encode(char dst[ORDER_TOKEN_LEN],
-				      uint64_t md_seq, uint32_t order_no)
+struct order_token_words {
+	uint64_t w8;
+	uint32_t w4;
+	uint16_t w2;
+};
+
+static inline struct order_token_words order_token_words(uint64_t md_seq,
+							 uint32_t order_no)
 {
-	uint64_t seq8 =
-		ORDER_TOKEN_DIGIT(md_seq, 8) << 56 |
+	struct order_token_words w;
+
+	w.w8 =	ORDER_TOKEN_DIGIT(md_seq, 8) << 56 |
 		ORDER_TOKEN_DIGIT(md_seq, 7) << 48 |
 		ORDER_TOKEN_DIGIT(md_seq, 6) << 40 |
 		ORDER_TOKEN_DIGIT(md_seq, 5) << 32 |
@@ -58,18 +64,28 @@ static inline void order_token_encode(char dst[ORDER_TOKEN_LEN],
 		ORDER_TOKEN_DIGIT(md_seq, 3) << 16 |
 		ORDER_TOKEN_DIGIT(md_seq, 2) << 8 |
 		ORDER_TOKEN_DIGIT(md_seq, 1);
-	uint32_t mid =
-		(uint32_t)(ORDER_TOKEN_DIGIT(md_seq, 0) << 24 |
-			   ORDER_TOKEN_DIGIT(order_no, 4) << 16 |
-			   ORDER_TOKEN_DIGIT(order_no, 3) << 8 |
-			   ORDER_TOKEN_DIGIT(order_no, 2));
-	uint16_t tail =
-		(uint16_t)(ORDER_TOKEN_DIGIT(order_no, 1) << 8 |
-			   ORDER_TOKEN_DIGIT(order_no, 0));
+	w.w4 = (uint32_t)(ORDER_TOKEN_DIGIT(md_seq, 0) << 24 |
+			  ORDER_TOKEN_DIGIT(order_no, 4) << 16 |
+			  ORDER_TOKEN_DIGIT(order_no, 3) << 8 |
+			  ORDER_TOKEN_DIGIT(order_no, 2));
+	w.w2 = (uint16_t)(ORDER_TOKEN_DIGIT(order_no, 1) << 8 |
+			  ORDER_TOKEN_DIGIT(order_no, 0));
+	return w;
+}
 
-	be64_store(dst, seq8);
-	be32_store(dst + 8, mid);
-	be16_store(dst + 12, tail);
+/*
+ * Write the 14 token bytes.  Digits are gathered in registers and stored as
+ * 8 + 4 + 2 bytes, so that a later 8-byte load of the token (memcpy into the
+ * order) forwards from the stores instead of stalling on 14 byte stores.
+ */
+static inline void order_token_encode(char dst[ORDER_TOKEN_LEN],
+				      uint64_t md_seq, uint32_t order_no)
+{
+	struct order_token_words w = order_token_words(md_seq, order_no);
+
+	be64_store(dst, w.w8);
+	be32_store(dst + 8, w.w4);
+	be16_store(dst + 12, w.w2);
 }
 
 /* Returns 0, or PROTO_E_CHAR if a byte is not a token digit. */

@@ -63,6 +63,20 @@ int ouch_encode_enter_order(uint8_t *dst, size_t cap,
 	return OUCH_ENTER_DGRAM_LEN;
 }
 
+void ouch_order_tmpl_init(struct ouch_order_tmpl *t,
+			  const struct ouch_enter_order *proto)
+{
+	uint8_t *m = t->dgram + SOUP_HDR_LEN;
+
+	ouch_encode_enter_order(t->dgram, sizeof(t->dgram), proto);
+	memset(m + OUCH_O_OFF_TOKEN, 0, ORDER_TOKEN_LEN);
+	m[OUCH_O_OFF_SIDE] = 0;
+	memset(m + OUCH_O_OFF_SHARES, 0, 4);
+	memset(m + OUCH_O_OFF_STOCK, 0, 8);
+	memset(m + OUCH_O_OFF_PRICE, 0, 4);
+	t->fixed_sum = csum_partial(t->dgram, sizeof(t->dgram), 0);
+}
+
 int ouch_decode_enter_order(const uint8_t *pkt, size_t len,
 			    struct ouch_enter_order *o)
 {

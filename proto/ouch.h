@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto/be.h"
+#include "proto/csum.h"
 #include "proto/order_token.h"
 
 #define SOUP_OFF_LEN		0
@@ -144,6 +146,68 @@ struct ouch_reply {
 /* Enter Order datagram ('U').  Returns OUCH_ENTER_DGRAM_LEN or PROTO_E_NOSPACE. */
 int ouch_encode_enter_order(uint8_t *dst, size_t cap,
 			    const struct ouch_enter_order *o);
+
+/*
+ * Hot path: an Enter Order datagram prefilled once from a prototype order
+ * (firm, time in force, display, capacity, ...).  Per order only the token,
+ * side, shares, stock and price are written, and the one's complement sum of
+ * the datagram is returned, built from the fixed part's sum and the new
+ * field values in registers: frame_finish_sum() then checksums the UDP
+ * payload without reading back bytes that were just stored.
+ */
+struct ouch_order_tmpl {
+	uint8_t dgram[OUCH_ENTER_DGRAM_LEN];	/* per-order fields zero */
+	uint64_t fixed_sum;			/* csum_partial of dgram */
+};
+
+void ouch_order_tmpl_init(struct ouch_order_tmpl *t,
+			  const struct ouch_enter_order *proto);
+
+/*
+ * Write the datagram (OUCH_ENTER_DGRAM_LEN bytes) at @dst, which must start
+ * at an even offset of the checksummed data (a UDP payload does).  Returns
+ * its csum_partial()-compatible sum.
+ */
+static inline uint64_t ouch_order_tmpl_write(const struct ouch_order_tmpl *t,
+					     uint8_t *dst, uint64_t md_seq,
+					     uint32_t order_no, char side,
+					     uint32_t shares,
+					     const char stock[8],
+					     uint32_t price)
+{
+	enum {	/* datagram offsets: even ones, then odd ones */
+		TOKEN = SOUP_HDR_LEN + OUCH_O_OFF_TOKEN,	/* 4 */
+		SIDE = SOUP_HDR_LEN + OUCH_O_OFF_SIDE,		/* 18 */
+		SHARES = SOUP_HDR_LEN + OUCH_O_OFF_SHARES,	/* 19 */
+		STOCK = SOUP_HDR_LEN + OUCH_O_OFF_STOCK,	/* 23 */
+		PRICE = SOUP_HDR_LEN + OUCH_O_OFF_PRICE,	/* 31 */
+	};
+	struct order_token_words w = order_token_words(md_seq, order_no);
+	uint64_t sum = t->fixed_sum, stock_mem;
+
+	_Static_assert(TOKEN % 2 == 0 && SIDE % 2 == 0 && SHARES % 2 == 1 &&
+		       STOCK % 2 == 1 && PRICE % 2 == 1,
+		       "checksum parity of Enter Order fields");
+	__builtin_memcpy(dst, t->dgram, OUCH_ENTER_DGRAM_LEN);
+	__builtin_memcpy(&stock_mem, stock, 8);
+
+	be64_store(dst + TOKEN, w.w8);
+	be32_store(dst + TOKEN + 8, w.w4);
+	be16_store(dst + TOKEN + 12, w.w2);
+	dst[SIDE] = (uint8_t)side;
+	be32_store(dst + SHARES, shares);
+	__builtin_memcpy(dst + STOCK, &stock_mem, 8);
+	be32_store(dst + PRICE, price);
+
+	sum += csum_field64_even(be64_mem(w.w8));
+	sum += csum_field32_even(be32_mem(w.w4));
+	sum += csum_field16_even(be16_mem(w.w2));
+	sum += csum_byte_even((uint8_t)side);
+	sum += csum_field32_odd(be32_mem(shares));
+	sum += csum_field64_odd(stock_mem);
+	sum += csum_field32_odd(be32_mem(price));
+	return sum;
+}
 
 /*
  * Simulator side: decode an Enter Order datagram.  Returns the datagram

@@ -8,8 +8,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+
+#include "proto/csum.h"
+#include "proto/frame.h"
 
 #include "proto/order_token.h"
 #include "proto/ouch.h"
@@ -296,6 +300,56 @@ static void test_token(void **state)
 	assert_int_equal(order_token_decode(t, &seq, &num), PROTO_E_CHAR);
 }
 
+/* The hot-path template must equal the plain encoder, checksum included. */
+static void test_order_template(void **state)
+{
+	static const char *stocks[] = { "AAPL    ", "ZVZZT   ", "\xff\xff\xff\xff\xff\xff\xff\xff",
+					"\0\0\0\0\0\0\0\0", "QQQ     " };
+	struct frame_endpoint a = { { 2, 0, 0, 0, 0, 1 }, 0x0a4d0001, 40001 };
+	struct frame_endpoint b = { { 2, 0, 0, 0, 0, 2 }, 0x0a4d0002, 9001 };
+	struct frame_template ft1, ft2;
+	struct ouch_order_tmpl t;
+	struct ouch_enter_order o;
+	uint8_t want[128], got[128];
+	int i;
+
+	(void)state;
+	make_order(&o);
+	ouch_order_tmpl_init(&t, &o);
+	frame_template_init(&ft1, &a, &b, 64, 0);
+	frame_template_init(&ft2, &a, &b, 64, 0);
+	srand(42);
+	for (i = 0; i < 20000; i++) {
+		uint64_t seq = (uint64_t)rand() << 31 ^ (uint64_t)rand();
+		uint32_t num = (uint32_t)rand();
+		uint64_t sum;
+
+		if (i < 2)	/* all-zero and all-ones corners */
+			seq = num = i ? ~0u : 0;
+		o.side = "BST\xff"[i & 3];
+		o.shares = i < 2 ? -(uint32_t)i : (uint32_t)rand() * 3u;
+		o.price = i < 2 ? -(uint32_t)i : (uint32_t)rand() * 5u;
+		memcpy(o.stock, stocks[i % 5], 8);
+		order_token_encode(o.token, seq, num);
+		ouch_encode_enter_order(want + FRAME_HDR_LEN, 64, &o);
+
+		sum = ouch_order_tmpl_write(&t, got + FRAME_HDR_LEN, seq, num,
+					    o.side, o.shares, o.stock, o.price);
+		assert_memory_equal(got + FRAME_HDR_LEN, want + FRAME_HDR_LEN,
+				    OUCH_ENTER_DGRAM_LEN);
+		assert_int_equal(csum_fold(sum),
+				 csum_fold(csum_partial(want + FRAME_HDR_LEN,
+							OUCH_ENTER_DGRAM_LEN, 0)));
+
+		assert_int_equal(frame_finish(&ft1, want, OUCH_ENTER_DGRAM_LEN),
+				 FRAME_HDR_LEN + OUCH_ENTER_DGRAM_LEN);
+		assert_int_equal(frame_finish_sum(&ft2, got, OUCH_ENTER_DGRAM_LEN,
+						  sum),
+				 FRAME_HDR_LEN + OUCH_ENTER_DGRAM_LEN);
+		assert_memory_equal(got, want, FRAME_HDR_LEN + OUCH_ENTER_DGRAM_LEN);
+	}
+}
+
 static void test_strerror(void **state)
 {
 	(void)state;
@@ -313,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_canceled_rejected),
 		cmocka_unit_test(test_reply_errors),
 		cmocka_unit_test(test_token),
+		cmocka_unit_test(test_order_template),
 		cmocka_unit_test(test_strerror),
 	};
 
