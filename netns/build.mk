@@ -6,3 +6,6 @@ $(BUILD)/netns/mcast_recv: $(call objs,netns/mcast_recv.c)
 	$(CC) $^ -o $@
 
 INT_TESTS += tests/integration/rig_updown.sh
+
+# The exchange simulator and its test tools.
+include netns/exsim.mk

@@ -1,0 +1,37 @@
+# The exchange simulator (build/exsim) and its test tools: feed_recv (a plain
+# kernel-UDP feed receiver that checks sequence numbers) and order_client (one
+# OUCH order, replies decoded).  Included from netns/build.mk.  Libraries are
+# named by path: proto/ and strategy/ build.mk are read after this file.
+
+EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
+	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
+	netns/exsim/report.c
+EXSIM_LIBS := $(BUILD)/libproto.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
+
+$(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
+	$(CC) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/netns/feed_recv: $(call objs,netns/feed_recv.c) $(BUILD)/libproto.a
+	$(CC) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/netns/order_client: $(call objs,netns/order_client.c) $(BUILD)/libproto.a
+	$(CC) $^ -o $@ $(LDLIBS)
+
+BINS += $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client
+
+# The fill model and the tick generator, ASan+UBSan.
+EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model
+$(EXSIM_UNIT): $(ASAN)/tests/unit/test_exsim_model.o \
+		$(call asan_objs,netns/exsim/fill.c netns/exsim/gen.c) \
+		$(ASAN)/libproto.a $(ASAN)/libstrategy.a
+	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(EXSIM_UNIT)
+
+INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
+	tests/integration/exsim_orders.sh
+
+# Publish rate with packing and pacing accuracy, on a rig of its own.
+.PHONY: bench-exsim
+bench-exsim: $(BUILD)/exsim $(BUILD)/netns/feed_recv
+	./netns/bench_exsim.sh
+BENCHES += bench-exsim

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * exsim: the exchange simulator of the test rig (see netns/exsim/README.md).
+ *
+ * One thread publishes a MoldUDP64 / ITCH 5.0 feed on a schedule and, while
+ * it waits for the next send time, serves an OUCH order port with paper
+ * fills.  This header holds the run configuration shared by its parts.
+ */
+#ifndef NETNS_EXSIM_H
+#define NETNS_EXSIM_H
+
+#include <netinet/in.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "proto/itch.h"
+#include "proto/moldudp64.h"
+
+#define EXSIM_MAX_SYMBOLS	1024	/* locates 1..1024 */
+#define EXSIM_MAX_NOISE		20	/* --noise upper bound, per tick */
+#define EXSIM_DEFAULT_COUNT	10000	/* ticks when neither --count nor --duration */
+#define EXSIM_RATE0_TICK_CAP	20000000 /* tick cap of --rate 0 --duration without --count */
+#define EXSIM_MAX_TICKS		(UINT64_C(1) << 31)
+#define EXSIM_DEFAULT_SESSION	"EXSIM00001"
+#define EXSIM_DEFAULT_GROUP	"239.1.1.1"	/* the rig's defaults */
+#define EXSIM_DEFAULT_FEED_PORT	26400
+#define EXSIM_DEFAULT_ORDER_PORT 26401
+
+struct exsim_cfg {
+	char session[MOLD_SESSION_LEN];
+	struct sockaddr_in feed;	/* destination: group or unicast */
+	bool feed_mcast;
+	struct in_addr mcast_if;	/* INADDR_ANY: let the route decide */
+	int ttl;
+	struct sockaddr_in order;	/* where the order sink binds */
+
+	char symbols[EXSIM_MAX_SYMBOLS][ITCH_SYMBOL_LEN]; /* space-padded */
+	unsigned int nsym;
+	uint64_t seed;
+	const char *prices_path;
+
+	double rate;			/* ticks per second; 0 = flat out */
+	uint32_t burst;			/* ticks per burst; 1 = steady */
+	uint64_t count;			/* ticks to publish (a cap with --duration) */
+	bool count_set;
+	double duration_s;		/* 0 = none */
+	uint32_t max_per_packet;	/* ticks; 0 = as many as fit the MTU */
+	double noise;			/* mean noise messages per tick */
+
+	uint32_t warmup_ms;
+	uint32_t linger_ms;
+	uint32_t grace_ms;
+	uint32_t heartbeat_ms;
+	uint32_t spin_ns;		/* busy-wait window before a send */
+	uint32_t max_shares;		/* largest acceptable order */
+
+	const char *record_path;
+	const char *orders_log_path;
+	const char *json_path;
+	int cpu;			/* -1: no pinning */
+	bool quiet;
+	bool host_netns;		/* allow multicast from the initial netns */
+};
+
+/*
+ * Parse the command line into @c.  Returns 0, 1 after --help was printed, or
+ * -1 after a usage error was printed.
+ */
+int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv);
+
+#endif /* NETNS_EXSIM_H */

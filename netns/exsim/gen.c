@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: MIT
+/* Tick source: GBM or file prices, round-robin symbols, noise messages. */
+#include <math.h>
+#include <string.h>
+
+#include "netns/exsim/gen.h"
+
+/* Seed tweak for the second stream, so that it never equals a price stream. */
+#define GEN_AUX_SALT	UINT64_C(0x6e6f6973655f7631)
+
+void gen_init(struct gen *g, const struct exsim_cfg *c,
+	      const uint32_t *prices, uint64_t nprices)
+{
+	double whole = floor(c->noise), frac = c->noise - whole;
+	unsigned int i;
+
+	memset(g, 0, sizeof(*g));
+	g->nsym = c->nsym;
+	g->symbols = c->symbols;
+	for (i = 0; i < c->nsym; i++)
+		gbm_init(&g->gbm[i], c->seed + i);
+	g->prices = prices;
+	g->nprices = nprices;
+	g->aux = c->seed ^ GEN_AUX_SALT;
+	g->noise_whole = (unsigned int)whole;
+	/* 2^64 * frac, kept below 2^64 (frac < 1 but may round up). */
+	g->noise_frac = frac > 0 ? (uint64_t)fmin(ldexp(frac, 64), 18446744073709549568.0) : 0;
+}
+
+static uint64_t aux_next(struct gen *g)
+{
+	return gbm_splitmix64(&g->aux);
+}
+
+void gen_next(struct gen *g, struct gen_tick *t)
+{
+	unsigned int sym = (unsigned int)(g->ticks % g->nsym);
+
+	t->index = g->ticks;
+	t->locate = (uint16_t)(sym + 1);
+	if (g->prices)
+		t->price = g->prices[g->ticks < g->nprices ? g->ticks : g->nprices - 1];
+	else
+		t->price = gbm_next(&g->gbm[sym]);
+	/* Round lots, 100 to 500 shares. */
+	t->shares = 100 * (uint32_t)(1 + aux_next(g) % 5);
+	t->noise = g->noise_whole;
+	if (g->noise_frac && aux_next(g) < g->noise_frac)
+		t->noise++;
+	g->ticks++;
+}
+
+static void header(struct itch_msg *m, char type, uint16_t locate)
+{
+	memset(m, 0, sizeof(*m));
+	m->type = type;
+	m->locate = locate;
+}
+
+void gen_trade(struct gen *g, const struct gen_tick *t, struct itch_msg *m)
+{
+	header(m, 'P', t->locate);
+	m->p.order_ref = 0;	/* non-displayed order: no reference */
+	m->p.side = 'B';
+	m->p.shares = t->shares;
+	memcpy(m->p.stock, g->symbols[t->locate - 1], ITCH_SYMBOL_LEN);
+	m->p.price = t->price;
+	m->p.match = ++g->match;
+}
+
+/* A price a few cents around the trade, never below one tick. */
+static uint32_t near(struct gen *g, uint32_t price)
+{
+	int64_t p = (int64_t)price + ((int64_t)(aux_next(g) % 21) - 10) * 100;
+
+	return p < 1 ? 1 : p > UINT32_MAX ? UINT32_MAX : (uint32_t)p;
+}
+
+void gen_noise(struct gen *g, const struct gen_tick *t, struct itch_msg *m)
+{
+	unsigned int sym = t->locate - 1;
+	uint64_t r = aux_next(g) % 100;
+	uint64_t live = g->live_ref[sym];
+	char type;
+
+	/* Weights: A 30, F 5, E 15, C 5, X 15, D 20, U 10 (percent). */
+	type = r < 30 ? 'A' : r < 35 ? 'F' : r < 50 ? 'E' : r < 55 ? 'C' :
+	       r < 70 ? 'X' : r < 90 ? 'D' : 'U';
+	/* Every reference names an order this feed added: without a live
+	 * one, add one instead. */
+	if (!live && type != 'A' && type != 'F')
+		type = 'A';
+
+	header(m, type, t->locate);
+	switch (type) {
+	case 'A':
+	case 'F':
+		m->a.order_ref = ++g->order_ref;
+		m->a.side = aux_next(g) & 1 ? 'B' : 'S';
+		m->a.shares = 100 * (uint32_t)(1 + aux_next(g) % 10);
+		memcpy(m->a.stock, g->symbols[sym], ITCH_SYMBOL_LEN);
+		m->a.price = near(g, t->price);
+		if (type == 'F')
+			memcpy(m->a.mpid, "SIMX", 4);
+		g->live_ref[sym] = m->a.order_ref;
+		g->live_shares[sym] = m->a.shares;
+		break;
+	case 'E':
+	case 'C':
+		m->e.order_ref = live;
+		m->e.shares = 100;
+		m->e.match = ++g->match;
+		if (type == 'C') {
+			m->e.printable = 'N';
+			m->e.price = near(g, t->price);
+		}
+		break;
+	case 'X':
+		m->x.order_ref = live;
+		m->x.shares = 100;
+		break;
+	case 'D':
+		m->d.order_ref = live;
+		g->live_ref[sym] = 0;
+		break;
+	case 'U':
+		m->u.orig_ref = live;
+		m->u.new_ref = ++g->order_ref;
+		m->u.shares = g->live_shares[sym];
+		m->u.price = near(g, t->price);
+		g->live_ref[sym] = m->u.new_ref;
+		break;
+	}
+}
+
+void gen_directory(const struct gen *g, uint16_t locate, struct itch_msg *m)
+{
+	header(m, 'R', locate);
+	memcpy(m->r.stock, g->symbols[locate - 1], ITCH_SYMBOL_LEN);
+	m->r.market_category = 'Q';		/* NASDAQ Global Select */
+	m->r.financial_status = 'N';		/* normal */
+	m->r.round_lot_size = 100;
+	m->r.round_lots_only = 'N';
+	m->r.issue_classification = 'C';	/* common stock */
+	memcpy(m->r.issue_subtype, "Z ", 2);	/* not applicable */
+	m->r.authenticity = 'P';		/* live/production */
+	m->r.short_sale_threshold = 'N';
+	m->r.ipo_flag = ' ';
+	m->r.luld_tier = '1';
+	m->r.etp_flag = 'N';
+	m->r.etp_leverage = 0;
+	m->r.inverse = 'N';
+}

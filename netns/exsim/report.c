@@ -1,0 +1,337 @@
+// SPDX-License-Identifier: MIT
+/* Summary (text and JSON), tick record and order log of a run. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "netns/exsim/report.h"
+
+/* Characters of a space-padded field before the padding. */
+static int trimmed(const char *s, int n)
+{
+	while (n > 0 && s[n - 1] == ' ')
+		n--;
+	return n;
+}
+
+/* Price(4) units as a decimal: -1234567 -> "-123.4567". */
+static const char *fmt_px(char *buf, size_t len, int64_t v)
+{
+	uint64_t a = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	snprintf(buf, len, "%s%" PRIu64 ".%04" PRIu64, v < 0 ? "-" : "",
+		 a / 10000, a % 10000);
+	return buf;
+}
+
+static double secs(uint64_t a, uint64_t b)
+{
+	return b > a ? (double)(b - a) / 1e9 : 0;
+}
+
+static double tick_rate(const struct exsim_run *r)
+{
+	uint64_t n = r->feed->ticks_sent;
+
+	return n > 1 && r->t_last > r->t_first ?
+	       (double)(n - 1) / secs(r->t_first, r->t_last) : 0;
+}
+
+static const char msg_types[] = "SRAFECXDUP";
+
+void report_text(const struct exsim_run *r, FILE *out)
+{
+	const struct exsim_cfg *c = r->cfg;
+	const struct feed *f = r->feed;
+	const struct feed_stats *st = &f->st;
+	const struct sink_stats *ss = &r->sink->st;
+	const struct fill_counters *n = &r->book->n;
+	char feed[INET_ADDRSTRLEN], ord[INET_ADDRSTRLEN], b1[32], b2[32], b3[32];
+	int64_t pnl = 0;
+	unsigned int i;
+	const char *t;
+
+	inet_ntop(AF_INET, &c->feed.sin_addr, feed, sizeof(feed));
+	inet_ntop(AF_INET, &c->order.sin_addr, ord, sizeof(ord));
+	fprintf(out, "exsim summary: session %.10s, feed %s:%u (%s), orders %s:%u%s\n",
+		c->session, feed, ntohs(c->feed.sin_port),
+		c->feed_mcast ? "multicast" : "unicast", ord,
+		ntohs(c->order.sin_port), r->interrupted ? ", INTERRUPTED" : "");
+	fprintf(out, "  run        %.3f s; ticks published over %.3f s\n",
+		secs(r->t_start, r->t_end), secs(r->t_first, r->t_last));
+	fprintf(out, "  ticks      %" PRIu64 " of %" PRIu64 " sent, %.1f ticks/s",
+		f->ticks_sent, r->total, tick_rate(r));
+	if (c->rate > 0)
+		fprintf(out, " (asked %g/s%s)", c->rate, c->burst > 1 ? " in bursts" : "");
+	fprintf(out, "\n  packets    %" PRIu64 " (%" PRIu64 " data, %" PRIu64
+		" heartbeats, %" PRIu64 " end of session), %" PRIu64
+		" bytes; at most %u ticks / %u messages in one\n",
+		st->packets, st->data_packets, st->heartbeats, st->end_of_session,
+		st->bytes, st->max_ticks, st->max_msgs);
+	fprintf(out, "  messages   %" PRIu64 ", next seq %" PRIu64 ":",
+		st->messages, feed_next_seq(f));
+	for (t = msg_types; *t; t++)
+		if (st->by_type[(uint8_t)*t])
+			fprintf(out, " %c %" PRIu64, *t, st->by_type[(uint8_t)*t]);
+	fprintf(out, "\n  send       errors %" PRIu64 " (retries %" PRIu64 ")\n",
+		st->send_errors, st->send_retries);
+	if (c->rate > 0)
+		hdr_print_summary(&r->lag, "  pacing     send lag (actual - intended)", out);
+	hdr_print_summary(&f->send_ns, "  send()     duration", out);
+
+	fprintf(out, "  orders     %" PRIu64 " datagrams: %" PRIu64 " orders, %" PRIu64
+		" malformed (rejected), %" PRIu64 " unreadable (dropped)\n",
+		ss->datagrams, ss->orders, ss->malformed, ss->unreadable);
+	fprintf(out, "             filled %" PRIu64 ", canceled %" PRIu64
+		" (no price yet %" PRIu64 "), rejected %" PRIu64 ": closed %" PRIu64
+		", unknown symbol %" PRIu64 ", bad side %" PRIu64 ", bad tif %" PRIu64
+		", bad shares %" PRIu64 ", bad price %" PRIu64 ", overflow %" PRIu64 "\n",
+		n->executed, n->canceled, n->no_price, n->rejected, n->closed,
+		n->unknown_symbol, n->bad_side, n->bad_tif, n->bad_shares,
+		n->bad_price, n->overflow);
+	fprintf(out, "             tokens unmatched %" PRIu64 ", bad %" PRIu64
+		"; replies %" PRIu64 ", reply errors %" PRIu64 "\n",
+		ss->unmatched, ss->bad_token, ss->replies, ss->reply_errors);
+	fprintf(out, "  positions  %-8s %6s %12s %10s %16s %14s\n",
+		"symbol", "locate", "last", "position", "cash", "pnl");
+	for (i = 0; i < r->book->nsym; i++) {
+		const struct fill_symbol *s = &r->book->sym[i];
+
+		fprintf(out, "             %-8.*s %6u %12s %10" PRId64 " %16s %14s\n",
+			trimmed(s->stock, ITCH_SYMBOL_LEN), s->stock, i + 1,
+			fmt_px(b1, sizeof(b1), s->last), s->position,
+			fmt_px(b2, sizeof(b2), s->cash),
+			fmt_px(b3, sizeof(b3), fill_pnl(s)));
+		pnl += fill_pnl(s);
+	}
+	fprintf(out, "             total pnl %s\n", fmt_px(b1, sizeof(b1), pnl));
+	hdr_print_summary(&r->sink->w2w, "  wire-to-wire (kernel arrival - tick send)", out);
+	hdr_print_summary(&r->sink->w2w_user, "  wire-to-wire (user arrival - tick send)", out);
+	hdr_print_summary(&r->sink->w2w_intended,
+			  "  wire-to-wire (kernel arrival - intended send)", out);
+}
+
+/* ---- JSON ---- */
+
+static void json_str(FILE *o, const char *s, size_t n)
+{
+	size_t i;
+
+	fputc('"', o);
+	for (i = 0; i < n && s[i]; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\')
+			fprintf(o, "\\%c", ch);
+		else if (ch < 0x20)
+			fprintf(o, "\\u%04x", ch);
+		else
+			fputc(ch, o);
+	}
+	fputc('"', o);
+}
+
+static void json_hist(FILE *o, const char *key, const struct hdr_hist *h)
+{
+	fprintf(o, "  \"%s\": {\"count\": %" PRIu64 ", \"min\": %" PRId64
+		", \"mean\": %.1f, \"p50\": %" PRId64 ", \"p90\": %" PRId64
+		", \"p99\": %" PRId64 ", \"p99_9\": %" PRId64 ", \"p99_99\": %" PRId64
+		", \"max\": %" PRId64 ", \"under\": %" PRIu64 ", \"over\": %" PRIu64 "}",
+		key, hdr_count(h), hdr_min(h), hdr_mean(h),
+		hdr_value_at_percentile(h, 50), hdr_value_at_percentile(h, 90),
+		hdr_value_at_percentile(h, 99), hdr_value_at_percentile(h, 99.9),
+		hdr_value_at_percentile(h, 99.99), hdr_max(h), h->under, h->over);
+}
+
+static void json_body(const struct exsim_run *r, FILE *o)
+{
+	const struct exsim_cfg *c = r->cfg;
+	const struct feed *f = r->feed;
+	const struct feed_stats *st = &f->st;
+	const struct sink_stats *ss = &r->sink->st;
+	const struct fill_counters *n = &r->book->n;
+	char feed[INET_ADDRSTRLEN], ord[INET_ADDRSTRLEN];
+	int64_t pnl = 0;
+	const char *t, *sep = "";
+	unsigned int i;
+
+	inet_ntop(AF_INET, &c->feed.sin_addr, feed, sizeof(feed));
+	inet_ntop(AF_INET, &c->order.sin_addr, ord, sizeof(ord));
+	fputs("{\n  \"session\": ", o);
+	json_str(o, c->session, trimmed(c->session, MOLD_SESSION_LEN));
+	fprintf(o, ",\n  \"feed\": \"%s:%u\",\n  \"feed_multicast\": %s,\n"
+		"  \"order_port\": \"%s:%u\",\n  \"symbols\": [",
+		feed, ntohs(c->feed.sin_port), c->feed_mcast ? "true" : "false",
+		ord, ntohs(c->order.sin_port));
+	for (i = 0; i < c->nsym; i++) {
+		fputs(i ? ", " : "", o);
+		json_str(o, c->symbols[i], trimmed(c->symbols[i], ITCH_SYMBOL_LEN));
+	}
+	fprintf(o, "],\n  \"seed\": %" PRIu64 ",\n  \"prices_file\": ", c->seed);
+	if (c->prices_path)
+		json_str(o, c->prices_path, strlen(c->prices_path));
+	else
+		fputs("null", o);
+	fprintf(o, ",\n  \"rate_tps\": %g,\n  \"burst\": %u,\n  \"max_per_packet\": %u,\n"
+		"  \"noise\": %g,\n  \"interrupted\": %s,\n",
+		c->rate, c->burst, f->max_ticks, c->noise,
+		r->interrupted ? "true" : "false");
+	fprintf(o, "  \"elapsed_s\": %.6f,\n  \"publish_s\": %.6f,\n"
+		"  \"ticks_planned\": %" PRIu64 ",\n  \"ticks\": %" PRIu64 ",\n"
+		"  \"achieved_tps\": %.1f,\n",
+		secs(r->t_start, r->t_end), secs(r->t_first, r->t_last),
+		r->total, f->ticks_sent, tick_rate(r));
+	fprintf(o, "  \"messages\": %" PRIu64 ",\n  \"next_seq\": %" PRIu64 ",\n"
+		"  \"packets\": %" PRIu64 ",\n  \"data_packets\": %" PRIu64 ",\n"
+		"  \"heartbeats\": %" PRIu64 ",\n  \"end_of_session\": %" PRIu64 ",\n"
+		"  \"bytes\": %" PRIu64 ",\n  \"max_ticks_per_packet\": %u,\n"
+		"  \"max_msgs_per_packet\": %u,\n  \"send_errors\": %" PRIu64 ",\n"
+		"  \"send_retries\": %" PRIu64 ",\n  \"messages_by_type\": {",
+		st->messages, feed_next_seq(f), st->packets, st->data_packets,
+		st->heartbeats, st->end_of_session, st->bytes, st->max_ticks,
+		st->max_msgs, st->send_errors, st->send_retries);
+	for (t = msg_types; *t; t++) {
+		fprintf(o, "%s\"%c\": %" PRIu64, sep, *t, st->by_type[(uint8_t)*t]);
+		sep = ", ";
+	}
+	fputs("},\n", o);
+	json_hist(o, "send_lag_ns", &r->lag);
+	fputs(",\n", o);
+	json_hist(o, "send_call_ns", &f->send_ns);
+	fprintf(o, ",\n  \"orders\": {\"datagrams\": %" PRIu64 ", \"received\": %" PRIu64
+		", \"malformed\": %" PRIu64 ", \"unreadable\": %" PRIu64
+		", \"truncated\": %" PRIu64 ", \"filled\": %" PRIu64
+		", \"canceled\": %" PRIu64 ", \"no_price\": %" PRIu64
+		", \"rejected\": %" PRIu64 ",\n    \"rejects\": {\"closed\": %" PRIu64
+		", \"unknown_symbol\": %" PRIu64 ", \"bad_side\": %" PRIu64
+		", \"bad_tif\": %" PRIu64 ", \"bad_shares\": %" PRIu64
+		", \"bad_price\": %" PRIu64 ", \"overflow\": %" PRIu64 "},\n"
+		"    \"unmatched_seq\": %" PRIu64 ", \"bad_token\": %" PRIu64
+		", \"no_kernel_ts\": %" PRIu64 ", \"replies\": %" PRIu64
+		", \"reply_errors\": %" PRIu64 ", \"log_dropped\": %" PRIu64 "},\n",
+		ss->datagrams, ss->orders, ss->malformed, ss->unreadable,
+		ss->truncated, n->executed, n->canceled, n->no_price, n->rejected,
+		n->closed, n->unknown_symbol, n->bad_side, n->bad_tif,
+		n->bad_shares, n->bad_price, n->overflow, ss->unmatched,
+		ss->bad_token, ss->no_kernel_ts, ss->replies, ss->reply_errors,
+		ss->log_dropped);
+	fputs("  \"positions\": [", o);
+	for (i = 0; i < r->book->nsym; i++) {
+		const struct fill_symbol *s = &r->book->sym[i];
+
+		fprintf(o, "%s\n    {\"symbol\": ", i ? "," : "");
+		json_str(o, s->stock, trimmed(s->stock, ITCH_SYMBOL_LEN));
+		fprintf(o, ", \"locate\": %u, \"last_price\": %" PRIu32
+			", \"position\": %" PRId64 ", \"cash\": %" PRId64
+			", \"pnl\": %" PRId64 ", \"bought\": %" PRIu64
+			", \"sold\": %" PRIu64 ", \"fills\": %" PRIu64 "}",
+			i + 1, s->last, s->position, s->cash, fill_pnl(s),
+			s->bought, s->sold, s->fills);
+		pnl += fill_pnl(s);
+	}
+	fprintf(o, "\n  ],\n  \"pnl_total\": %" PRId64 ",\n", pnl);
+	json_hist(o, "wire_to_wire_ns", &r->sink->w2w);
+	fputs(",\n", o);
+	json_hist(o, "wire_to_wire_user_ns", &r->sink->w2w_user);
+	fputs(",\n", o);
+	json_hist(o, "wire_to_wire_intended_ns", &r->sink->w2w_intended);
+	fputs("\n}\n", o);
+}
+
+/* Open @path, let @body write, and report any write error. */
+static int write_file(const char *path, const char *what,
+		      void (*body)(const struct exsim_run *, FILE *),
+		      const struct exsim_run *r)
+{
+	FILE *o = fopen(path, "w");
+	int bad;
+
+	if (!o) {
+		fprintf(stderr, "exsim: %s %s: %s\n", what, path, strerror(errno));
+		return -1;
+	}
+	body(r, o);
+	bad = ferror(o);
+	if (fclose(o) || bad) {
+		fprintf(stderr, "exsim: %s %s: write error: %s\n", what, path,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int report_json(const struct exsim_run *r, const char *path)
+{
+	return write_file(path, "--json", json_body, r);
+}
+
+static void record_body(const struct exsim_run *r, FILE *o)
+{
+	const struct feed *f = r->feed;
+	unsigned int nsym = r->cfg->nsym;
+	uint64_t i;
+
+	fputs("seq,symbol,locate,price,shares,send_ns\n", o);
+	for (i = 0; i < f->ticks_sent; i++) {
+		const struct tick_rec *t = &f->ticks[i];
+		unsigned int sym = (unsigned int)(i % nsym);
+		const char *s = r->cfg->symbols[sym];
+
+		fprintf(o, "%" PRIu64 ",%.*s,%u,%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n",
+			t->seq, trimmed(s, ITCH_SYMBOL_LEN), s, sym + 1, t->price,
+			t->shares, f->seq_send[t->seq]);
+	}
+}
+
+int report_record(const struct exsim_run *r, const char *path)
+{
+	return write_file(path, "--record", record_body, r);
+}
+
+/* Bytes as received, made CSV-safe: anything odd becomes '?'. */
+static void csv_safe(char *dst, const char *src, int n)
+{
+	int k;
+
+	for (k = 0; k < n; k++)
+		dst[k] = src[k] > ' ' && src[k] <= '~' && src[k] != ',' &&
+			 src[k] != '"' ? src[k] : '?';
+	dst[n] = '\0';
+}
+
+static void orders_body(const struct exsim_run *r, FILE *o)
+{
+	const struct sink *s = r->sink;
+	uint64_t i;
+
+	fputs("token,md_seq,symbol,side,shares,price,t_send,t_ack,outcome,"
+	      "reason,fill_price,t_arrive,t_arrive_user,w2w_ns\n", o);
+	for (i = 0; i < s->log_n; i++) {
+		const struct order_rec *e = &s->log[i];
+		const char *outcome = e->outcome == SINK_EXECUTED ? "filled" :
+				      e->outcome == SINK_CANCELED ? "canceled" :
+				      e->outcome == SINK_REJECTED ? "rejected" :
+				      "malformed";
+		char token[ORDER_TOKEN_LEN + 1], stock[ITCH_SYMBOL_LEN + 1], side[2];
+
+		csv_safe(token, e->token, ORDER_TOKEN_LEN);
+		csv_safe(side, &e->side, 1);
+		csv_safe(stock, e->stock, trimmed(e->stock, ITCH_SYMBOL_LEN));
+		fprintf(o, "%s,%" PRIu64 ",%s,%s,%" PRIu32 ",%" PRIu32 ",%" PRIu64
+			",%" PRIu64 ",%s,%c,%" PRIu32 ",%" PRIu64 ",%" PRIu64 ",",
+			token, e->md_seq, stock, side, e->shares, e->price, e->t_send, e->t_ack,
+			outcome, e->reason > ' ' ? e->reason : '-', e->fill_price,
+			e->t_arrive, e->t_arrive_user);
+		if (e->md_seq)
+			fprintf(o, "%" PRId64 "\n", (int64_t)(e->t_arrive - e->t_send));
+		else
+			fputc('\n', o);
+	}
+}
+
+int report_orders(const struct exsim_run *r, const char *path)
+{
+	return write_file(path, "--orders-log", orders_body, r);
+}

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+/* Order sink: OUCH Enter Orders in, paper-fill replies out, wire-to-wire. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "netns/exsim/clock.h"
+#include "netns/exsim/sink.h"
+#include "proto/ouch.h"
+
+#define SINK_RCVBUF	(1 << 20)
+/* Enough to read a token: packet header, message type, 14 token bytes. */
+#define SINK_TOKEN_END	(SOUP_HDR_LEN + OUCH_O_OFF_TOKEN + ORDER_TOKEN_LEN)
+
+int sink_open(struct sink *s, const struct exsim_cfg *c, struct fill_book *book,
+	      const struct feed *feed, char *err, size_t errlen)
+{
+	int one = 1, rcvbuf = SINK_RCVBUF;
+	char addr[INET_ADDRSTRLEN];
+
+	memset(s, 0, sizeof(*s));
+	s->book = book;
+	s->feed = feed;
+	hdr_reset(&s->w2w);
+	hdr_reset(&s->w2w_user);
+	hdr_reset(&s->w2w_intended);
+	inet_ntop(AF_INET, &c->order.sin_addr, addr, sizeof(addr));
+
+	s->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (s->fd < 0) {
+		snprintf(err, errlen, "order socket: %s", strerror(errno));
+		return -1;
+	}
+	if (setsockopt(s->fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one))) {
+		snprintf(err, errlen, "SO_TIMESTAMPNS: %s", strerror(errno));
+		return -1;
+	}
+	if (setsockopt(s->fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		setsockopt(s->fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (bind(s->fd, (const struct sockaddr *)&c->order, sizeof(c->order))) {
+		snprintf(err, errlen, "order port %s:%u: %s%s", addr,
+			 ntohs(c->order.sin_port), strerror(errno),
+			 errno == EADDRINUSE ? " (another exsim running? use --order-port)" :
+			 errno == EADDRNOTAVAIL ? " (no interface here has that address)" : "");
+		return -1;
+	}
+	if (c->orders_log_path) {
+		void *p = mmap(NULL, SINK_LOG_CAP * sizeof(struct order_rec),
+			       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+			       -1, 0);
+
+		if (p == MAP_FAILED) {
+			snprintf(err, errlen, "order log: %s", strerror(errno));
+			return -1;
+		}
+		s->log = p;
+	}
+	return 0;
+}
+
+void sink_close(struct sink *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	if (s->log)
+		munmap(s->log, SINK_LOG_CAP * sizeof(struct order_rec));
+	s->log = NULL;
+}
+
+static void reply(struct sink *s, const struct ouch_reply *r,
+		  const struct sockaddr_in *to)
+{
+	uint8_t buf[SOUP_HDR_LEN + OUCH_LEN_ACCEPTED];
+	int len = ouch_encode_reply(buf, sizeof(buf), r);
+
+	if (len > 0 && sendto(s->fd, buf, (size_t)len, MSG_DONTWAIT,
+			      (const struct sockaddr *)to, sizeof(*to)) == len)
+		s->st.replies++;
+	else
+		s->st.reply_errors++;
+}
+
+static void reply_rejected(struct sink *s, const char *token, char reason,
+			   const struct sockaddr_in *to, uint64_t now)
+{
+	struct ouch_reply r = { .type = 'J', .timestamp = now };
+
+	memcpy(r.token, token, ORDER_TOKEN_LEN);
+	r.rejected.reason = reason;
+	reply(s, &r, to);
+}
+
+static void reply_accepted(struct sink *s, const struct ouch_enter_order *o,
+			   const struct sockaddr_in *to, uint64_t now)
+{
+	struct ouch_reply r = { .type = 'A', .timestamp = now };
+	struct ouch_accepted *a = &r.accepted;
+
+	memcpy(r.token, o->token, ORDER_TOKEN_LEN);
+	a->side = o->side;
+	a->shares = o->shares;
+	memcpy(a->stock, o->stock, sizeof(a->stock));
+	a->price = o->price;
+	a->tif = o->tif;
+	memcpy(a->firm, o->firm, sizeof(a->firm));
+	a->display = o->display;
+	a->order_ref = ++s->order_ref;
+	a->capacity = o->capacity;
+	a->iso = o->iso;
+	a->min_qty = o->min_qty;
+	a->cross_type = o->cross_type;
+	a->order_state = 'L';		/* live, until the execution or cancel */
+	a->bbo_weight = ' ';
+	reply(s, &r, to);
+}
+
+static void reply_outcome(struct sink *s, const struct ouch_enter_order *o,
+			  const struct fill_result *f,
+			  const struct sockaddr_in *to, uint64_t now)
+{
+	struct ouch_reply r = { .timestamp = now };
+
+	memcpy(r.token, o->token, ORDER_TOKEN_LEN);
+	if (f->outcome == FILL_EXECUTED) {
+		r.type = 'E';
+		r.executed.shares = f->shares;
+		r.executed.price = f->price;
+		r.executed.liquidity = 'R';	/* removed liquidity */
+		r.executed.match = ++s->match;
+	} else {
+		r.type = 'C';
+		r.canceled.decrement = f->shares;
+		r.canceled.reason = f->reason;
+	}
+	reply(s, &r, to);
+}
+
+/* Kernel receive time on CLOCK_MONOTONIC: the user-space read minus the
+ * datagram's age on CLOCK_REALTIME (robust to realtime steps before now). */
+static uint64_t kernel_arrival(struct sink *s, struct msghdr *mh, uint64_t user)
+{
+	struct cmsghdr *cm;
+
+	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
+			struct timespec ts;
+			uint64_t kreal, rnow = real_ns();
+
+			memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
+			kreal = ts_ns(&ts);
+			if (kreal && kreal <= rnow && rnow - kreal <= user)
+				return user - (rnow - kreal);
+			break;
+		}
+	}
+	s->st.no_kernel_ts++;
+	return user;
+}
+
+static struct order_rec *log_slot(struct sink *s)
+{
+	if (!s->log)
+		return NULL;
+	if (s->log_n == SINK_LOG_CAP) {
+		s->st.log_dropped++;
+		return NULL;
+	}
+	return &s->log[s->log_n++];
+}
+
+static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
+		  uint64_t t_user, uint64_t t_kern)
+{
+	const struct feed *feed = s->feed;
+	struct ouch_enter_order o;
+	struct fill_result f;
+	struct order_rec *rec;
+	uint64_t md_seq = 0, t_send = 0, now;
+	uint32_t order_no;
+
+	if (ouch_decode_enter_order(s->rx, len, &o) < 0) {
+		const char *token = (const char *)s->rx + SOUP_HDR_LEN + OUCH_O_OFF_TOKEN;
+
+		if (len < SINK_TOKEN_END || s->rx[SOUP_OFF_TYPE] != SOUP_TYPE_UNSEQ ||
+		    s->rx[SOUP_HDR_LEN] != 'O') {
+			s->st.unreadable++;
+			return;
+		}
+		s->st.malformed++;
+		now = mono_ns();
+		reply_rejected(s, token, FILL_REJ_OTHER, from, now);
+		rec = log_slot(s);
+		if (rec) {
+			memset(rec, 0, sizeof(*rec));
+			memcpy(rec->token, token, ORDER_TOKEN_LEN);
+			memset(rec->stock, ' ', sizeof(rec->stock));
+			rec->side = '?';
+			rec->outcome = SINK_MALFORMED;
+			rec->reason = FILL_REJ_OTHER;
+			rec->t_ack = now;
+			rec->t_arrive = t_kern;
+			rec->t_arrive_user = t_user;
+		}
+		return;
+	}
+	s->st.orders++;
+
+	/* Answer first; the bookkeeping can wait. */
+	fill_order(s->book, &o, &f);
+	now = mono_ns();
+	if (f.outcome == FILL_REJECTED) {
+		reply_rejected(s, o.token, f.reason, from, now);
+	} else {
+		reply_accepted(s, &o, from, now);
+		reply_outcome(s, &o, &f, from, mono_ns());
+	}
+
+	if (order_token_decode(o.token, &md_seq, &order_no)) {
+		s->st.bad_token++;
+		md_seq = 0;
+	} else if (md_seq == 0 || md_seq >= feed->first_seq ||
+		   md_seq >= feed->seq_cap || !feed->seq_send[md_seq]) {
+		s->st.unmatched++;
+		md_seq = 0;
+	} else {
+		t_send = feed->seq_send[md_seq];
+		hdr_record(&s->w2w, (int64_t)(t_kern - t_send));
+		hdr_record(&s->w2w_user, (int64_t)(t_user - t_send));
+		hdr_record(&s->w2w_intended,
+			   (int64_t)(t_kern - feed->seq_intended[md_seq]));
+	}
+
+	rec = log_slot(s);
+	if (rec) {
+		memcpy(rec->token, o.token, ORDER_TOKEN_LEN);
+		memcpy(rec->stock, o.stock, sizeof(rec->stock));
+		rec->side = o.side;
+		rec->outcome = f.outcome == FILL_EXECUTED ? SINK_EXECUTED :
+			       f.outcome == FILL_CANCELED ? SINK_CANCELED : SINK_REJECTED;
+		rec->reason = f.outcome == FILL_EXECUTED ? ' ' : f.reason;
+		rec->md_seq = md_seq;
+		rec->shares = o.shares;
+		rec->price = o.price;
+		rec->fill_price = f.outcome == FILL_EXECUTED ? f.price : 0;
+		rec->t_send = t_send;
+		rec->t_ack = now;
+		rec->t_arrive = t_kern;
+		rec->t_arrive_user = t_user;
+	}
+}
+
+unsigned int sink_poll(struct sink *s, unsigned int max)
+{
+	unsigned int served = 0;
+
+	while (served < max) {
+		union {
+			char buf[CMSG_SPACE(sizeof(struct timespec))];
+			struct cmsghdr align;
+		} ctl;
+		struct sockaddr_in from;
+		struct iovec iov = { .iov_base = s->rx, .iov_len = sizeof(s->rx) };
+		struct msghdr mh = {
+			.msg_name = &from, .msg_namelen = sizeof(from),
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
+		};
+		uint64_t t_user, t_kern;
+		ssize_t n;
+
+		n = recvmsg(s->fd, &mh, MSG_DONTWAIT);
+		t_user = mono_ns();
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			break;		/* EAGAIN: nothing waiting */
+		}
+		s->st.datagrams++;
+		served++;
+		t_kern = kernel_arrival(s, &mh, t_user);
+		if (mh.msg_flags & MSG_TRUNC)
+			s->st.truncated++;
+		if (from.sin_family != AF_INET || mh.msg_namelen < sizeof(from)) {
+			s->st.unreadable++;
+			continue;
+		}
+		serve(s, (size_t)n, &from, t_user, t_kern);
+	}
+	return served;
+}

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The order sink: an unconnected UDP socket taking OUCH 4.2 Enter Orders
+ * from any client, answered by the paper-fill model (fill.h) with 'S'
+ * datagrams to the order's source address.
+ *
+ * Arrival is stamped twice: by the kernel when the datagram was received
+ * (SO_TIMESTAMPNS, CLOCK_REALTIME, moved to CLOCK_MONOTONIC by the age the
+ * datagram had when read) and by CLOCK_MONOTONIC right after recvmsg().  The
+ * order token names the market-data message that triggered the order, so
+ *   wire-to-wire          = kernel arrival - send time of that message
+ *   wire_to_wire_user     = user arrival   - send time of that message
+ *   wire_to_wire_intended = kernel arrival - intended send time
+ * (the last one charges the feed's own lateness to the measurement, so a
+ * stalled publisher cannot hide latency: coordinated omission).
+ *
+ * A datagram that is not a valid Enter Order is answered with Rejected 'O'
+ * when its token can be read (packet type 'U', message type 'O', at least
+ * 18 bytes) and otherwise counted and dropped.
+ */
+#ifndef NETNS_EXSIM_SINK_H
+#define NETNS_EXSIM_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "latency/hdr.h"
+#include "netns/exsim/exsim.h"
+#include "netns/exsim/feed.h"
+#include "netns/exsim/fill.h"
+#include "proto/order_token.h"
+
+#define SINK_LOG_CAP	(1u << 20)	/* orders kept for --orders-log */
+#define SINK_RX_LEN	2048
+
+/* Outcome letters in the order log. */
+#define SINK_EXECUTED	'E'
+#define SINK_CANCELED	'C'
+#define SINK_REJECTED	'J'
+#define SINK_MALFORMED	'M'	/* not an Enter Order; rejected 'O' */
+
+struct order_rec {
+	char token[ORDER_TOKEN_LEN];
+	char stock[ITCH_SYMBOL_LEN];
+	char side;
+	char outcome;
+	char reason;		/* canceled / rejected */
+	uint64_t md_seq;	/* 0: token did not name a published message */
+	uint32_t shares;
+	uint32_t price;
+	uint32_t fill_price;
+	uint64_t t_send;	/* send time of md_seq */
+	uint64_t t_ack;		/* first reply's timestamp */
+	uint64_t t_arrive;	/* kernel stamp, CLOCK_MONOTONIC */
+	uint64_t t_arrive_user;
+};
+
+struct sink_stats {
+	uint64_t datagrams;
+	uint64_t orders;	/* decoded Enter Orders */
+	uint64_t malformed;	/* not an Enter Order, token readable: rejected */
+	uint64_t unreadable;	/* not an Enter Order, no token: dropped */
+	uint64_t truncated;	/* larger than SINK_RX_LEN (among the above) */
+	uint64_t bad_token;	/* token bytes not base-32: no wire-to-wire */
+	uint64_t unmatched;	/* token seq never published: no wire-to-wire */
+	uint64_t no_kernel_ts;	/* user-space arrival used instead */
+	uint64_t replies;
+	uint64_t reply_errors;
+	uint64_t log_dropped;	/* beyond SINK_LOG_CAP */
+};
+
+struct sink {
+	int fd;
+	struct fill_book *book;
+	const struct feed *feed;
+	uint64_t order_ref;	/* last Order Reference Number given */
+	uint64_t match;		/* last OUCH match number */
+	struct hdr_hist w2w;
+	struct hdr_hist w2w_user;
+	struct hdr_hist w2w_intended;
+	struct sink_stats st;
+	struct order_rec *log;	/* NULL unless --orders-log */
+	uint64_t log_n;
+	uint8_t rx[SINK_RX_LEN];
+};
+
+/* Bind the order port.  Returns 0, or -1 with a message in @err. */
+int sink_open(struct sink *s, const struct exsim_cfg *c, struct fill_book *book,
+	      const struct feed *feed, char *err, size_t errlen);
+void sink_close(struct sink *s);
+
+/* Serve the datagrams waiting, at most @max, without blocking; returns how many. */
+unsigned int sink_poll(struct sink *s, unsigned int max);
+
+#endif /* NETNS_EXSIM_SINK_H */

@@ -1,0 +1,377 @@
+// SPDX-License-Identifier: MIT
+/*
+ * feed_recv: a plain kernel-UDP MoldUDP64 / ITCH 5.0 receiver for tests.
+ *
+ *   feed_recv [options] ADDR PORT [IFADDR]
+ *
+ * ADDR is a multicast group (joined on the interface that has IFADDR, or the
+ * route's) or a local unicast address to bind.  Prints "joined" once it
+ * listens, then reads until the first end-of-session packet, checking that
+ * every packet is in sequence from 1 (heartbeats and end of session carry
+ * the next expected number), that each message block has its type's ITCH
+ * length, that the header counts match the blocks, that the session never
+ * changes and that the ITCH timestamps (the simulator's send times) never go
+ * back.  At the end it prints key=value lines and exits 0 when all held, 1
+ * when not (or on timeout), 2 on a usage or socket error.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "proto/be.h"
+#include "proto/itch.h"
+#include "proto/moldudp64.h"
+
+#define BATCH		64
+#define DGRAM_MAX	2048
+#define RCVBUF		(64 << 20)
+
+static const char usage[] =
+"Usage: feed_recv [options] ADDR PORT [IFADDR]\n"
+"  --timeout-ms T      fail after T ms without a datagram (default 3000)\n"
+"  --max-ms T          fail after T ms in all (default 120000)\n"
+"  --session ID        expect this MoldUDP64 session (default: the first seen)\n"
+"  --expect-trades N   fail unless exactly N trades ('P') arrived\n"
+"  --trades FILE       write the trades as CSV seq,symbol,locate,price,shares,send_ns\n"
+"                      (exsim's --record format; send_ns recovered from the\n"
+"                      48-bit ITCH timestamp with this host's clock)\n"
+"  --flush             flush FILE after every trade (for tests that poll it)\n";
+
+struct state {
+	char session[MOLD_SESSION_LEN];
+	bool have_session;
+	uint64_t expected;		/* next sequence number */
+	uint64_t last_ts;
+	char symbol[65536][ITCH_SYMBOL_LEN];
+	FILE *trades_out;
+	bool flush;
+
+	uint64_t packets, data_packets, heartbeats, end_of_session;
+	uint64_t messages, trades, by_type[256];
+	uint64_t gaps, gap_msgs, old_packets, bad_blocks, bad_counts;
+	uint64_t session_mismatch, ts_backwards, short_packets;
+	uint64_t lat_min, lat_max, lat_sum, lat_n;	/* receive - ITCH stamp */
+};
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+static int open_socket(const char *addr, uint64_t port, const char *ifaddr)
+{
+	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	int one = 1, rcvbuf = RCVBUF, fd;
+
+	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1) {
+		fprintf(stderr, "feed_recv: '%s' is not an IPv4 address\n", addr);
+		return -1;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0) {
+		perror("feed_recv: socket");
+		return -1;
+	}
+	/* A high rate must not overflow the socket between two reads. */
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
+		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(fd, (struct sockaddr *)&sin, sizeof(sin))) {
+		fprintf(stderr, "feed_recv: bind %s:%" PRIu64 ": %s\n", addr, port,
+			strerror(errno));
+		goto fail;
+	}
+	if (IN_MULTICAST(ntohl(sin.sin_addr.s_addr))) {
+		struct ip_mreqn mreq = { .imr_multiaddr = sin.sin_addr };
+
+		if (ifaddr && inet_pton(AF_INET, ifaddr, &mreq.imr_address) != 1) {
+			fprintf(stderr, "feed_recv: bad interface address '%s'\n", ifaddr);
+			goto fail;
+		}
+		if (setsockopt(fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mreq, sizeof(mreq))) {
+			perror("feed_recv: IP_ADD_MEMBERSHIP");
+			goto fail;
+		}
+	}
+	return fd;
+fail:
+	close(fd);
+	return -1;
+}
+
+static void trade(struct state *st, uint64_t seq, const uint8_t *m, uint64_t now)
+{
+	uint16_t locate = be16_load(m + ITCH_OFF_LOCATE);
+	const char *sym = st->symbol[locate];
+	int n = ITCH_SYMBOL_LEN;
+
+	st->trades++;
+	if (!st->trades_out)
+		return;
+	while (n > 0 && (sym[n - 1] == ' ' || sym[n - 1] == '\0'))
+		n--;
+	fprintf(st->trades_out, "%" PRIu64 ",%.*s,%u,%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n",
+		seq, n, sym, locate, be32_load(m + ITCH_P_OFF_PRICE),
+		be32_load(m + ITCH_P_OFF_SHARES),
+		itch_ts_recover(be48_load(m + ITCH_OFF_TIMESTAMP), now));
+	if (st->flush)
+		fflush(st->trades_out);
+}
+
+/* One datagram.  Returns true at end of session. */
+static bool packet(struct state *st, const uint8_t *pkt, size_t len, uint64_t now)
+{
+	struct mold_header h;
+	struct mold_iter it;
+	const uint8_t *m;
+	uint16_t mlen, blocks = 0;
+	uint64_t seq;
+	int rc;
+
+	st->packets++;
+	if (mold_parse_header(pkt, len, &h)) {
+		st->short_packets++;
+		return false;
+	}
+	if (!st->have_session) {
+		memcpy(st->session, h.session, MOLD_SESSION_LEN);
+		st->have_session = true;
+	} else if (memcmp(st->session, h.session, MOLD_SESSION_LEN)) {
+		st->session_mismatch++;
+		return false;
+	}
+	if (h.seq > st->expected) {
+		st->gaps++;
+		st->gap_msgs += h.seq - st->expected;
+	} else if (h.seq < st->expected) {
+		st->old_packets++;
+		return false;
+	}
+	if (h.count == MOLD_COUNT_HEARTBEAT) {
+		st->heartbeats++;
+		st->expected = h.seq;
+		return false;
+	}
+	if (h.count == MOLD_COUNT_END) {
+		st->end_of_session++;
+		return true;
+	}
+
+	st->data_packets++;
+	seq = h.seq;
+	mold_iter_init(&it, pkt, len);
+	while ((rc = mold_iter_next(&it, &m, &mlen)) == 1) {
+		uint8_t type = mlen ? m[0] : 0;
+		uint64_t ts;
+
+		blocks++;
+		if (!mlen || itch_msg_len[type] != mlen) {
+			st->bad_blocks++;
+			seq++;
+			continue;
+		}
+		st->messages++;
+		st->by_type[type]++;
+		ts = itch_ts_recover(be48_load(m + ITCH_OFF_TIMESTAMP), now);
+		if (ts < st->last_ts)
+			st->ts_backwards++;
+		st->last_ts = ts;
+		if (type == 'R')
+			memcpy(st->symbol[be16_load(m + ITCH_OFF_LOCATE)],
+			       m + ITCH_R_OFF_STOCK, ITCH_SYMBOL_LEN);
+		else if (type == 'P')
+			trade(st, seq, m, now);
+		seq++;
+	}
+	if (rc < 0)
+		st->bad_blocks++;
+	if (blocks != h.count)
+		st->bad_counts++;
+	if (blocks && now >= st->last_ts) {
+		uint64_t lat = now - st->last_ts;
+
+		st->lat_min = st->lat_n && st->lat_min < lat ? st->lat_min : lat;
+		st->lat_max = lat > st->lat_max ? lat : st->lat_max;
+		st->lat_sum += lat;
+		st->lat_n++;
+	}
+	st->expected = h.seq + h.count;
+	return false;
+}
+
+static void report(const struct state *st, bool timed_out)
+{
+	const char *t;
+
+	printf("session=%.10s\n", st->session);
+	printf("packets=%" PRIu64 "\ndata_packets=%" PRIu64 "\nheartbeats=%" PRIu64
+	       "\nend_of_session=%" PRIu64 "\nmessages=%" PRIu64 "\nnext_seq=%" PRIu64
+	       "\ntrades=%" PRIu64 "\n", st->packets, st->data_packets,
+	       st->heartbeats, st->end_of_session, st->messages, st->expected,
+	       st->trades);
+	for (t = "SRAFECXDUP"; *t; t++)
+		printf("type_%c=%" PRIu64 "\n", *t, st->by_type[(uint8_t)*t]);
+	printf("gaps=%" PRIu64 "\ngap_msgs=%" PRIu64 "\nold_packets=%" PRIu64
+	       "\nbad_blocks=%" PRIu64 "\nbad_counts=%" PRIu64
+	       "\nsession_mismatch=%" PRIu64 "\nts_backwards=%" PRIu64
+	       "\nshort_packets=%" PRIu64 "\ntimed_out=%d\n",
+	       st->gaps, st->gap_msgs, st->old_packets, st->bad_blocks,
+	       st->bad_counts, st->session_mismatch, st->ts_backwards,
+	       st->short_packets, timed_out);
+	if (st->lat_n)
+		printf("feed_latency_ns_min=%" PRIu64 "\nfeed_latency_ns_mean=%" PRIu64
+		       "\nfeed_latency_ns_max=%" PRIu64 "\n", st->lat_min,
+		       st->lat_sum / st->lat_n, st->lat_max);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "timeout-ms", required_argument, NULL, 't' },
+		{ "max-ms", required_argument, NULL, 'm' },
+		{ "session", required_argument, NULL, 's' },
+		{ "expect-trades", required_argument, NULL, 'n' },
+		{ "trades", required_argument, NULL, 'o' },
+		{ "flush", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	static struct state st = { .expected = 1 };
+	static uint8_t bufs[BATCH][DGRAM_MAX];
+	struct mmsghdr msgs[BATCH];
+	struct iovec iov[BATCH];
+	uint64_t timeout_ms = 3000, max_ms = 120000, expect_trades = 0, port, start;
+	const char *session = NULL, *trades_path = NULL;
+	bool have_expect = false, done = false, timed_out = false, ok;
+	int fd, opt, i;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			if (parse_u64(optarg, &timeout_ms) || !timeout_ms)
+				goto bad;
+			break;
+		case 'm':
+			if (parse_u64(optarg, &max_ms) || !max_ms)
+				goto bad;
+			break;
+		case 's':
+			session = optarg;
+			if (strlen(session) > MOLD_SESSION_LEN)
+				goto bad;
+			break;
+		case 'n':
+			if (parse_u64(optarg, &expect_trades))
+				goto bad;
+			have_expect = true;
+			break;
+		case 'o':
+			trades_path = optarg;
+			break;
+		case 'f':
+			st.flush = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			goto bad;
+		}
+	}
+	if (argc - optind < 2 || argc - optind > 3 ||
+	    parse_u64(argv[optind + 1], &port) || !port || port > 65535)
+		goto bad;
+	if (session) {
+		mold_session_set(st.session, session);
+		st.have_session = true;
+	}
+	if (trades_path) {
+		st.trades_out = fopen(trades_path, "w");
+		if (!st.trades_out) {
+			fprintf(stderr, "feed_recv: %s: %s\n", trades_path, strerror(errno));
+			return 2;
+		}
+		fputs("seq,symbol,locate,price,shares,send_ns\n", st.trades_out);
+		fflush(st.trades_out);
+	}
+	fd = open_socket(argv[optind], port, argc - optind == 3 ? argv[optind + 2] : NULL);
+	if (fd < 0)
+		return 2;
+	printf("joined\n");
+	fflush(stdout);
+
+	for (i = 0; i < BATCH; i++) {
+		iov[i].iov_base = bufs[i];
+		iov[i].iov_len = DGRAM_MAX;
+		memset(&msgs[i], 0, sizeof(msgs[i]));
+		msgs[i].msg_hdr.msg_iov = &iov[i];
+		msgs[i].msg_hdr.msg_iovlen = 1;
+	}
+	start = mono_ns();
+	while (!done) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		uint64_t now = mono_ns(), left;
+		int n, r;
+
+		if (now - start >= max_ms * 1000000u) {
+			timed_out = true;
+			break;
+		}
+		left = max_ms - (now - start) / 1000000u;
+		r = poll(&p, 1, (int)(left < timeout_ms ? left : timeout_ms));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			timed_out = true;
+			break;
+		}
+		n = recvmmsg(fd, msgs, BATCH, MSG_DONTWAIT, NULL);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN)
+				continue;
+			perror("feed_recv: recvmmsg");
+			return 2;
+		}
+		now = mono_ns();
+		for (i = 0; i < n && !done; i++)
+			done = packet(&st, bufs[i], msgs[i].msg_len, now);
+	}
+	close(fd);
+	if (st.trades_out && fclose(st.trades_out)) {
+		fprintf(stderr, "feed_recv: %s: %s\n", trades_path, strerror(errno));
+		return 2;
+	}
+	report(&st, timed_out);
+	ok = done && !st.gaps && !st.old_packets && !st.bad_blocks && !st.bad_counts &&
+	     !st.session_mismatch && !st.ts_backwards && !st.short_packets &&
+	     (!have_expect || st.trades == expect_trades);
+	printf("result=%s\n", ok ? "ok" : "FAIL");
+	return ok ? 0 : 1;
+bad:
+	fputs(usage, stderr);
+	return 2;
+}
