@@ -23,18 +23,12 @@ static void on_symbol(void *ctx, uint16_t locate, const char symbol[8])
 	}
 }
 
-static int build_template(struct gw_inst *in, const char *firm,
-			  char *err, size_t errlen)
+static void build_template(struct gw_inst *in, const char *firm)
 {
 	struct ouch_enter_order o;
-	int ret;
 
 	memset(&o, 0, sizeof(o));
-	memset(o.token, '0', sizeof(o.token));
-	o.side = 'B';
-	o.shares = in->unit;
 	memcpy(o.stock, in->symbol, 8);
-	o.price = 1;
 	o.tif = OUCH_TIF_IOC;
 	memset(o.firm, ' ', sizeof(o.firm));
 	memcpy(o.firm, firm, strnlen(firm, sizeof(o.firm)));
@@ -44,12 +38,7 @@ static int build_template(struct gw_inst *in, const char *firm,
 	o.min_qty = 0;
 	o.cross_type = 'N';
 	o.customer_type = 'R';
-	ret = ouch_encode_enter_order(in->order_tmpl, sizeof(in->order_tmpl), &o);
-	if (ret != OUCH_ENTER_DGRAM_LEN) {
-		snprintf(err, errlen, "cannot encode the order template (%d)", ret);
-		return -EINVAL;
-	}
-	return 0;
+	ouch_order_tmpl_init(&in->tmpl, &o);
 }
 
 int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
@@ -89,9 +78,7 @@ int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 				 ic->symbol, ic->length, HMA_LEN_MIN, HMA_LEN_MAX);
 			return ret;
 		}
-		ret = build_template(in, cfg->firm, err, errlen);
-		if (ret)
-			return ret;
+		build_template(in, cfg->firm);
 	}
 
 	ret = feed_decoder_init(&e->dec, &dcfg);

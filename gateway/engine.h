@@ -45,7 +45,7 @@ struct gw_inst {
 	int64_t pos_shares;
 	int64_t cash;		/* Price(4) units x shares */
 	uint64_t ticks, orders, fills, cancels, rejects, bad_price;
-	uint8_t order_tmpl[OUCH_ENTER_DGRAM_LEN];	/* stock and firm preset */
+	struct ouch_order_tmpl tmpl;	/* firm, TIF, ... preset */
 };
 
 enum gw_order_state {
@@ -168,14 +168,15 @@ static inline unsigned int engine_on_feed(struct gw_engine *e,
 
 /*
  * Write the Enter Order datagram of decision d into buf (room for
- * OUCH_ENTER_DGRAM_LEN bytes) from the instrument's template, and open its
- * order record.  Returns the datagram length; *rec gets the record so the
+ * OUCH_ENTER_DGRAM_LEN bytes, at an even offset of the UDP payload) from the
+ * instrument's template, and open its order record.  Returns the datagram's
+ * one's complement sum (for frame_finish_sum); *rec gets the record so the
  * path can stamp t_queued / t_sent.
  */
-static inline size_t engine_build_order(struct gw_engine *e,
-					const struct gw_decision *d,
-					uint64_t t_seen, uint8_t *buf,
-					struct gw_order **rec)
+static inline uint64_t engine_build_order(struct gw_engine *e,
+					  const struct gw_decision *d,
+					  uint64_t t_seen, uint8_t *buf,
+					  struct gw_order **rec)
 {
 	struct gw_inst *in = &e->inst[d->inst];
 	uint32_t no = e->next_order++;
@@ -194,12 +195,6 @@ static inline size_t engine_build_order(struct gw_engine *e,
 		limit = off >= d->price ? 1 : (uint32_t)(d->price - off);
 	}
 
-	memcpy(buf, in->order_tmpl, OUCH_ENTER_DGRAM_LEN);
-	order_token_encode((char *)buf + SOUP_HDR_LEN + OUCH_O_OFF_TOKEN, d->md_seq, no);
-	buf[SOUP_HDR_LEN + OUCH_O_OFF_SIDE] = (uint8_t)side;
-	be32_store(buf + SOUP_HDR_LEN + OUCH_O_OFF_SHARES, shares);
-	be32_store(buf + SOUP_HDR_LEN + OUCH_O_OFF_PRICE, limit);
-
 	o->md_seq = d->md_seq;
 	o->t_exch = d->t_exch48;	/* widened off the hot path */
 	o->t_hook = d->t_hook;
@@ -215,7 +210,8 @@ static inline size_t engine_build_order(struct gw_engine *e,
 	in->orders++;
 	e->st.orders++;
 	*rec = o;
-	return OUCH_ENTER_DGRAM_LEN;
+	return ouch_order_tmpl_write(&in->tmpl, buf, d->md_seq, no, side, shares,
+				     in->symbol, limit);
 }
 
 /* Account one reply datagram from the exchange. */

@@ -146,11 +146,13 @@ static void on_feed(struct udp_path *u, struct gw_engine *e,
 {
 	struct gw_decision dec[GW_MAX_DECISIONS];
 	unsigned int nd = engine_on_feed(e, pkt, len, t_hook, dec);
-	uint8_t out[OUCH_ENTER_DGRAM_LEN];
+	uint8_t out[OUCH_ENTER_DGRAM_LEN] __attribute__((aligned(8)));
 
 	for (unsigned int i = 0; i < nd; i++) {
 		struct gw_order *rec;
-		size_t olen = engine_build_order(e, &dec[i], t_seen, out, &rec);
+		size_t olen = OUCH_ENTER_DGRAM_LEN;
+
+		engine_build_order(e, &dec[i], t_seen, out, &rec);
 
 		rec->t_decided = now_ns();
 		rec->t_queued = now_ns();

@@ -98,6 +98,7 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 		uint64_t addr = xsk_port_tx_frame(&x->port);
 		struct gw_order *rec;
 		uint8_t *frame;
+		uint64_t sum;
 		size_t len;
 
 		if (addr == UINT64_MAX || b->n == sizeof(b->rec) / sizeof(b->rec[0])) {
@@ -105,8 +106,8 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 			continue;
 		}
 		frame = xsk_port_data(&x->port, addr);
-		len = engine_build_order(e, &dec[i], t_seen, frame + FRAME_HDR_LEN, &rec);
-		len = frame_finish(&x->tmpl, frame, len);
+		sum = engine_build_order(e, &dec[i], t_seen, frame + FRAME_HDR_LEN, &rec);
+		len = frame_finish_sum(&x->tmpl, frame, OUCH_ENTER_DGRAM_LEN, sum);
 		rec->t_decided = now_ns();
 		if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
 			rec->state = GW_ORDER_SEND_FAILED;

@@ -1,0 +1,168 @@
+#!/bin/bash
+# Paper trading end to end on a rig of its own: for each path, start the
+# gateway in the gateway namespace, run the exchange simulator in the
+# exchange namespace for a fixed number of ticks, then check
+#   - ticks published == ticks decoded by the gateway,
+#   - parity: the gateway's orders == the backtester's on the recorded ticks
+#     (count, side, shares, triggering sequence number),
+#   - reconciliation: the gateway's position and cash per symbol == the
+#     exchange simulator's,
+#   - the XDP program is detached after the gateway exits,
+# and print a side-by-side summary of the paths.  The rig is torn down on
+# exit, also on failure.
+#
+#   scripts/paper-run.sh [options]
+#     --prefix P        rig prefix (default: p<pid>)        --subnet A.B.C
+#     --paths LIST      af_xdp,udp_spin,udp_block (default all three)
+#     --count N         ticks per run (default 20000)     --rate TPS (default 10000)
+#     --symbols LIST    SYM:LEN[:UNIT],... (default AAPL:20,MSFT:32,NVDA:48)
+#     --xdp-mode M      drv (default) or generic
+#     --max-per-packet N, --noise F   passed to the simulator
+#     --out DIR         results (default build/paper)
+#     --extra-check CMD run CMD with the results dir after each path
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+prefix=p$$
+subnet=10.$((200 + $$ % 50)).$(($$ / 50 % 250)).0/24
+paths=af_xdp,udp_spin,udp_block
+count=20000
+rate=10000
+symbols=AAPL:20,MSFT:32,NVDA:48
+xdp_mode=drv
+out=build/paper
+exsim_extra=()
+
+die() { echo "paper-run: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+	case $1 in
+	--prefix) prefix=$2; shift 2 ;;
+	--subnet) subnet=$2; shift 2 ;;
+	--paths) paths=$2; shift 2 ;;
+	--count) count=$2; shift 2 ;;
+	--rate) rate=$2; shift 2 ;;
+	--symbols) symbols=$2; shift 2 ;;
+	--xdp-mode) xdp_mode=$2; shift 2 ;;
+	--max-per-packet) exsim_extra+=(--max-per-packet "$2"); shift 2 ;;
+	--noise) exsim_extra+=(--noise "$2"); shift 2 ;;
+	--out) out=$2; shift 2 ;;
+	-h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) die "unknown option '$1' (see --help)" ;;
+	esac
+done
+[ "$(id -u)" -eq 0 ] || die "needs root (namespaces, XDP): run as root"
+for b in build/t2t-gateway build/exsim build/backtest; do
+	[ -x "$b" ] || die "$b is missing: run make first"
+done
+
+rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
+gw_pid=
+cleanup() {
+	[ -n "$gw_pid" ] && kill "$gw_pid" 2>/dev/null && wait "$gw_pid" 2>/dev/null
+	"${rig[@]}" down >/dev/null 2>&1 || true
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mkdir -p "$out"
+"${rig[@]}" up >"$out/rig.log"
+eval "$("${rig[@]}" env)"
+
+gw_symbols=()
+ex_symbols=
+bt_symbols=()
+IFS=, read -ra specs <<<"$symbols"
+for s in "${specs[@]}"; do
+	gw_symbols+=(--symbol "$s")
+	bt_symbols+=(--symbol "$s")
+	ex_symbols+=${ex_symbols:+,}${s%%:*}
+done
+
+fails=0
+check() {	# check PATH NAME CMD...
+	local p=$1 name=$2
+	shift 2
+	if "$@"; then
+		echo "  ok   $p: $name"
+	else
+		echo "  FAIL $p: $name"
+		fails=$((fails + 1))
+	fi
+}
+
+# position and cash per symbol, one "SYM POS CASH" line each, sorted
+gw_book() { jq -r '.symbols[] | "\(.symbol) \(.position) \(.cash)"' "$1" | sort; }
+ex_book() { jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$1" | sort; }
+
+run_path() {
+	local p=$1 mode
+	local base=$out/$p
+	case $p in
+	af_xdp) mode=(--mode xdp --xdp-mode "$xdp_mode") ;;
+	udp_spin) mode=(--mode udp --udp-recv spin) ;;
+	udp_block) mode=(--mode udp --udp-recv block) ;;
+	*) die "unknown path '$p'" ;;
+	esac
+	rm -f "$base".*
+	# The hot loop pins itself to CPU 1; the simulator runs on CPU 0.
+	nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" "${mode[@]}" \
+		--feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
+		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" "${gw_symbols[@]}" \
+		--cpu 1 --exit-on-end --duration 600 -q \
+		--json "$base.gw.json" --orders-out "$base.orders.csv" \
+		>"$base.gw.txt" 2>"$base.gw.err" &
+	gw_pid=$!
+	for _ in $(seq 100); do
+		grep -q "hot loop on CPU" "$base.gw.err" 2>/dev/null && break
+		kill -0 "$gw_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if ! grep -q "hot loop on CPU" "$base.gw.err"; then
+		cat "$base.gw.err" >&2
+		die "$p: the gateway did not start"
+	fi
+
+	ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+		--order-port "$RIG_ORDER_PORT" --symbols "$ex_symbols" --count "$count" \
+		--rate "$rate" --cpu 0 -q "${exsim_extra[@]}" --record "$base.ticks.csv" \
+		--json "$base.ex.json" --orders-log "$base.ex_orders.csv" \
+		>"$base.ex.txt" 2>"$base.ex.err" || die "$p: exsim failed: $(cat "$base.ex.err")"
+
+	# The gateway stops by itself after the end of session (+ grace).
+	for _ in $(seq 100); do
+		kill -0 "$gw_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	if kill -0 "$gw_pid" 2>/dev/null; then
+		echo "paper-run: $p: gateway still running 10 s after the end; stopping it" >&2
+		kill "$gw_pid"
+	fi
+	wait "$gw_pid" || true
+	gw_pid=
+
+	local sent decoded
+	sent=$(jq '.ticks' "$base.ex.json")
+	decoded=$(jq '.feed.ticks' "$base.gw.json")
+	check "$p" "ticks sent ($sent) == ticks decoded ($decoded)" [ "$sent" = "$decoded" ]
+
+	build/backtest --ticks "$base.ticks.csv" "${bt_symbols[@]}" -o "$base.bt.csv" 2>"$base.bt.err"
+	cut -d, -f2-5 "$base.orders.csv" >"$base.gw_orders.csv"
+	check "$p" "parity: $(($(wc -l <"$base.bt.csv") - 1)) backtest orders == gateway orders (seq, symbol, side, shares)" \
+		cmp -s "$base.bt.csv" "$base.gw_orders.csv"
+	gw_book "$base.gw.json" >"$base.gw.book"
+	ex_book "$base.ex.json" >"$base.ex.book"
+	check "$p" "reconciled: gateway position and cash == exchange's for every symbol" \
+		cmp -s "$base.gw.book" "$base.ex.book"
+	check "$p" "no XDP program left on $RIG_IF_GW" \
+		bash -c "! nsenter --net='$RIG_NETNS_GW' ip link show '$RIG_IF_GW' | grep -q xdp"
+}
+
+echo "paper-run: rig $prefix ($subnet), $count ticks at $rate/s, symbols $symbols"
+IFS=, read -ra plist <<<"$paths"
+for p in "${plist[@]}"; do
+	run_path "$p"
+done
+
+scripts/paper-summary.sh "$out" "${plist[@]}"
+echo "paper-run: $fails check(s) failed; results in $out/"
+[ "$fails" -eq 0 ]
