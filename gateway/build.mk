@@ -19,3 +19,5 @@ $(ASAN)/tests/unit/test_engine: $(ASAN)/tests/unit/test_engine.o \
 		$(ASAN)/gateway/engine.o $(ASAN)/libproto.a $(ASAN)/libstrategy.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_engine
+
+INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_e2e.sh

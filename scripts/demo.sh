@@ -1,15 +1,12 @@
 #!/bin/sh
-# make demo: the main job with built-in defaults.
-# Until the gateway lands, this runs the strategy sweep on the spec's
-# reference workload (150,000 GBM ticks, seed 42, 80 lengths) with both
-# kernels, checking that they agree.
+# make demo: the main job with built-in defaults.  On a rig of its own
+# (torn down at the end), the exchange simulator publishes a MoldUDP64/ITCH
+# feed of three symbols and the gateway paper-trades it, first over AF_XDP,
+# then over kernel UDP (busy spin, then blocking receive); then the side by
+# side summary, the parity check against the backtester and the
+# reconciliation with the exchange.
 set -eu
-out=${DEMO_OUT:-build/demo}
-mkdir -p "$out"
-echo "demo: the gateway is not built yet; running the strategy sweep on the reference workload"
-./build/backtest --gen 150000 --seed 42 -o "$out/prices.txt"
-./build/backtest --prices "$out/prices.txt" --kernel both -o "$out/sweep.csv"
-echo "demo: batch and incremental kernels agree on all 80 lengths"
-echo "demo: best 5 lengths by PnL (length,trades,pnl_pct):"
-tail -n +2 "$out/sweep.csv" | sort -t, -k3 -g -r | head -5
-echo "demo: full table in $out/sweep.csv"
+cd "$(dirname "$0")/.."
+echo "demo: paper trading AAPL:20 MSFT:32 NVDA:48 (symbol:HMA length), 30000 ticks at 10000/s per path"
+exec scripts/paper-run.sh --prefix "demo$$" --subnet "10.203.$(($$ % 250)).0/24" \
+	--count 30000 --rate 10000 --symbols AAPL:20,MSFT:32,NVDA:48 --out build/demo

@@ -1,0 +1,98 @@
+#!/bin/bash
+# While the AF_XDP gateway runs, traffic that is not a configured flow still
+# reaches the gateway namespace's kernel (ping, UDP to another port, the feed
+# port on another address); a feed packet from a spoofed source is dropped
+# and counted in XDP.  Then the lifecycle: SIGTERM and SIGINT detach the
+# program; after SIGKILL the next start finds it, says so and replaces it.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+prefix=pt$$
+subnet=10.$((150 + $$ % 40)).$((($$ / 7) % 250)).0/24
+rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
+tmp=$(mktemp -d /tmp/gw_pt.XXXXXX)
+gw_pid=
+cleanup() {
+	[ -n "$gw_pid" ] && kill -9 "$gw_pid" 2>/dev/null
+	"${rig[@]}" down >/dev/null 2>&1 || true
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+"${rig[@]}" up >/dev/null
+eval "$("${rig[@]}" env)"
+fails=0
+check() {
+	local name=$1
+	shift
+	if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
+}
+in_gw() { nsenter --net="$RIG_NETNS_GW" "$@"; }
+in_ex() { ip netns exec "$RIG_NS_EX" "$@"; }
+xdp_attached() { in_gw ip link show "$RIG_IF_GW" | grep -q 'prog/xdp'; }
+detached() { ! xdp_attached; }
+
+start_gw() {	# start_gw LOG
+	# nsenter execs the gateway: $! is the gateway itself, for the signals.
+	nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" --feed "$RIG_GROUP:$RIG_FEED_PORT" \
+		--feed-source "$RIG_IP_EX" --exchange "$RIG_IP_EX:$RIG_ORDER_PORT" \
+		--cpu 1 --duration 60 --json "$tmp/gw.json" -q >"$1.out" 2>"$1" &
+	gw_pid=$!
+	for _ in $(seq 50); do
+		grep -q "hot loop on CPU" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	cat "$1" >&2
+	return 1
+}
+stop_gw() {	# stop_gw SIGNAL
+	kill -"$1" "$gw_pid"
+	wait "$gw_pid" 2>/dev/null || true
+	gw_pid=
+}
+
+start_gw "$tmp/gw1.err"
+check "gateway attached its XDP program" xdp_attached
+pings() { in_ex ping -c 2 -i 0.2 -W 1 "$RIG_IP_GW" >/dev/null; }
+check "ping across the veth still works" pings
+
+# UDP to another port reaches a kernel socket in the gateway namespace.
+in_gw timeout 5 nc -u -l -W 1 "$RIG_IP_GW" 7777 >"$tmp/nc.out" &
+ncpid=$!
+sleep 0.3
+in_ex bash -c "echo hello-kernel >/dev/udp/$RIG_IP_GW/7777"
+wait "$ncpid" || true
+check "UDP to another port reaches the kernel" grep -q hello-kernel "$tmp/nc.out"
+
+# The feed port on a unicast address is not a configured flow either.
+in_gw timeout 5 nc -u -l -W 1 "$RIG_IP_GW" "$RIG_FEED_PORT" >"$tmp/nc2.out" &
+ncpid=$!
+sleep 0.3
+in_ex bash -c "echo feed-port-unicast >/dev/udp/$RIG_IP_GW/$RIG_FEED_PORT"
+wait "$ncpid" || true
+check "the feed port on another address reaches the kernel" grep -q feed-port-unicast "$tmp/nc2.out"
+
+# A genuine feed packet is steered; one from a spoofed source is dropped
+# in XDP and counted.
+in_ex bash -c "echo genuine >/dev/udp/$RIG_GROUP/$RIG_FEED_PORT"
+in_ex ip addr add "${RIG_IP_EX%.*}.99/32" dev "$RIG_IF_EX"
+in_ex nc -u -w 1 -s "${RIG_IP_EX%.*}.99" "$RIG_GROUP" "$RIG_FEED_PORT" <<<"spoofed" || true
+sleep 0.3
+stop_gw TERM
+check "SIGTERM: XDP program detached" detached
+check "spoofed feed packet dropped and counted" [ "$(jq '.xdp.spoofed' "$tmp/gw.json")" -ge 1 ]
+check "the genuine feed packet was steered, not dropped" [ "$(jq '.xdp.steered' "$tmp/gw.json")" -ge 1 ]
+check "summary printed on SIGTERM" grep -q "gateway summary" "$tmp/gw1.err.out"
+
+start_gw "$tmp/gw2.err"
+stop_gw INT
+check "SIGINT: XDP program detached" detached
+
+start_gw "$tmp/gw3.err"
+stop_gw KILL
+check "SIGKILL leaves the program attached (nothing can run)" xdp_attached
+start_gw "$tmp/gw4.err"
+check "next start reports and replaces the leftover program" grep -q "replacing XDP program 'steer'" "$tmp/gw4.err"
+stop_gw TERM
+check "after the restart's exit nothing is attached" detached
+
+echo "gateway_passthrough: $fails failure(s)"
+[ "$fails" -eq 0 ]
