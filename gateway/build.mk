@@ -21,3 +21,12 @@ $(ASAN)/tests/unit/test_engine: $(ASAN)/tests/unit/test_engine.o \
 UNIT_TESTS += $(ASAN)/tests/unit/test_engine
 
 INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_e2e.sh
+
+# The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
+$(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h
+$(ASAN)/tests/unit/test_steer_bpf.o $(ASAN)/gateway/xdp_steer.o: CPPFLAGS += -I$(BUILD)/bpf
+$(ASAN)/gateway/xdp_steer.o: $(BUILD)/bpf/steer.skel.h
+$(ASAN)/tests/unit/test_steer_bpf: $(ASAN)/tests/unit/test_steer_bpf.o \
+		$(ASAN)/gateway/xdp_steer.o
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lbpf -lelf -lz $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
