@@ -2,6 +2,7 @@
 /* Feed publisher: staged MoldUDP64 packets, stamped and sent on schedule. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -74,7 +75,8 @@ static int open_socket(struct feed *f, const struct exsim_cfg *c,
 int feed_open(struct feed *f, const struct exsim_cfg *c, uint64_t tick_cap,
 	      char *err, size_t errlen)
 {
-	unsigned int per_tick = 1 + (unsigned int)c->noise + 1;
+	/* A trade and at most ceil(noise) noise messages per tick. */
+	unsigned int per_tick = 1 + (unsigned int)ceil(c->noise);
 
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;

@@ -35,23 +35,35 @@ static char check(struct fill_book *b, const struct ouch_enter_order *o,
 		  int *locate)
 {
 	struct fill_counters *n = &b->n;
+	char side = o->side;
 
 	*locate = 0;
-	if (!b->open)
-		return n->closed++, FILL_REJ_CLOSED;
+	if (!b->open) {
+		n->closed++;
+		return FILL_REJ_CLOSED;
+	}
 	*locate = stock_dir_locate(&b->dir, o->stock);
 	if (*locate < 1 || (unsigned int)*locate > b->nsym) {
 		*locate = 0;
-		return n->unknown_symbol++, FILL_REJ_SYMBOL;
+		n->unknown_symbol++;
+		return FILL_REJ_SYMBOL;
 	}
-	if (o->side != 'B' && o->side != 'S' && o->side != 'T' && o->side != 'E')
-		return n->bad_side++, FILL_REJ_OTHER;
-	if (o->tif != OUCH_TIF_IOC)
-		return n->bad_tif++, FILL_REJ_OTHER;
-	if (o->shares == 0 || o->shares > b->max_shares)
-		return n->bad_shares++, FILL_REJ_SHARES;
-	if (o->price == 0 || o->price > FILL_MAX_PRICE)
-		return n->bad_price++, FILL_REJ_PRICE;
+	if (side != 'B' && side != 'S' && side != 'T' && side != 'E') {
+		n->bad_side++;
+		return FILL_REJ_OTHER;
+	}
+	if (o->tif != OUCH_TIF_IOC) {
+		n->bad_tif++;
+		return FILL_REJ_OTHER;
+	}
+	if (o->shares == 0 || o->shares > b->max_shares) {
+		n->bad_shares++;
+		return FILL_REJ_SHARES;
+	}
+	if (o->price == 0 || o->price > FILL_MAX_PRICE) {
+		n->bad_price++;
+		return FILL_REJ_PRICE;
+	}
 	return 0;
 }
 

@@ -307,7 +307,7 @@ static void orders_body(const struct exsim_run *r, FILE *o)
 	uint64_t i;
 
 	fputs("token,md_seq,symbol,side,shares,price,t_send,t_ack,outcome,"
-	      "reason,fill_price,t_arrive,t_arrive_user,w2w_ns\n", o);
+	      "reason,fill_price,t_arrive,t_arrive_user,w2w_ns,t_intended\n", o);
 	for (i = 0; i < s->log_n; i++) {
 		const struct order_rec *e = &s->log[i];
 		const char *outcome = e->outcome == SINK_EXECUTED ? "filled" :
@@ -325,9 +325,10 @@ static void orders_body(const struct exsim_run *r, FILE *o)
 			outcome, e->reason > ' ' ? e->reason : '-', e->fill_price,
 			e->t_arrive, e->t_arrive_user);
 		if (e->md_seq)
-			fprintf(o, "%" PRId64 "\n", (int64_t)(e->t_arrive - e->t_send));
+			fprintf(o, "%" PRId64 ",%" PRIu64 "\n",
+				(int64_t)(e->t_arrive - e->t_send), e->t_intended);
 		else
-			fputc('\n', o);
+			fputs(",\n", o);
 	}
 }
 

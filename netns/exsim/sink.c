@@ -180,7 +180,7 @@ static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 	struct ouch_enter_order o;
 	struct fill_result f;
 	struct order_rec *rec;
-	uint64_t md_seq = 0, t_send = 0, now;
+	uint64_t md_seq = 0, t_send = 0, t_intended = 0, now;
 	uint32_t order_no;
 
 	if (ouch_decode_enter_order(s->rx, len, &o) < 0) {
@@ -229,10 +229,10 @@ static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 		md_seq = 0;
 	} else {
 		t_send = feed->seq_send[md_seq];
+		t_intended = feed->seq_intended[md_seq];
 		hdr_record(&s->w2w, (int64_t)(t_kern - t_send));
 		hdr_record(&s->w2w_user, (int64_t)(t_user - t_send));
-		hdr_record(&s->w2w_intended,
-			   (int64_t)(t_kern - feed->seq_intended[md_seq]));
+		hdr_record(&s->w2w_intended, (int64_t)(t_kern - t_intended));
 	}
 
 	rec = log_slot(s);
@@ -248,6 +248,7 @@ static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 		rec->price = o.price;
 		rec->fill_price = f.outcome == FILL_EXECUTED ? f.price : 0;
 		rec->t_send = t_send;
+		rec->t_intended = t_intended;
 		rec->t_ack = now;
 		rec->t_arrive = t_kern;
 		rec->t_arrive_user = t_user;

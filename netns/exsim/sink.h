@@ -50,6 +50,7 @@ struct order_rec {
 	uint32_t price;
 	uint32_t fill_price;
 	uint64_t t_send;	/* send time of md_seq */
+	uint64_t t_intended;	/* its intended send time */
 	uint64_t t_ack;		/* first reply's timestamp */
 	uint64_t t_arrive;	/* kernel stamp, CLOCK_MONOTONIC */
 	uint64_t t_arrive_user;

@@ -56,10 +56,13 @@ refused() {
 start_recv() {
 	local port=$1
 	shift
+	# Gone first: the redirect truncates only once the child runs, and a
+	# stale "joined" would let the simulator start before the bind.
+	rm -f "$TMP/recv"
 	"$RECV" "$@" --timeout-ms 5000 127.0.0.1 "$port" >"$TMP/recv" 2>&1 &
 	recv_pid=$!
 	for _ in $(seq 50); do
-		grep -q '^joined$' "$TMP/recv" && return 0
+		grep -qs '^joined$' "$TMP/recv" && return 0
 		sleep 0.1
 	done
 	fail "feed_recv did not start: $(cat "$TMP/recv")"

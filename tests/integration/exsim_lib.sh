@@ -56,13 +56,14 @@ rig_up() {
 start_recv() {
 	local name=$1 pid
 	shift
+	rm -f "$TMP/$name.out"	# no stale "joined" (the redirect truncates late)
 	ip netns exec "$RIG_NS_GW" timeout 120 "$RECV" "$@" "$RIG_GROUP" "$RIG_FEED_PORT" \
 		"$RIG_IP_GW" >"$TMP/$name.out" 2>"$TMP/$name.err" &
 	pid=$!
 	bg_pids+=("$pid")
 	eval "${name}_pid=$pid"
 	for _ in $(seq 50); do
-		grep -q '^joined$' "$TMP/$name.out" && return 0
+		grep -qs '^joined$' "$TMP/$name.out" && return 0
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
