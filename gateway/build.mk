@@ -2,7 +2,8 @@
 
 GATEWAY_SRCS := gateway/main.c gateway/opts.c gateway/engine.c \
 	gateway/xsk_port.c gateway/xdp_steer.c gateway/netif.c \
-	gateway/xsk_path.c gateway/udp_path.c gateway/report.c
+	gateway/xsk_path.c gateway/udp_path.c gateway/report.c \
+	gateway/warm.c
 
 # xdp_steer.c includes the bpftool skeleton.
 $(BUILD)/gateway/xdp_steer.o: $(BUILD)/bpf/steer.skel.h

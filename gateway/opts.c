@@ -28,6 +28,8 @@ static const char usage[] =
 "  --xdp-mode drv|generic XDP attach mode (default drv)\n"
 "  --zero-copy            ask for zero-copy AF_XDP (veth has none)\n"
 "  --replace-xdp          replace another program attached to IF\n"
+"  --no-warm              AF_XDP: no idle-time cache warming (dry ticks on\n"
+"                         a shadow engine while the feed is quiet)\n"
 "Flows:\n"
 "  --feed GROUP:PORT      feed multicast group (default 239.1.1.1:26400)\n"
 "  --feed-source IP       accept feed packets only from IP (AF_XDP: others\n"
@@ -164,7 +166,7 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 {
 	enum {
 		O_MODE = 256, O_UDP_RECV, O_QUEUE, O_XDP_MODE, O_ZC, O_REPLACE,
-		O_FEED, O_FEED_SRC, O_EXCH, O_EXCH_MAC, O_LOCAL_PORT, O_LIMIT,
+		O_NO_WARM, O_FEED, O_FEED_SRC, O_EXCH, O_EXCH_MAC, O_LOCAL_PORT, O_LIMIT,
 		O_FIRM, O_CPU, O_FIFO, O_DURATION, O_EXIT_END, O_GRACE,
 		O_ORDER_LOG, O_JSON, O_ORDERS_OUT,
 	};
@@ -176,6 +178,7 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		{ "xdp-mode", required_argument, NULL, O_XDP_MODE },
 		{ "zero-copy", no_argument, NULL, O_ZC },
 		{ "replace-xdp", no_argument, NULL, O_REPLACE },
+		{ "no-warm", no_argument, NULL, O_NO_WARM },
 		{ "feed", required_argument, NULL, O_FEED },
 		{ "feed-source", required_argument, NULL, O_FEED_SRC },
 		{ "exchange", required_argument, NULL, O_EXCH },
@@ -241,6 +244,9 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 			break;
 		case O_REPLACE:
 			o->replace_xdp = true;
+			break;
+		case O_NO_WARM:
+			o->no_warm = true;
 			break;
 		case O_FEED:
 			if (parse_ip_port(optarg, &o->feed_group, &o->feed_port))

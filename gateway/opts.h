@@ -19,6 +19,7 @@ struct gw_opts {
 	bool xdp_generic;
 	bool zero_copy;
 	bool replace_xdp;
+	bool no_warm;			/* no idle-time cache warming */
 	uint32_t feed_group;		/* host order */
 	uint16_t feed_port;
 	uint32_t feed_source;		/* 0 = any */

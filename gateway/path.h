@@ -11,6 +11,7 @@
 
 #include "gateway/engine.h"
 #include "gateway/opts.h"
+#include "gateway/warm.h"
 #include "gateway/xdp_steer.h"
 #include "gateway/xsk_port.h"
 #include "proto/frame.h"
@@ -27,6 +28,7 @@ struct xsk_path {
 	struct frame_template tmpl;	/* gateway -> exchange order frames */
 	uint16_t feed_port, reply_port;
 	uint64_t kicks;
+	struct warm *warm;		/* NULL: no idle-time warming */
 };
 
 struct udp_path {

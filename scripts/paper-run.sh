@@ -19,6 +19,7 @@
 #     --xdp-mode M      drv (default) or generic
 #     --max-per-packet N, --noise F   passed to the simulator
 #     --out DIR         results (default build/paper)
+#     --gw-extra OPTS   more gateway options (word-split)
 #     --extra-check CMD run CMD with the results dir after each path
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,7 @@ symbols=AAPL:20,MSFT:32,NVDA:48
 xdp_mode=drv
 out=build/paper
 exsim_extra=()
+gw_extra=()
 
 die() { echo "paper-run: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -46,6 +48,7 @@ while [ $# -gt 0 ]; do
 	--max-per-packet) exsim_extra+=(--max-per-packet "$2"); shift 2 ;;
 	--noise) exsim_extra+=(--noise "$2"); shift 2 ;;
 	--out) out=$2; shift 2 ;;
+	--gw-extra) gw_extra+=($2); shift 2 ;;
 	-h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
@@ -63,6 +66,10 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+
+# Everything but the gateway's hot loop (which pins itself to CPU 1) runs on
+# CPU 0, so that the loop's core has nothing else of ours to run.
+taskset -pc 0 $$ >/dev/null
 
 mkdir -p "$out"
 "${rig[@]}" up >"$out/rig.log"
@@ -108,7 +115,7 @@ run_path() {
 	nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" "${mode[@]}" \
 		--feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
 		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" "${gw_symbols[@]}" \
-		--cpu 1 --exit-on-end --duration 600 -q \
+		--cpu 1 --exit-on-end --duration 600 -q "${gw_extra[@]}" \
 		--json "$base.gw.json" --orders-out "$base.orders.csv" \
 		>"$base.gw.txt" 2>"$base.gw.err" &
 	gw_pid=$!
