@@ -143,6 +143,13 @@ void engine_on_reply(struct gw_engine *e, const uint8_t *pkt, size_t len)
 		return;
 	}
 	in = &e->inst[o->inst];
+	/*
+	 * On the rig the exchange puts its CLOCK_MONOTONIC arrival time of the
+	 * order in the Timestamp of its first reply (Accepted or Rejected), the
+	 * way ITCH timestamps carry the send time: the order's t_ack.
+	 */
+	if (!o->t_ack && (r.type == 'A' || r.type == 'J'))
+		o->t_ack = r.timestamp;
 	switch (r.type) {
 	case 'A':
 		e->st.accepted++;

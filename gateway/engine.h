@@ -62,6 +62,7 @@ struct gw_order {
 	uint64_t md_seq;	/* triggering market-data message */
 	uint64_t t_exch;	/* the exchange's send time (ITCH timestamp, full) */
 	uint64_t t_hook, t_seen, t_decided, t_queued, t_sent;
+	uint64_t t_ack;		/* exchange's arrival stamp (reply Timestamp) */
 	uint32_t order_no;
 	uint32_t price;		/* limit */
 	uint32_t shares;
@@ -199,7 +200,7 @@ static inline uint64_t engine_build_order(struct gw_engine *e,
 	o->t_exch = d->t_exch48;	/* widened off the hot path */
 	o->t_hook = d->t_hook;
 	o->t_seen = t_seen;
-	o->t_decided = o->t_queued = o->t_sent = 0;
+	o->t_decided = o->t_queued = o->t_sent = o->t_ack = 0;
 	o->order_no = no;
 	o->price = limit;
 	o->shares = shares;
