@@ -193,7 +193,7 @@ static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 		}
 		s->st.malformed++;
 		now = mono_ns();
-		reply_rejected(s, token, FILL_REJ_OTHER, from, now);
+		reply_rejected(s, token, FILL_REJ_OTHER, from, t_kern);
 		rec = log_slot(s);
 		if (rec) {
 			memset(rec, 0, sizeof(*rec));
@@ -210,13 +210,18 @@ static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 	}
 	s->st.orders++;
 
-	/* Answer first; the bookkeeping can wait. */
+	/*
+	 * Answer first; the bookkeeping can wait.  The first reply's Timestamp
+	 * is the order's kernel arrival (rig convention, README): the gateway
+	 * reads its wire-to-wire end point from it, as it reads the feed's send
+	 * time from the ITCH timestamps.
+	 */
 	fill_order(s->book, &o, &f);
 	now = mono_ns();
 	if (f.outcome == FILL_REJECTED) {
-		reply_rejected(s, o.token, f.reason, from, now);
+		reply_rejected(s, o.token, f.reason, from, t_kern);
 	} else {
-		reply_accepted(s, &o, from, now);
+		reply_accepted(s, &o, from, t_kern);
 		reply_outcome(s, &o, &f, from, mono_ns());
 	}
 
