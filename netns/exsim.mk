@@ -5,7 +5,8 @@
 
 EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
-	netns/exsim/report.c
+	netns/exsim/report.c netns/exsim/store.c netns/exsim/faults.c \
+	netns/exsim/hostile.c netns/exsim/rereq.c
 EXSIM_LIBS := $(BUILD)/libproto.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 
 $(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
@@ -17,7 +18,35 @@ $(BUILD)/netns/feed_recv: $(call objs,netns/feed_recv.c) $(BUILD)/libproto.a
 $(BUILD)/netns/order_client: $(call objs,netns/order_client.c) $(BUILD)/libproto.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
-BINS += $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client
+# Fault-test tools: a tolerant receiver that classifies and fills gaps, and
+# a one-shot re-request client.
+$(BUILD)/netns/fault_recv: $(call objs,netns/exsim/fault_recv.c) $(BUILD)/libproto.a
+	$(CC) $^ -o $@ $(LDLIBS)
+
+$(BUILD)/netns/rerequest_client: $(call objs,netns/exsim/rerequest_client.c) $(BUILD)/libproto.a
+	$(CC) $^ -o $@ $(LDLIBS)
+
+# Network faults on a veth's egress without sch_netem (rig.sh netem falls
+# back to it): a tc BPF program, its skeleton and loader.
+VETHFAULT_BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -I. \
+	-I/usr/include/$(shell uname -m)-linux-gnu
+
+$(BUILD)/netns/vethfault.bpf.o: netns/exsim/vethfault.bpf.c netns/exsim/vethfault.h
+	@mkdir -p $(@D)
+	$(CLANG) $(VETHFAULT_BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/netns/vethfault.skel.h: $(BUILD)/netns/vethfault.bpf.o
+	bpftool gen skeleton $< name vethfault_bpf > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/netns/exsim/vethfault.o: $(BUILD)/netns/vethfault.skel.h
+$(BUILD)/netns/exsim/vethfault.o: CPPFLAGS += -I$(BUILD)/netns
+
+$(BUILD)/netns/vethfault: $(call objs,netns/exsim/vethfault.c)
+	$(CC) $^ -o $@ -lbpf -lelf -lz $(LDLIBS)
+
+BINS += $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client \
+	$(BUILD)/netns/vethfault \
+	$(BUILD)/netns/fault_recv $(BUILD)/netns/rerequest_client
 
 # The fill model and the tick generator, ASan+UBSan.
 EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model

@@ -2,7 +2,7 @@
 # The rig: an exchange namespace and a gateway namespace joined by one veth
 # pair, configured the way the gateway needs it.
 #
-#   netns/rig.sh [options] up|down|status|env
+#   netns/rig.sh [options] up|down|status|env|netem SPEC
 #
 #   --prefix P     names: namespaces P-ex, P-gw; veth P-vex (exchange side),
 #                  P-vgw (gateway side).  Env RIG_PREFIX.  Default t2t.
@@ -20,6 +20,13 @@
 #         safe to repeat.
 # status  show it; exit 0 when complete, 1 when partial, 2 when absent.
 # env     print shell assignments for scripts: eval "$(netns/rig.sh env)".
+# netem SPEC  network faults on the exchange veth's egress (feed, order
+#         replies, re-request answers): SPEC as for tc netem, e.g.
+#         "loss 2% duplicate 1% reorder 20% delay 1ms", or "off".  Without
+#         sch_netem in the kernel: loss/duplicate by a tc BPF program
+#         (build/netns/vethfault), reorder P% by sending P% of the frames
+#         through a slow HTB class (a 100-byte frame takes DELAY) where they
+#         queue while later frames overtake them.  Gone with "off" or down.
 set -euo pipefail
 
 PROG=${0##*/}
@@ -30,7 +37,7 @@ die() {
 }
 
 usage() {
-	sed -n '2,23s/^# \{0,1\}//p' "$0" >&2
+	sed -n '2,30s/^# \{0,1\}//p' "$0" >&2
 	exit 2
 }
 
@@ -38,6 +45,7 @@ prefix=${RIG_PREFIX:-t2t}
 subnet=${RIG_SUBNET:-10.201.0.0/24}
 group=${RIG_GROUP:-239.1.1.1}
 cmd=
+netem_spec=
 
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -49,6 +57,7 @@ while [ $# -gt 0 ]; do
 	--group=*) group=${1#*=}; shift ;;
 	-h|--help) usage ;;
 	up|down|status|env) [ -z "$cmd" ] || usage; cmd=$1; shift ;;
+	netem) [ -z "$cmd" ] || usage; [ $# -ge 2 ] || usage; cmd=$1; netem_spec=$2; shift 2 ;;
 	*) echo "$PROG: unknown argument '$1'" >&2; usage ;;
 	esac
 done
@@ -90,6 +99,7 @@ group_mac=$(printf '01:00:5e:%02x:%02x:%02x' $((g2 & 127)) "$g3" "$g4")
 # Conventions for the applications (nothing in the kernel depends on them).
 feed_port=${RIG_FEED_PORT:-26400}
 order_port=${RIG_ORDER_PORT:-26401}
+rereq_port=${RIG_REREQUEST_PORT:-26403}
 
 # ---- helpers ----
 
@@ -333,7 +343,87 @@ RIG_GROUP=$group
 RIG_GROUP_MAC=$group_mac
 RIG_FEED_PORT=$feed_port
 RIG_ORDER_PORT=$order_port
+RIG_REREQUEST_PORT=$rereq_port
 EOF
+}
+
+# ---- netem ----
+
+# percent "2%" or "2" -> fraction "0.020000"
+frac_of() {
+	local v=${1%\%}
+	[[ "$v" =~ ^[0-9]+(\.[0-9]+)?$ ]] || die "netem: '$1' is not a percentage"
+	awk -v v="$v" 'BEGIN { if (v > 100) exit 1; printf "%.6f", v / 100 }' ||
+		die "netem: '$1' is over 100%"
+}
+
+# "1ms", "500us", "0.5ms", "1s" -> microseconds
+usec_of() {
+	[[ "$1" =~ ^([0-9]+(\.[0-9]+)?)(s|ms|us)$ ]] || die "netem: delay '$1': give e.g. 1ms or 500us"
+	awk -v v="${BASH_REMATCH[1]}" -v u="${BASH_REMATCH[3]}" \
+		'BEGIN { m = u == "s" ? 1e6 : u == "ms" ? 1e3 : 1; printf "%d", v * m }'
+}
+
+netem_off() {
+	nsrun "$ns_ex" tc qdisc del dev "$if_ex" root 2>/dev/null || true
+	nsrun "$ns_ex" tc qdisc del dev "$if_ex" clsact 2>/dev/null || true
+}
+
+# Without sch_netem: tc BPF for loss and duplication, a slow HTB class for
+# reordering by delay.
+netem_fallback() {
+	local loss=0 dup=0 reorder=0 delay_us=0 w tool rate args=()
+	local -a words
+	read -ra words <<<"$netem_spec"
+	set -- "${words[@]}"
+	while [ $# -gt 0 ]; do
+		w=$1
+		[ $# -ge 2 ] || die "netem: '$w' needs a value"
+		case "$w" in
+		loss) loss=$(frac_of "$2") ;;
+		duplicate) dup=$(frac_of "$2") ;;
+		reorder) reorder=$(frac_of "$2") ;;
+		delay) delay_us=$(usec_of "$2") ;;
+		*) die "netem: '$w' is not emulated here (no sch_netem in this kernel): loss, duplicate, reorder, delay" ;;
+		esac
+		shift 2
+	done
+	tool=$(cd "$(dirname "$0")/.." && pwd)/build/netns/vethfault
+	[ -x "$tool" ] || die "netem: the kernel has no sch_netem and $tool is not built (make)"
+	if awk -v r="$reorder" 'BEGIN { exit !(r > 0) }'; then
+		[ "$delay_us" -gt 0 ] || die "netem: reorder needs a delay (e.g. 'reorder 20% delay 1ms')"
+		# bits per second so that a 100-byte frame takes delay_us
+		rate=$(awk -v d="$delay_us" 'BEGIN { printf "%d", 800 * 1e6 / d }')
+		run nsrun "$ns_ex" tc qdisc replace dev "$if_ex" root handle 1: htb default 10
+		run nsrun "$ns_ex" tc class add dev "$if_ex" parent 1: classid 1:10 htb rate 10gbit quantum 60000
+		run nsrun "$ns_ex" tc class add dev "$if_ex" parent 1: classid 1:20 htb \
+			rate "${rate}bit" ceil "${rate}bit" burst 1 cburst 1
+		args+=(--delay "$reorder" --slow-class 1:20)
+	fi
+	run nsrun "$ns_ex" "$tool" attach "$if_ex" --loss "$loss" --duplicate "$dup" "${args[@]}"
+	echo "rig $prefix netem on $if_ex (emulated, no sch_netem here: tc bpf + htb): loss $loss duplicate $dup reorder $reorder delay ${delay_us}us"
+}
+
+do_netem() {
+	local err
+	need_root
+	command -v tc >/dev/null 2>&1 || die "'tc' not found: run scripts/deps.sh (iproute2)"
+	link_in "$ns_ex" "$if_ex" || die "netem: the rig $prefix is not up"
+	netem_off
+	if [ "$netem_spec" = off ]; then
+		echo "rig $prefix netem off"
+		return
+	fi
+	[ -n "$netem_spec" ] || usage
+	# shellcheck disable=SC2086 # the spec is tc's words
+	if err=$(nsrun "$ns_ex" tc qdisc replace dev "$if_ex" root netem $netem_spec 2>&1); then
+		echo "rig $prefix netem on $if_ex: $netem_spec"
+		return
+	fi
+	case "$err" in
+	*"qdisc kind is unknown"*) netem_fallback ;;
+	*) die "netem: tc: $err" ;;
+	esac
 }
 
 case "$cmd" in
@@ -341,4 +431,5 @@ up) do_up ;;
 down) do_down ;;
 status) do_status ;;
 env) do_env ;;
+netem) do_netem ;;
 esac

@@ -25,6 +25,11 @@
 #define EXSIM_DEFAULT_GROUP	"239.1.1.1"	/* the rig's defaults */
 #define EXSIM_DEFAULT_FEED_PORT	26400
 #define EXSIM_DEFAULT_ORDER_PORT 26401
+#define EXSIM_DEFAULT_REREQ_PORT 26403	/* MoldUDP64 re-request server */
+#define EXSIM_REREQ_MAX_COUNT	2000	/* messages per request, default cap */
+#define EXSIM_REREQ_RATE	100000	/* messages per second (token bucket) */
+#define EXSIM_REREQ_BURST	10000	/* bucket size, messages */
+#define EXSIM_MAX_DROP_SEQS	65536	/* --drop-seqs entries */
 
 struct exsim_cfg {
 	char session[MOLD_SESSION_LEN];
@@ -54,6 +59,23 @@ struct exsim_cfg {
 	uint32_t spin_ns;		/* busy-wait window before a send */
 	uint32_t max_shares;		/* largest acceptable order */
 
+	/* MoldUDP64 re-request server (rereq.h) */
+	uint16_t rereq_port;		/* 0: off */
+	uint32_t rereq_max;		/* messages per request */
+	double rereq_rate;		/* messages per second; 0: unlimited */
+	uint32_t rereq_burst;		/* bucket size, messages */
+
+	/* faults on the feed (faults.h) */
+	double drop_rate, dup_rate, reorder_rate;
+	uint64_t fault_seed;
+	uint64_t *drop_seqs;		/* sorted, unique; malloc'd, or NULL */
+	size_t ndrop_seqs;
+	const char *fault_log_path;
+
+	/* hostile packets (hostile.h) */
+	double hostile_per_1000;	/* per 1000 tick packets; 0: off */
+	uint32_t hostile_mask;		/* enabled classes, 1 << class */
+
 	const char *record_path;
 	const char *orders_log_path;
 	const char *json_path;
@@ -67,5 +89,8 @@ struct exsim_cfg {
  * -1 after a usage error was printed.
  */
 int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv);
+
+/* Free what the parser allocated (--drop-seqs). */
+void exsim_cfg_free(struct exsim_cfg *c);
 
 #endif /* NETNS_EXSIM_H */

@@ -73,7 +73,7 @@ static int open_socket(struct feed *f, const struct exsim_cfg *c,
 }
 
 int feed_open(struct feed *f, const struct exsim_cfg *c, uint64_t tick_cap,
-	      char *err, size_t errlen)
+	      bool store, char *err, size_t errlen)
 {
 	/* A trade and at most ceil(noise) noise messages per tick. */
 	unsigned int per_tick = 1 + (unsigned int)ceil(c->noise);
@@ -102,6 +102,16 @@ int feed_open(struct feed *f, const struct exsim_cfg *c, uint64_t tick_cap,
 			 strerror(errno));
 		return -1;
 	}
+	if (store && store_open(&f->store, f->seq_cap)) {
+		snprintf(err, errlen, "cannot map the message store for re-requests "
+			 "(%llu MiB): %s", (unsigned long long)(store_bytes_for(f->seq_cap) >> 20),
+			 strerror(errno));
+		return -1;
+	}
+	if (faults_init(&f->fx, c)) {
+		snprintf(err, errlen, "fault log: %s", strerror(errno));
+		return -1;
+	}
 	return open_socket(f, c, err, errlen);
 }
 
@@ -115,6 +125,8 @@ void feed_close(struct feed *f)
 		munmap(f->seq_intended, f->seq_cap * sizeof(uint64_t));
 	if (f->ticks)
 		munmap(f->ticks, f->tick_cap * sizeof(struct tick_rec));
+	store_close(&f->store);
+	faults_destroy(&f->fx);
 	f->fd = -1;
 	f->seq_send = f->seq_intended = NULL;
 	f->ticks = NULL;
@@ -154,23 +166,77 @@ static void send_datagram(struct feed *f, const uint8_t *buf, size_t len)
 	f->st.send_errors++;
 }
 
-/*
- * Send the first @nmsg staged messages (@len bytes) as one packet: the
- * header's seq and count, then the stamp, then send().  Returns the stamp.
- */
-static uint64_t emit(struct feed *f, uint16_t nmsg, size_t len)
+/* Send the held packet, if any, after the one that overtook it. */
+static void release_held(struct feed *f)
 {
-	uint64_t now, after;
+	struct faults *x = &f->fx;
+
+	if (!x->holding)
+		return;
+	x->holding = false;
+	send_datagram(f, x->held, x->held_len);
+	x->st.reordered_packets++;
+	x->st.reordered_msgs += x->held_count;
+	faults_log(x, FAULT_EV_REORDER, x->held_seq, x->held_count);
+	if (x->held_dup) {
+		send_datagram(f, x->held, x->held_len);
+		x->st.dup_packets++;
+		faults_log(x, FAULT_EV_DUP, x->held_seq, x->held_count);
+	}
+}
+
+/* Keep every message of the packet just stamped, as it is about to leave. */
+static void store_packet(struct feed *f, uint16_t nmsg)
+{
 	unsigned int i;
+
+	if (!f->store.end)
+		return;
+	for (i = 0; i < nmsg; i++) {
+		const uint8_t *m = f->pkt + f->msg_off[i];
+
+		store_put(&f->store, m, be16_load(m - MOLD_BLOCK_HDR_LEN));
+	}
+}
+
+/*
+ * Send the first @nmsg staged messages (@len bytes, @ticks of them trades)
+ * as one packet: the header's seq and count, then the stamp, then the
+ * store, the fault verdict and send().  @random: the random faults apply.
+ * Returns the stamp.
+ */
+static uint64_t emit(struct feed *f, uint16_t nmsg, size_t len,
+		     unsigned int ticks, bool random)
+{
+	struct faults *x = &f->fx;
+	uint64_t now, after;
+	unsigned int i, v;
 
 	be64_store(f->pkt + MOLD_OFF_SEQ, f->first_seq);
 	be16_store(f->pkt + MOLD_OFF_COUNT, nmsg);
 	now = mono_ns();
 	for (i = 0; i < nmsg; i++)
 		be48_store(f->pkt + f->msg_off[i] + ITCH_OFF_TIMESTAMP, now);
-	send_datagram(f, f->pkt, len);
-	after = mono_ns();
-	hdr_record(&f->send_ns, (int64_t)(after - now));
+	store_packet(f, nmsg);
+	v = faults_verdict(x, f->first_seq, nmsg, ticks, random);
+	if (v & FAULT_HOLD) {
+		memcpy(x->held, f->pkt, len);
+		x->held_len = len;
+		x->held_seq = f->first_seq;
+		x->held_count = nmsg;
+		x->held_dup = v & FAULT_DUP;
+		x->holding = true;
+	} else if (!(v & FAULT_DROP)) {
+		send_datagram(f, f->pkt, len);
+		after = mono_ns();
+		hdr_record(&f->send_ns, (int64_t)(after - now));
+		if (v & FAULT_DUP) {
+			send_datagram(f, f->pkt, len);
+			x->st.dup_packets++;
+			faults_log(x, FAULT_EV_DUP, f->first_seq, nmsg);
+		}
+		release_held(f);
+	}
 	f->last_send_ns = now;
 
 	f->st.data_packets++;
@@ -260,7 +326,7 @@ unsigned int feed_due(const struct feed *f, uint64_t now)
 uint64_t feed_send_ticks(struct feed *f, unsigned int k)
 {
 	const struct feed_tick *last = &f->tick[k - 1];
-	uint64_t now = emit(f, last->end_msgs, last->end_len);
+	uint64_t now = emit(f, last->end_msgs, last->end_len, k, true);
 	unsigned int j, m = 0;
 
 	for (j = 0; j < k; j++) {
@@ -319,7 +385,7 @@ static void flush_msgs(struct feed *f)
 
 	if (!n)
 		return;
-	now = emit(f, n, f->b.len);
+	now = emit(f, n, f->b.len, 0, false);
 	for (seq = f->first_seq; seq < f->first_seq + n; seq++) {
 		f->seq_send[seq] = now;
 		f->seq_intended[seq] = now;
@@ -348,6 +414,7 @@ void feed_heartbeat(struct feed *f)
 {
 	uint8_t buf[MOLD_HDR_LEN];
 
+	release_held(f);
 	mold_encode_heartbeat(buf, sizeof(buf), f->session, f->first_seq);
 	send_datagram(f, buf, sizeof(buf));
 	f->st.heartbeats++;
@@ -358,6 +425,7 @@ void feed_end_of_session(struct feed *f)
 {
 	uint8_t buf[MOLD_HDR_LEN];
 
+	release_held(f);
 	mold_encode_end_of_session(buf, sizeof(buf), f->session, f->first_seq);
 	send_datagram(f, buf, sizeof(buf));
 	f->st.end_of_session++;

@@ -13,7 +13,11 @@
  *
  * For every sequence number the actual send time (the stamp) and the
  * intended one are kept in preallocated arrays, so an order token's
- * sequence number finds its tick's send time in O(1).
+ * sequence number finds its tick's send time in O(1).  Every published
+ * message is also kept as sent (store.h) for the re-request server, and
+ * every data packet passes the fault injector (faults.h) on its way out:
+ * "published" means assigned a sequence number, stamped, stored and
+ * recorded, whether or not the packet then left.
  */
 #ifndef NETNS_EXSIM_FEED_H
 #define NETNS_EXSIM_FEED_H
@@ -24,7 +28,9 @@
 
 #include "latency/hdr.h"
 #include "netns/exsim/exsim.h"
+#include "netns/exsim/faults.h"
 #include "netns/exsim/gen.h"
+#include "netns/exsim/store.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
 
@@ -52,8 +58,8 @@ struct tick_rec {
 };
 
 struct feed_stats {
-	uint64_t packets;	/* every datagram sent */
-	uint64_t data_packets;
+	uint64_t packets;	/* every datagram sent (duplicates too) */
+	uint64_t data_packets;	/* published, dropped ones too */
 	uint64_t heartbeats;
 	uint64_t end_of_session;
 	uint64_t bytes;		/* UDP payload bytes */
@@ -98,6 +104,9 @@ struct feed {
 	uint64_t tick_cap;
 	uint64_t ticks_sent;
 
+	struct msg_store store;	/* every published message (if enabled) */
+	struct faults fx;
+
 	uint64_t last_send_ns;	/* of the last datagram, for heartbeats */
 	struct hdr_hist send_ns;	/* duration of the send() call */
 	struct feed_stats st;
@@ -105,11 +114,11 @@ struct feed {
 
 /*
  * Open the socket (connected to the feed destination, so a missing route
- * shows here) and allocate the logs for @tick_cap ticks.  Returns 0, or -1
- * with a message in @err.
+ * shows here) and allocate the logs for @tick_cap ticks (and the message
+ * store when @store is set).  Returns 0, or -1 with a message in @err.
  */
 int feed_open(struct feed *f, const struct exsim_cfg *c, uint64_t tick_cap,
-	      char *err, size_t errlen);
+	      bool store, char *err, size_t errlen);
 void feed_close(struct feed *f);
 
 /* Start the tick schedule at @t0 (the first tick's intended time). */
@@ -144,6 +153,7 @@ void feed_discard(struct feed *f);
  */
 int feed_send_msgs(struct feed *f, const struct itch_msg *m, unsigned int n);
 
+/* Heartbeat and end of session send a held (reordered) packet first. */
 void feed_heartbeat(struct feed *f);
 void feed_end_of_session(struct feed *f);
 

@@ -29,7 +29,9 @@
 #include "netns/exsim/feed.h"
 #include "netns/exsim/fill.h"
 #include "netns/exsim/gen.h"
+#include "netns/exsim/hostile.h"
 #include "netns/exsim/report.h"
+#include "netns/exsim/rereq.h"
 #include "netns/exsim/sink.h"
 #include "strategy/prices.h"
 
@@ -57,6 +59,8 @@ struct loop {
 	struct exsim_run *r;
 	struct feed *f;
 	struct sink *s;
+	struct rereq *q;
+	struct hostile *h;
 	uint64_t hb_ns;
 	uint64_t spin_ns;
 	bool progress;		/* stderr is a terminal */
@@ -87,6 +91,13 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/* Orders first, then re-requests: both without blocking. */
+static void serve_ports(struct loop *L)
+{
+	sink_poll(L->s, ORDERS_PER_POLL);
+	rereq_poll(L->q, REREQ_PER_POLL);
+}
+
 /*
  * Wait until @deadline.  Within spin_ns of a send, before (so it leaves on
  * time) or after it (when the orders it triggers come in), spin and read the
@@ -111,7 +122,10 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 		left = deadline - now;
 		if (left > L->spin_ns && now - f->last_send_ns > L->spin_ns) {
 			uint64_t nap = left - L->spin_ns;
-			struct pollfd p = { .fd = L->s->fd, .events = POLLIN };
+			struct pollfd p[2] = {
+				{ .fd = L->s->fd, .events = POLLIN },
+				{ .fd = L->q->fd, .events = POLLIN },	/* -1: ignored */
+			};
 			struct timespec ts;
 
 			nap = min_u64(nap, f->last_send_ns + L->hb_ns - now);
@@ -119,10 +133,10 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 				nap = min_u64(nap, L->next_progress - now);
 			ts.tv_sec = (time_t)(nap / NS_PER_SEC);
 			ts.tv_nsec = (long)(nap % NS_PER_SEC);
-			if (ppoll(&p, 1, &ts, NULL) > 0)
-				sink_poll(L->s, ORDERS_PER_POLL);
+			if (ppoll(p, 2, &ts, NULL) > 0)
+				serve_ports(L);
 		} else if (left > POLL_GUARD_NS) {
-			sink_poll(L->s, ORDERS_PER_POLL);
+			serve_ports(L);
 		} else {
 			cpu_relax();
 		}
@@ -172,7 +186,7 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 		} else {
 			now = mono_ns();
 			if (now - last_poll >= FLAT_OUT_POLL_NS) {
-				sink_poll(L->s, ORDERS_PER_POLL);
+				serve_ports(L);
 				progress(L, now);
 				last_poll = now;
 			}
@@ -182,6 +196,7 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 
 		k = feed_due(f, now);
 		sent = feed_send_ticks(f, k);
+		hostile_after_packet(L->h);
 		for (j = 0; j < k; j++) {
 			const struct feed_tick *t = &f->tick[j];
 
@@ -295,6 +310,8 @@ int main(int argc, char **argv)
 	static struct fill_book book;
 	static struct gen gen;
 	static struct exsim_run run;
+	static struct rereq rereq;
+	static struct hostile hostile;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct loop L = { 0 };
 	uint32_t *prices = NULL;
@@ -306,7 +323,7 @@ int main(int argc, char **argv)
 	rc = exsim_parse_args(&cfg, argc, argv);
 	if (rc)
 		return rc > 0 ? 0 : EXIT_USAGE;
-	feed.fd = sink.fd = -1;
+	feed.fd = sink.fd = rereq.fd = hostile.pkt_fd = -1;
 
 	if (cfg.prices_path) {
 		if (prices_load(cfg.prices_path, &prices, &nprices, err, sizeof(err)) < 0) {
@@ -331,6 +348,15 @@ int main(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (cfg.hostile_per_1000 > 0 && (cfg.hostile_mask & HOSTILE_FRAMES) &&
+	    !cfg.host_netns && !in_named_netns()) {
+		fprintf(stderr, "exsim: refusing to send hostile frames (truncated_frame, "
+			"bad_checksum, other_port, other_address) outside a named network "
+			"namespace; run it in the rig, leave them out with "
+			"--hostile-classes, or pass --host-netns\n");
+		ret = EXIT_USAGE;
+		goto out;
+	}
 	if (cfg.cpu >= 0 && pin_cpu(cfg.cpu))
 		goto out;
 
@@ -338,14 +364,19 @@ int main(int argc, char **argv)
 	run.feed = &feed;
 	run.sink = &sink;
 	run.book = &book;
+	run.rereq = &rereq;
+	run.hostile = &hostile;
 	hdr_reset(&run.lag);
 	if (fill_init(&book, cfg.symbols, cfg.nsym, cfg.max_shares)) {
 		fprintf(stderr, "exsim: out of memory\n");
 		goto out;
 	}
 	gen_init(&gen, &cfg, prices, nprices);
-	if (feed_open(&feed, &cfg, run.total, err, sizeof(err)) ||
-	    sink_open(&sink, &cfg, &book, &feed, err, sizeof(err))) {
+	if (feed_open(&feed, &cfg, run.total,
+		      cfg.rereq_port || cfg.hostile_per_1000 > 0, err, sizeof(err)) ||
+	    sink_open(&sink, &cfg, &book, &feed, err, sizeof(err)) ||
+	    rereq_open(&rereq, &cfg, &feed, err, sizeof(err)) ||
+	    hostile_open(&hostile, &cfg, &feed, err, sizeof(err))) {
 		fprintf(stderr, "exsim: %s\n", err);
 		goto out;
 	}
@@ -360,6 +391,8 @@ int main(int argc, char **argv)
 	L.r = &run;
 	L.f = &feed;
 	L.s = &sink;
+	L.q = &rereq;
+	L.h = &hostile;
 	L.hb_ns = (uint64_t)cfg.heartbeat_ms * NS_PER_MS;
 	L.spin_ns = cfg.spin_ns;
 	L.progress = !cfg.quiet && isatty(STDERR_FILENO);
@@ -383,6 +416,7 @@ int main(int argc, char **argv)
 	if (!stop)
 		wait_until(&L, mono_ns() + (uint64_t)cfg.grace_ms * NS_PER_MS);
 	sink_poll(&sink, UINT32_MAX);
+	rereq_poll(&rereq, UINT32_MAX);
 	run.t_end = mono_ns();
 	run.interrupted = stop;
 	if (L.progress)
@@ -397,10 +431,15 @@ int main(int argc, char **argv)
 		ret = EXIT_RUNTIME;
 	if (cfg.orders_log_path && report_orders(&run, cfg.orders_log_path))
 		ret = EXIT_RUNTIME;
+	if (cfg.fault_log_path && faults_write_log(&feed.fx, cfg.fault_log_path))
+		ret = EXIT_RUNTIME;
 out:
+	hostile_close(&hostile);
+	rereq_close(&rereq);
 	sink_close(&sink);
 	feed_close(&feed);
 	fill_destroy(&book);
 	free(prices);
+	exsim_cfg_free(&cfg);
 	return ret;
 }

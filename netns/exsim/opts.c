@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "netns/exsim/exsim.h"
+#include "netns/exsim/hostile.h"
 
 static const char usage[] =
 "Usage: exsim [options]\n"
@@ -59,6 +60,30 @@ static const char usage[] =
 "  --order-port PORT    OUCH order port (default 26401)\n"
 "  --max-shares N       larger orders are rejected 'Z' (default 1000000)\n"
 "\n"
+"Re-requests (MoldUDP64, unicast answers from the published messages):\n"
+"  --rerequest-port P   UDP port of the re-request server, at --order-addr\n"
+"                       (default 26403; 0 = off)\n"
+"  --rerequest-max N    messages served per request at most (default 2000)\n"
+"  --rerequest-rate R   token bucket: messages per second (default 100000;\n"
+"                       0 = unlimited); a request the bucket cannot cover is\n"
+"                       refused whole\n"
+"  --rerequest-burst N  bucket size in messages (default 10000)\n"
+"\n"
+"Faults on the feed (tick packets; sequence numbers, store and record as usual):\n"
+"  --drop-rate P        drop this fraction of tick packets (0..1)\n"
+"  --dup-rate P         send this fraction twice\n"
+"  --reorder-rate P     hold this fraction and send it after the next packet\n"
+"  --drop-seqs LIST     drop every data packet holding one of these sequence\n"
+"                       numbers: N or A-B, comma-separated (any data packet)\n"
+"  --fault-seed S       seed of the fault and hostile streams (default 1)\n"
+"  --fault-log FILE     every fault and hostile packet: event,seq,count\n"
+"  --hostile F          F hostile packets per 1000 tick packets (0..1000)\n"
+"  --hostile-classes L  'all' (default) or a comma-separated list of\n"
+"                       short_packet, block_overrun, count_too_high,\n"
+"                       count_too_low, zero_length_block, bad_length,\n"
+"                       unknown_type, random, truncated_frame, bad_checksum,\n"
+"                       other_port, other_address (see README)\n"
+"\n"
 "Output:\n"
 "  --record FILE        every published tick: seq,symbol,locate,price,shares,send_ns\n"
 "  --orders-log FILE    every order received, CSV (see README)\n"
@@ -81,7 +106,10 @@ enum {
 	OPT_COUNT, OPT_DURATION, OPT_MAX_PER_PACKET, OPT_SPIN_US, OPT_WARMUP,
 	OPT_LINGER, OPT_GRACE, OPT_HEARTBEAT, OPT_ORDER_ADDR, OPT_ORDER_PORT,
 	OPT_MAX_SHARES, OPT_RECORD, OPT_ORDERS_LOG, OPT_JSON, OPT_CPU,
-	OPT_HOST_NETNS,
+	OPT_HOST_NETNS, OPT_REREQ_PORT, OPT_REREQ_MAX, OPT_REREQ_RATE,
+	OPT_REREQ_BURST, OPT_DROP_RATE, OPT_DUP_RATE, OPT_REORDER_RATE,
+	OPT_DROP_SEQS, OPT_FAULT_SEED, OPT_FAULT_LOG, OPT_HOSTILE,
+	OPT_HOSTILE_CLASSES,
 };
 
 static const struct option longopts[] = {
@@ -112,6 +140,18 @@ static const struct option longopts[] = {
 	{ "json", required_argument, NULL, OPT_JSON },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "host-netns", no_argument, NULL, OPT_HOST_NETNS },
+	{ "rerequest-port", required_argument, NULL, OPT_REREQ_PORT },
+	{ "rerequest-max", required_argument, NULL, OPT_REREQ_MAX },
+	{ "rerequest-rate", required_argument, NULL, OPT_REREQ_RATE },
+	{ "rerequest-burst", required_argument, NULL, OPT_REREQ_BURST },
+	{ "drop-rate", required_argument, NULL, OPT_DROP_RATE },
+	{ "dup-rate", required_argument, NULL, OPT_DUP_RATE },
+	{ "reorder-rate", required_argument, NULL, OPT_REORDER_RATE },
+	{ "drop-seqs", required_argument, NULL, OPT_DROP_SEQS },
+	{ "fault-seed", required_argument, NULL, OPT_FAULT_SEED },
+	{ "fault-log", required_argument, NULL, OPT_FAULT_LOG },
+	{ "hostile", required_argument, NULL, OPT_HOSTILE },
+	{ "hostile-classes", required_argument, NULL, OPT_HOSTILE_CLASSES },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -234,6 +274,82 @@ static int parse_symbols(struct exsim_cfg *c, const char *list)
 	}
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Parse one decimal number at *p (advanced); 0 on success. */
+static int number(const char **p, uint64_t *v)
+{
+	char *end;
+
+	if (**p < '0' || **p > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(*p, &end, 10);
+	if (errno)
+		return -1;
+	*p = end;
+	return 0;
+}
+
+/* --drop-seqs: N or A-B, comma-separated; sorted and made unique. */
+static int parse_drop_seqs(struct exsim_cfg *c, const char *list)
+{
+	const char *p = list;
+	uint64_t *v, n = 0, i, k;
+
+	free(c->drop_seqs);
+	c->drop_seqs = NULL;
+	c->ndrop_seqs = 0;
+	v = malloc(EXSIM_MAX_DROP_SEQS * sizeof(*v));
+	if (!v)
+		return bad("--drop-seqs: out of memory");
+	for (;;) {
+		uint64_t a, b;
+
+		if (number(&p, &a) || a == 0)
+			goto bad_list;
+		b = a;
+		if (*p == '-') {
+			p++;
+			if (number(&p, &b) || b < a)
+				goto bad_list;
+		}
+		if (b - a >= EXSIM_MAX_DROP_SEQS - n) {
+			free(v);
+			return bad("--drop-seqs: more than %d sequence numbers", EXSIM_MAX_DROP_SEQS);
+		}
+		for (i = a; i <= b; i++)
+			v[n++] = i;
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			goto bad_list;
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (i = k = 0; i < n; i++)
+		if (!k || v[i] != v[k - 1])
+			v[k++] = v[i];
+	c->drop_seqs = v;
+	c->ndrop_seqs = k;
+	return 0;
+bad_list:
+	free(v);
+	return bad("--drop-seqs: '%s': give sequence numbers (from 1) N or A-B, "
+		   "comma-separated", list);
+}
+
+void exsim_cfg_free(struct exsim_cfg *c)
+{
+	free(c->drop_seqs);
+	c->drop_seqs = NULL;
+	c->ndrop_seqs = 0;
+}
+
 static void defaults(struct exsim_cfg *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -259,6 +375,12 @@ static void defaults(struct exsim_cfg *c)
 	c->spin_ns = 20000000;
 	c->max_shares = 1000000;
 	c->cpu = -1;
+	c->rereq_port = EXSIM_DEFAULT_REREQ_PORT;
+	c->rereq_max = EXSIM_REREQ_MAX_COUNT;
+	c->rereq_rate = EXSIM_REREQ_RATE;
+	c->rereq_burst = EXSIM_REREQ_BURST;
+	c->fault_seed = 1;
+	c->hostile_mask = HOSTILE_ALL;
 }
 
 int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
@@ -363,6 +485,48 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 		case OPT_HOST_NETNS:
 			c->host_netns = true;
 			break;
+		case OPT_REREQ_PORT:
+			rc = parse_u32("--rerequest-port", a, 0, 65535, &port);
+			c->rereq_port = (uint16_t)port;
+			break;
+		case OPT_REREQ_MAX:
+			rc = parse_u32("--rerequest-max", a, 1, MOLD_COUNT_MAX, &c->rereq_max);
+			break;
+		case OPT_REREQ_RATE:
+			rc = parse_double("--rerequest-rate", a, 0, 1e9, &c->rereq_rate);
+			break;
+		case OPT_REREQ_BURST:
+			rc = parse_u32("--rerequest-burst", a, 1, 100000000, &c->rereq_burst);
+			break;
+		case OPT_DROP_RATE:
+			rc = parse_double("--drop-rate", a, 0, 1, &c->drop_rate);
+			break;
+		case OPT_DUP_RATE:
+			rc = parse_double("--dup-rate", a, 0, 1, &c->dup_rate);
+			break;
+		case OPT_REORDER_RATE:
+			rc = parse_double("--reorder-rate", a, 0, 1, &c->reorder_rate);
+			break;
+		case OPT_DROP_SEQS:
+			rc = parse_drop_seqs(c, a);
+			break;
+		case OPT_FAULT_SEED:
+			rc = parse_u64("--fault-seed", a, 0, UINT64_MAX, &c->fault_seed);
+			break;
+		case OPT_FAULT_LOG:
+			c->fault_log_path = a;
+			break;
+		case OPT_HOSTILE:
+			rc = parse_double("--hostile", a, 0, 1000, &c->hostile_per_1000);
+			break;
+		case OPT_HOSTILE_CLASSES: {
+			const char *which = NULL;
+
+			if (hostile_parse_classes(a, &c->hostile_mask, &which))
+				rc = bad("--hostile-classes: unknown class '%s' (see --help)",
+					 which);
+			break;
+		}
 		case 'q':
 			c->quiet = true;
 			break;
@@ -392,6 +556,16 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 		return bad("--burst: needs a --rate (bursts keep an average rate)");
 	if (c->rate > 0 && c->rate < 0.01)
 		return bad("--rate: below 0.01 ticks per second");
+	if (c->rereq_port && c->rereq_rate > 0 && c->rereq_burst < c->rereq_max)
+		return bad("--rerequest-burst %u is below --rerequest-max %u: a full "
+			   "request could never be served", c->rereq_burst, c->rereq_max);
+	if (c->rereq_port && (c->rereq_port == ntohs(c->order.sin_port)))
+		return bad("--rerequest-port %u is the order port", c->rereq_port);
+	if (c->hostile_per_1000 > 0 && c->ndrop_seqs &&
+	    c->drop_seqs[0] <= 3 + c->nsym)
+		return bad("--drop-seqs %llu with --hostile: the hostile packets reuse the "
+			   "session's opening (sequence numbers 1..%u), which must not be lost",
+			   (unsigned long long)c->drop_seqs[0], 3 + c->nsym);
 	if (!c->count_set && c->duration_s > 0)
 		c->count = c->rate > 0 ? 0 : EXSIM_RATE0_TICK_CAP;
 	return 0;

@@ -41,6 +41,47 @@ static double tick_rate(const struct exsim_run *r)
 
 static const char msg_types[] = "SRAFECXDUP";
 
+static void text_faults(const struct exsim_run *r, FILE *out)
+{
+	const struct exsim_cfg *c = r->cfg;
+	const struct fault_stats *x = &r->feed->fx.st;
+	const struct hostile_stats *h = &r->hostile->st;
+	unsigned int k;
+
+	if (r->feed->fx.active)
+		fprintf(out, "  faults     dropped %" PRIu64 " packets (%" PRIu64 " messages, %"
+			PRIu64 " ticks; %" PRIu64 " by --drop-seqs), duplicated %" PRIu64
+			", reordered %" PRIu64 " (%" PRIu64 " messages); seed %" PRIu64 "\n",
+			x->dropped_packets, x->dropped_msgs, x->dropped_ticks,
+			x->seq_dropped_packets, x->dup_packets, x->reordered_packets,
+			x->reordered_msgs, c->fault_seed);
+	if (c->hostile_per_1000 <= 0)
+		return;
+	fprintf(out, "  hostile    %" PRIu64 " sent (%g per 1000 tick packets), %" PRIu64
+		" send errors:", h->sent, c->hostile_per_1000, h->send_errors);
+	for (k = 0; k < HC_NCLASSES; k++)
+		if (c->hostile_mask & (1u << k))
+			fprintf(out, " %s %" PRIu64, hostile_class_name(k), h->by_class[k]);
+	fputc('\n', out);
+}
+
+static void text_rereq(const struct exsim_run *r, FILE *out)
+{
+	const struct rereq_stats *q = &r->rereq->st;
+
+	if (r->rereq->fd < 0)
+		return;
+	fprintf(out, "  rerequest  port %u: %" PRIu64 " requests, %" PRIu64 " served (%"
+		PRIu64 " messages in %" PRIu64 " packets; truncated %" PRIu64 ", clipped %"
+		PRIu64 "), refused %" PRIu64 ": malformed %" PRIu64 ", wrong session %"
+		PRIu64 ", zero count %" PRIu64 ", seq 0 %" PRIu64 ", future %" PRIu64
+		", beyond store %" PRIu64 ", rate limited %" PRIu64 "; send errors %"
+		PRIu64 "\n", r->rereq->port, q->datagrams, q->served, q->messages,
+		q->packets, q->truncated, q->clipped, q->refused, q->malformed,
+		q->wrong_session, q->zero_count, q->bad_seq, q->future,
+		q->beyond_store, q->rate_limited, q->send_errors);
+}
+
 void report_text(const struct exsim_run *r, FILE *out)
 {
 	const struct exsim_cfg *c = r->cfg;
@@ -77,6 +118,7 @@ void report_text(const struct exsim_run *r, FILE *out)
 			fprintf(out, " %c %" PRIu64, *t, st->by_type[(uint8_t)*t]);
 	fprintf(out, "\n  send       errors %" PRIu64 " (retries %" PRIu64 ")\n",
 		st->send_errors, st->send_retries);
+	text_faults(r, out);
 	if (c->rate > 0)
 		hdr_print_summary(&r->lag, "  pacing     send lag (actual - intended)", out);
 	hdr_print_summary(&f->send_ns, "  send()     duration", out);
@@ -107,6 +149,7 @@ void report_text(const struct exsim_run *r, FILE *out)
 		pnl += fill_pnl(s);
 	}
 	fprintf(out, "             total pnl %s\n", fmt_px(b1, sizeof(b1), pnl));
+	text_rereq(r, out);
 	hdr_print_summary(&r->sink->w2w, "  wire-to-wire (kernel arrival - tick send)", out);
 	hdr_print_summary(&r->sink->w2w_user, "  wire-to-wire (user arrival - tick send)", out);
 	hdr_print_summary(&r->sink->w2w_intended,
@@ -143,6 +186,59 @@ static void json_hist(FILE *o, const char *key, const struct hdr_hist *h)
 		hdr_value_at_percentile(h, 50), hdr_value_at_percentile(h, 90),
 		hdr_value_at_percentile(h, 99), hdr_value_at_percentile(h, 99.9),
 		hdr_value_at_percentile(h, 99.99), hdr_max(h), h->under, h->over);
+}
+
+static void json_faults(const struct exsim_run *r, FILE *o)
+{
+	const struct exsim_cfg *c = r->cfg;
+	const struct faults *x = &r->feed->fx;
+	const struct hostile_stats *h = &r->hostile->st;
+	const struct rereq_stats *q = &r->rereq->st;
+	const struct msg_store *s = &r->feed->store;
+	const char *sep = "";
+	unsigned int k;
+
+	fprintf(o, "  \"store\": {\"messages\": %" PRIu64 ", \"bytes\": %zu"
+		", \"refused\": %" PRIu64 "},\n", s->n, s->used, s->refused);
+	fprintf(o, "  \"rerequest\": {\"port\": %u, \"max_count\": %u, "
+		"\"rate_msgs_per_s\": %g, \"burst\": %u,\n    \"requests\": %" PRIu64
+		", \"served\": %" PRIu64 ", \"messages\": %" PRIu64 ", \"packets\": %"
+		PRIu64 ", \"bytes\": %" PRIu64 ", \"truncated\": %" PRIu64
+		", \"clipped\": %" PRIu64 ", \"refused\": %" PRIu64 ",\n"
+		"    \"refusals\": {\"malformed\": %" PRIu64 ", \"wrong_session\": %" PRIu64
+		", \"zero_count\": %" PRIu64 ", \"bad_seq\": %" PRIu64 ", \"future\": %"
+		PRIu64 ", \"beyond_store\": %" PRIu64 ", \"rate_limited\": %" PRIu64
+		"}, \"send_errors\": %" PRIu64 "},\n",
+		r->rereq->fd >= 0 ? r->rereq->port : 0, c->rereq_max, c->rereq_rate,
+		c->rereq_burst, q->datagrams, q->served, q->messages, q->packets,
+		q->bytes, q->truncated, q->clipped, q->refused, q->malformed,
+		q->wrong_session, q->zero_count, q->bad_seq, q->future,
+		q->beyond_store, q->rate_limited, q->send_errors);
+	fprintf(o, "  \"faults\": {\"seed\": %" PRIu64 ", \"drop_rate\": %g, "
+		"\"dup_rate\": %g, \"reorder_rate\": %g, \"drop_seqs\": %zu,\n"
+		"    \"dropped_packets\": %" PRIu64 ", \"dropped_msgs\": %" PRIu64
+		", \"dropped_ticks\": %" PRIu64 ", \"seq_dropped_packets\": %" PRIu64
+		", \"dup_packets\": %" PRIu64 ", \"reordered_packets\": %" PRIu64
+		", \"reordered_msgs\": %" PRIu64 ", \"log_events\": %" PRIu64
+		", \"log_dropped\": %" PRIu64 "},\n",
+		c->fault_seed, c->drop_rate, c->dup_rate, c->reorder_rate,
+		c->ndrop_seqs, x->st.dropped_packets, x->st.dropped_msgs,
+		x->st.dropped_ticks, x->st.seq_dropped_packets, x->st.dup_packets,
+		x->st.reordered_packets, x->st.reordered_msgs, x->log_n, x->log_dropped);
+	fprintf(o, "  \"hostile\": {\"per_1000\": %g, \"classes\": [",
+		c->hostile_per_1000);
+	for (k = 0; k < HC_NCLASSES; k++)
+		if (c->hostile_mask & (1u << k)) {
+			fprintf(o, "%s\"%s\"", sep, hostile_class_name(k));
+			sep = ", ";
+		}
+	fprintf(o, "], \"sent\": %" PRIu64 ", \"send_errors\": %" PRIu64
+		", \"unicast_other\": %" PRIu64 ",\n    \"by_class\": {",
+		h->sent, h->send_errors, h->unicast_other);
+	for (k = 0; k < HC_NCLASSES; k++)
+		fprintf(o, "%s\"%s\": %" PRIu64, k ? ", " : "", hostile_class_name(k),
+			h->by_class[k]);
+	fputs("}},\n", o);
 }
 
 static void json_body(const struct exsim_run *r, FILE *o)
@@ -197,6 +293,7 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		sep = ", ";
 	}
 	fputs("},\n", o);
+	json_faults(r, o);
 	json_hist(o, "send_lag_ns", &r->lag);
 	fputs(",\n", o);
 	json_hist(o, "send_call_ns", &f->send_ns);

@@ -15,6 +15,8 @@
 #include "netns/exsim/exsim.h"
 #include "netns/exsim/feed.h"
 #include "netns/exsim/fill.h"
+#include "netns/exsim/hostile.h"
+#include "netns/exsim/rereq.h"
 #include "netns/exsim/sink.h"
 
 struct exsim_run {
@@ -22,6 +24,8 @@ struct exsim_run {
 	struct feed *feed;
 	struct sink *sink;
 	struct fill_book *book;
+	struct rereq *rereq;
+	struct hostile *hostile;
 	struct hdr_hist lag;	/* per tick: actual - intended send time */
 	uint64_t total;		/* ticks planned */
 	uint64_t t_start;	/* first packet */

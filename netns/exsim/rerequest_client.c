@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rerequest_client: ask the simulator's MoldUDP64 re-request server once
+ * and print what comes back.
+ *
+ *   rerequest_client [options] ADDR PORT SEQ COUNT
+ *   rerequest_client [options] --raw HEX ADDR PORT
+ *
+ * Sends the spec's 20-byte request (session, first sequence number, count)
+ * or raw bytes, then reads answers until --wait-ms passes without one.
+ * Every message answered goes to standard output as "seq,hex" (the format
+ * of fault_recv --dump), a summary to standard error.  Every answer must be
+ * a well-formed MoldUDP64 packet of the session asked for, in sequence
+ * order without repeats; with --expect N exactly N messages from SEQ; with
+ * --expect-none nothing at all.  Exit 0 when all held, 1 when not, 2 on a
+ * usage or socket error.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "netns/exsim/mold_check.h"
+#include "proto/be.h"
+#include "proto/moldudp64.h"
+
+static const char usage[] =
+"Usage: rerequest_client [options] ADDR PORT SEQ COUNT\n"
+"       rerequest_client [options] --raw HEX ADDR PORT\n"
+"  --session ID      session asked for (default EXSIM00001)\n"
+"  --wait-ms T       stop after T ms without an answer (default 300)\n"
+"  --repeat K        send the request K times back to back (default 1)\n"
+"  --expect N        fail unless exactly N messages, SEQ.. in order\n"
+"  --expect-none     fail if anything comes back\n"
+"  --raw HEX         send these bytes instead of a request\n";
+
+static int parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+static int parse_hex(const char *s, uint8_t *out, size_t cap, size_t *n)
+{
+	size_t len = strlen(s), i;
+
+	if (len % 2 || len / 2 > cap)
+		return -1;
+	for (i = 0; i < len / 2; i++) {
+		unsigned int b;
+
+		if (sscanf(s + 2 * i, "%2x", &b) != 1)
+			return -1;
+		out[i] = (uint8_t)b;
+	}
+	*n = len / 2;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "session", required_argument, NULL, 's' },
+		{ "wait-ms", required_argument, NULL, 'w' },
+		{ "repeat", required_argument, NULL, 'k' },
+		{ "expect", required_argument, NULL, 'e' },
+		{ "expect-none", no_argument, NULL, 'n' },
+		{ "raw", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct mold_rerequest req = { 0 };
+	struct sockaddr_in srv = { .sin_family = AF_INET };
+	uint64_t wait_ms = 300, repeat = 1, expect = 0, port, v, next, packets = 0;
+	uint64_t messages = 0, bad = 0;
+	uint8_t out[256], buf[2048];
+	size_t out_len = 0;
+	bool have_expect = false, none = false, raw = false, ok;
+	int fd, opt, args;
+
+	mold_session_set(req.session, "EXSIM00001");
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (strlen(optarg) > MOLD_SESSION_LEN)
+				goto usage;
+			mold_session_set(req.session, optarg);
+			break;
+		case 'w':
+			if (parse_u64(optarg, &wait_ms) || !wait_ms || wait_ms > 60000)
+				goto usage;
+			break;
+		case 'k':
+			if (parse_u64(optarg, &repeat) || !repeat || repeat > 100000)
+				goto usage;
+			break;
+		case 'e':
+			if (parse_u64(optarg, &expect))
+				goto usage;
+			have_expect = true;
+			break;
+		case 'n':
+			none = true;
+			break;
+		case 'r':
+			if (parse_hex(optarg, out, sizeof(out), &out_len))
+				goto usage;
+			raw = true;
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	args = argc - optind;
+	if (args != (raw ? 2 : 4) || inet_pton(AF_INET, argv[optind], &srv.sin_addr) != 1 ||
+	    parse_u64(argv[optind + 1], &port) || !port || port > 65535)
+		goto usage;
+	srv.sin_port = htons((uint16_t)port);
+	if (!raw) {
+		if (parse_u64(argv[optind + 2], &req.seq) ||
+		    parse_u64(argv[optind + 3], &v) || v > 0xFFFF)
+			goto usage;
+		req.count = (uint16_t)v;
+		out_len = (size_t)mold_encode_rerequest(out, sizeof(out), &req);
+	}
+
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0) {
+		perror("rerequest_client: socket");
+		return 2;
+	}
+	for (v = 0; v < repeat; v++)
+		if (sendto(fd, out, out_len, 0, (struct sockaddr *)&srv, sizeof(srv)) < 0) {
+			perror("rerequest_client: sendto");
+			return 2;
+		}
+
+	next = req.seq;
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		const uint8_t *b;
+		uint64_t seq;
+		uint16_t count, i;
+		ssize_t n;
+
+		if (poll(&p, 1, (int)wait_ms) <= 0)
+			break;
+		n = recv(fd, buf, sizeof(buf), 0);
+		if (n < 0)
+			break;
+		packets++;
+		if (mold_check(buf, (size_t)n) != MOLD_WELL_FORMED ||
+		    memcmp(buf + MOLD_OFF_SESSION, req.session, MOLD_SESSION_LEN)) {
+			bad++;
+			continue;
+		}
+		seq = be64_load(buf + MOLD_OFF_SEQ);
+		count = be16_load(buf + MOLD_OFF_COUNT);
+		if (count == MOLD_COUNT_HEARTBEAT || count == MOLD_COUNT_END) {
+			bad++;
+			continue;
+		}
+		if (repeat == 1 && seq != next)
+			bad++;
+		next = seq + count;
+		b = buf + MOLD_HDR_LEN;
+		for (i = 0; i < count; i++) {
+			uint16_t len = be16_load(b), k;
+
+			printf("%" PRIu64 ",", seq + i);
+			for (k = 0; k < len; k++)
+				printf("%02x", b[MOLD_BLOCK_HDR_LEN + k]);
+			putchar('\n');
+			b += MOLD_BLOCK_HDR_LEN + len;
+			messages++;
+		}
+	}
+	close(fd);
+	fprintf(stderr, "packets=%" PRIu64 " messages=%" PRIu64 " bad=%" PRIu64 "\n",
+		packets, messages, bad);
+	ok = !bad && (!none || !packets) && (!have_expect || messages == expect);
+	return ok ? 0 : 1;
+usage:
+	fputs(usage, stderr);
+	return 2;
+}

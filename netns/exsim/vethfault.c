@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/*
+ * vethfault: network faults on a device's egress where the kernel has no
+ * sch_netem (this VM's): loads vethfault.bpf.c as a tc clsact egress filter.
+ * netns/rig.sh netem uses it as its fallback; run it in the device's
+ * namespace.
+ *
+ *   vethfault attach DEV [--loss P] [--duplicate P] [--delay P --slow-class M:N]
+ *   vethfault stats DEV      seen, dropped, duplicated, delayed (key=value)
+ *   vethfault detach DEV
+ *
+ * P are fractions 0..1.  --delay puts that fraction of the frames into the
+ * HTB class M:N of the device's root qdisc, which the caller set up slow, so
+ * that later frames overtake them.  The filter stays after this program
+ * exits (the kernel holds it) until detached or the device goes away.
+ * Exit 0 ok, 1 failure, 2 usage.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <net/if.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/pkt_sched.h>
+
+#include "netns/exsim/vethfault.h"
+#include "vethfault.skel.h"
+
+static const char usage[] =
+"Usage: vethfault attach DEV [--loss P] [--duplicate P] [--delay P --slow-class M:N]\n"
+"       vethfault stats DEV\n"
+"       vethfault detach DEV\n";
+
+static int parse_frac(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return errno || end == s || *end || !(*v >= 0 && *v <= 1) ? -1 : 0;
+}
+
+static uint32_t thr(double p)
+{
+	return p >= 1 ? UINT32_MAX : (uint32_t)ldexp(p, 32);
+}
+
+static int parse_class(const char *s, uint32_t *h)
+{
+	unsigned int maj, min;
+	char tail;
+
+	if (sscanf(s, "%x:%x%c", &maj, &min, &tail) != 2 || maj > 0xffff || min > 0xffff)
+		return -1;
+	*h = TC_H_MAKE(maj << 16, min);
+	return 0;
+}
+
+static int attach(int ifindex, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "loss", required_argument, NULL, 'l' },
+		{ "duplicate", required_argument, NULL, 'd' },
+		{ "delay", required_argument, NULL, 'y' },
+		{ "slow-class", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
+			    .attach_point = BPF_TC_EGRESS);
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, tco, .handle = VF_TC_HANDLE,
+			    .priority = VF_TC_PRIO);
+	double loss = 0, dup = 0, delay = 0;
+	uint32_t slow = 0;
+	struct vethfault_bpf *skel;
+	int opt, err;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'l':
+			if (parse_frac(optarg, &loss))
+				goto bad;
+			break;
+		case 'd':
+			if (parse_frac(optarg, &dup))
+				goto bad;
+			break;
+		case 'y':
+			if (parse_frac(optarg, &delay))
+				goto bad;
+			break;
+		case 'c':
+			if (parse_class(optarg, &slow))
+				goto bad;
+			break;
+		default:
+			goto bad;
+		}
+	}
+	if (optind != argc || (delay > 0 && !slow))
+		goto bad;
+
+	skel = vethfault_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "vethfault: open: %s\n", strerror(errno));
+		return 1;
+	}
+	skel->rodata->loss_thr = loss > 0 ? thr(loss) : 0;
+	skel->rodata->dup_thr = dup > 0 ? thr(dup) : 0;
+	skel->rodata->delay_thr = delay > 0 ? thr(delay) : 0;
+	skel->rodata->ifindex = (uint32_t)ifindex;
+	skel->rodata->slow_class = slow;
+	err = vethfault_bpf__load(skel);
+	if (err) {
+		fprintf(stderr, "vethfault: load: %s\n", strerror(-err));
+		goto out;
+	}
+	err = bpf_tc_hook_create(&hook);
+	if (err && err != -EEXIST) {
+		fprintf(stderr, "vethfault: clsact on ifindex %d: %s\n", ifindex, strerror(-err));
+		goto out;
+	}
+	tco.prog_fd = bpf_program__fd(skel->progs.vethfault);
+	tco.flags = BPF_TC_F_REPLACE;
+	err = bpf_tc_attach(&hook, &tco);
+	if (err)
+		fprintf(stderr, "vethfault: attach: %s\n", strerror(-err));
+out:
+	vethfault_bpf__destroy(skel);	/* the attached filter keeps the program */
+	return err ? 1 : 0;
+bad:
+	fputs(usage, stderr);
+	return 2;
+}
+
+static int stats(int ifindex)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
+			    .attach_point = BPF_TC_EGRESS);
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, tco, .handle = VF_TC_HANDLE,
+			    .priority = VF_TC_PRIO);
+	static const char *const names[VF_NR_COUNTERS] = {
+		"seen", "dropped", "duplicated", "delayed",
+	};
+	uint32_t map_ids[16], i;
+	struct bpf_prog_info pi = { 0 };
+	__u32 len = sizeof(pi);
+	int ncpu = libbpf_num_possible_cpus(), pfd, err;
+
+	err = bpf_tc_query(&hook, &tco);
+	if (err) {
+		fprintf(stderr, "vethfault: no fault filter on ifindex %d: %s\n", ifindex,
+			strerror(-err));
+		return 1;
+	}
+	pfd = bpf_prog_get_fd_by_id(tco.prog_id);
+	pi.nr_map_ids = 16;
+	pi.map_ids = (uintptr_t)map_ids;
+	if (pfd < 0 || bpf_obj_get_info_by_fd(pfd, &pi, &len)) {
+		fprintf(stderr, "vethfault: program %u: %s\n", tco.prog_id, strerror(errno));
+		return 1;
+	}
+	for (i = 0; i < pi.nr_map_ids && i < 16; i++) {
+		struct bpf_map_info mi = { 0 };
+		__u32 ml = sizeof(mi);
+		int mfd = bpf_map_get_fd_by_id(map_ids[i]);
+		uint32_t k;
+
+		if (mfd < 0 || bpf_obj_get_info_by_fd(mfd, &mi, &ml) ||
+		    strcmp(mi.name, "counters")) {
+			if (mfd >= 0)
+				close(mfd);
+			continue;
+		}
+		for (k = 0; k < VF_NR_COUNTERS; k++) {
+			uint64_t v[ncpu > 0 ? ncpu : 1], sum = 0;
+			int c;
+
+			if (bpf_map_lookup_elem(mfd, &k, v))
+				continue;
+			for (c = 0; c < ncpu; c++)
+				sum += v[c];
+			printf("%s=%" PRIu64 "\n", names[k], sum);
+		}
+		close(mfd);
+		close(pfd);
+		return 0;
+	}
+	close(pfd);
+	fprintf(stderr, "vethfault: the filter's program has no counters map\n");
+	return 1;
+}
+
+static int detach(int ifindex)
+{
+	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
+			    .attach_point = BPF_TC_EGRESS);
+	DECLARE_LIBBPF_OPTS(bpf_tc_opts, tco, .handle = VF_TC_HANDLE,
+			    .priority = VF_TC_PRIO);
+	int err = bpf_tc_detach(&hook, &tco);
+
+	if (err && err != -ENOENT) {
+		fprintf(stderr, "vethfault: detach: %s\n", strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int ifindex;
+
+	if (argc < 3) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	ifindex = (int)if_nametoindex(argv[2]);
+	if (!ifindex) {
+		fprintf(stderr, "vethfault: %s: no such device here\n", argv[2]);
+		return 1;
+	}
+	libbpf_set_print(NULL);
+	if (!strcmp(argv[1], "attach"))
+		return attach(ifindex, argc - 2, argv + 2);
+	if (!strcmp(argv[1], "stats") && argc == 3)
+		return stats(ifindex);
+	if (!strcmp(argv[1], "detach") && argc == 3)
+		return detach(ifindex);
+	fputs(usage, stderr);
+	return 2;
+}
