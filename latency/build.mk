@@ -1,7 +1,8 @@
-# Latency capture library: HDR histograms (and, later, the capture log).
+# Latency: HDR histograms, the capture log (writer, reader, t2t-capture tool)
+# and the clock-read cost.
 # Release and ASan+UBSan archives, so tools and unit tests can both link it.
 
-LATENCY_SRCS := latency/hdr.c
+LATENCY_SRCS := latency/hdr.c latency/capture.c latency/clock_cost.c
 
 $(BUILD)/liblatency.a: $(call objs,$(LATENCY_SRCS))
 	@mkdir -p $(@D)
@@ -23,3 +24,16 @@ bench-hdr: $(BUILD)/latency/bench_hdr
 
 $(BUILD)/latency/bench_hdr: $(BUILD)/latency/bench_hdr.o $(BUILD)/liblatency.a
 	$(CC) $^ -o $@ $(LDLIBS)
+
+# The capture log reader: percentile tables, CSV, merge, plot data.
+$(BUILD)/t2t-capture: $(BUILD)/latency/capture_tool.o $(BUILD)/liblatency.a
+	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
+BINS += $(BUILD)/t2t-capture
+
+UNIT_TESTS += $(ASAN)/tests/unit/test_capture
+$(ASAN)/tests/unit/test_capture: $(ASAN)/tests/unit/test_capture.o $(ASAN)/liblatency.a
+	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka -lz $(LDLIBS)
+
+# The reader tool on hand-made files (format, merge, errors, plots) and the
+# gateway's capture log end to end on a rig.
+INT_TESTS += tests/integration/capture_tool.sh tests/integration/capture_gateway.sh

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Capture log: every order's timestamps in a gzip-compressed text file
+ * (zcat shows it), written after the run from the gateway's order log and
+ * read back by the t2t-capture tool.  The format (latency/README.md):
+ *
+ *	# t2t-capture v1
+ *	# path=af_xdp
+ *	# <key>=<value>			rig parameters, one per line
+ *	order_no,md_seq,symbol,side,shares,price,outcome,flags,t_send,t_hook,t_seen,t_decided,t_queued,t_sent,t_ack
+ *	<one line per order>
+ *	# end records=<n>
+ *
+ * Timestamps are CLOCK_MONOTONIC nanoseconds of the one host, 0 where not
+ * taken.  The trailer makes a file cut short visible even where gzip itself
+ * cannot tell (a capture that was never finished).
+ *
+ * Nothing here is for a hot loop: the writer formats and compresses.
+ */
+#ifndef LATENCY_CAPTURE_H
+#define LATENCY_CAPTURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <zlib.h>
+
+#include "latency/hdr.h"
+
+#define CAPTURE_VERSION		1
+#define CAPTURE_META_MAX	32
+#define CAPTURE_KEY_LEN		32
+#define CAPTURE_VAL_LEN		256
+#define CAPTURE_LINE_MAX	1024
+
+/* What became of an order (the gateway's order states, by name). */
+enum capture_outcome {
+	CAP_SENT,		/* no reply seen */
+	CAP_ACCEPTED,
+	CAP_FILLED,
+	CAP_CANCELED,
+	CAP_REJECTED,
+	CAP_SEND_FAILED,	/* never left */
+	CAP_TIMED_OUT,		/* no final reply in time */
+	CAP_OUTCOME_NR,
+};
+
+/* How the order came about (flags column: names joined by '+', or '-'). */
+#define CAP_F_RETRANS	1	/* its tick came in a retransmission */
+#define CAP_F_CATCHUP	2	/* its tick was decoded late, after a gap filled */
+
+extern const char *const capture_outcome_names[CAP_OUTCOME_NR];
+
+/* The stages every tool reports, in this order. */
+enum capture_stage {
+	CAP_SEND_HOOK,		/* exchange send -> XDP hook / kernel stamp */
+	CAP_HOOK_SEEN,		/* -> the gateway's loop saw it */
+	CAP_SEEN_DECIDED,	/* decode + strategy + order built */
+	CAP_DECIDED_QUEUED,	/* -> on the TX ring (or just before sendto) */
+	CAP_QUEUED_SENT,	/* the TX kick (sendto) */
+	CAP_SEEN_QUEUED,	/* the loop's own work: decode, strategy, order */
+	CAP_HOOK_QUEUED,	/* in-gateway tick-to-trade */
+	CAP_HOOK_SENT,		/* ... with the kick */
+	CAP_SEND_ACK,		/* wire to wire: exchange send -> exchange arrival */
+	CAP_STAGE_NR,
+};
+
+extern const char *const capture_stage_names[CAP_STAGE_NR];
+
+struct capture_rec {
+	uint64_t order_no;
+	uint64_t md_seq;		/* triggering market-data message */
+	char symbol[9];			/* no padding, NUL terminated */
+	char side;
+	uint32_t shares;
+	uint32_t price;			/* Price(4) limit */
+	uint8_t outcome;		/* enum capture_outcome */
+	uint8_t flags;			/* CAP_F_* */
+	uint64_t t_send;		/* exchange put the tick on the wire */
+	uint64_t t_hook;		/* XDP hook / kernel receive stamp */
+	uint64_t t_seen, t_decided, t_queued, t_sent;
+	uint64_t t_ack;			/* exchange's kernel arrival stamp */
+};
+
+/* The header's key=value lines, in order; "path" is always there. */
+struct capture_meta {
+	unsigned int n;
+	struct {
+		char key[CAPTURE_KEY_LEN];
+		char val[CAPTURE_VAL_LEN];
+	} kv[CAPTURE_META_MAX];
+};
+
+/* A header key: 1..31 of [a-z0-9_.-] (len bytes of key). */
+bool capture_key_ok(const char *key, size_t len);
+void capture_meta_init(struct capture_meta *m, const char *path);
+/* Set (or replace) key; keys are [a-z0-9_.-], 1..31 characters; control
+ * characters in the value become '?' and a long value is cut.  0, or
+ * -EINVAL for a bad key, -ENOSPC when full. */
+int capture_meta_set(struct capture_meta *m, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* NULL when the key is absent. */
+const char *capture_meta_get(const struct capture_meta *m, const char *key);
+
+/* The flags column: "-" or the flags' names joined by '+' (len >= 16). */
+void capture_flags_text(uint8_t flags, char *buf, size_t len);
+
+struct capture_writer {
+	gzFile gz;
+	uint64_t records;
+	int err;			/* first error, -errno */
+};
+
+/* Create path and write the header.  0 or -errno. */
+int capture_open(struct capture_writer *w, const char *path,
+		 const struct capture_meta *m);
+/* Append one record; errors are kept for capture_close(). */
+void capture_write(struct capture_writer *w, const struct capture_rec *r);
+/* Write the trailer and close.  0, or the first error (-errno, -EIO). */
+int capture_close(struct capture_writer *w);
+
+struct capture_reader {
+	gzFile gz;
+	const char *name;
+	unsigned long line;		/* of the last line read */
+	struct capture_meta meta;
+	uint64_t records;
+	bool done;
+	char err[CAPTURE_LINE_MAX];	/* "name:line: what" after a failure */
+	char buf[CAPTURE_LINE_MAX];
+};
+
+/* Open and read the header.  0, or -1 with r->err set (the reader is then
+ * closed). */
+int capture_reader_open(struct capture_reader *r, const char *path);
+/* 1 with a record, 0 at the end (trailer checked), -1 with r->err set. */
+int capture_read(struct capture_reader *r, struct capture_rec *rec);
+void capture_reader_close(struct capture_reader *r);
+
+/*
+ * Each stage's duration of one record: fills v[] and returns a bit mask of
+ * the stages the record has.  Every stage needs an order that left (not
+ * send_failed) with t_hook and t_sent; send->hook also needs t_send, and
+ * send->ack t_send and t_ack.  A catch-up order (its tick waited for a gap
+ * to fill) is no tick-to-trade and has no stage (the gateway's report_build()
+ * applies the same rules).
+ */
+unsigned int capture_stages(const struct capture_rec *r, int64_t v[CAP_STAGE_NR]);
+
+/* One histogram per stage; about 230 KB, so allocate it. */
+struct capture_hists {
+	uint64_t records;
+	struct hdr_hist stage[CAP_STAGE_NR];
+};
+
+void capture_hists_reset(struct capture_hists *h);
+void capture_hists_add(struct capture_hists *h, const struct capture_rec *r);
+
+#endif /* LATENCY_CAPTURE_H */
