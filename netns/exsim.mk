@@ -57,7 +57,9 @@ $(EXSIM_UNIT): $(ASAN)/tests/unit/test_exsim_model.o \
 UNIT_TESTS += $(EXSIM_UNIT)
 
 INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
-	tests/integration/exsim_orders.sh
+	tests/integration/exsim_orders.sh tests/integration/exsim_rerequest.sh \
+	tests/integration/faults_feed.sh tests/integration/faults_hostile.sh \
+	tests/integration/faults_netem.sh
 
 # Publish rate with packing and pacing accuracy, on a rig of its own.
 .PHONY: bench-exsim

@@ -372,7 +372,7 @@ netem_off() {
 # Without sch_netem: tc BPF for loss and duplication, a slow HTB class for
 # reordering by delay.
 netem_fallback() {
-	local loss=0 dup=0 reorder=0 delay_us=0 w tool rate args=()
+	local loss=0 dup=0 reorder=0 delay_us=0 w tool rate ignored="" args=()
 	local -a words
 	read -ra words <<<"$netem_spec"
 	set -- "${words[@]}"
@@ -387,6 +387,11 @@ netem_fallback() {
 		*) die "netem: '$w' is not emulated here (no sch_netem in this kernel): loss, duplicate, reorder, delay" ;;
 		esac
 		shift 2
+		# netem's correlation and jitter values: accepted, not emulated
+		while [ $# -gt 0 ] && [[ "$1" =~ ^[0-9.]+(%|s|ms|us)?$ ]]; do
+			ignored+=" $w:$1"
+			shift
+		done
 	done
 	tool=$(cd "$(dirname "$0")/.." && pwd)/build/netns/vethfault
 	[ -x "$tool" ] || die "netem: the kernel has no sch_netem and $tool is not built (make)"
@@ -401,7 +406,7 @@ netem_fallback() {
 		args+=(--delay "$reorder" --slow-class 1:20)
 	fi
 	run nsrun "$ns_ex" "$tool" attach "$if_ex" --loss "$loss" --duplicate "$dup" "${args[@]}"
-	echo "rig $prefix netem on $if_ex (emulated, no sch_netem here: tc bpf + htb): loss $loss duplicate $dup reorder $reorder delay ${delay_us}us"
+	echo "rig $prefix netem on $if_ex (emulated, no sch_netem here: tc bpf + htb): loss $loss duplicate $dup reorder $reorder delay ${delay_us}us${ignored:+ (ignored:$ignored)}"
 }
 
 do_netem() {

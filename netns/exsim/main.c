@@ -64,6 +64,7 @@ struct loop {
 	uint64_t hb_ns;
 	uint64_t spin_ns;
 	bool progress;		/* stderr is a terminal */
+	bool ended;		/* end of session sent: no more heartbeats */
 	uint64_t next_progress;
 };
 
@@ -114,7 +115,7 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 
 		if (now >= deadline || stop)
 			return now;
-		if (now - f->last_send_ns >= L->hb_ns) {
+		if (now - f->last_send_ns >= L->hb_ns && !L->ended) {
 			feed_heartbeat(f);
 			continue;
 		}
@@ -128,7 +129,8 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 			};
 			struct timespec ts;
 
-			nap = min_u64(nap, f->last_send_ns + L->hb_ns - now);
+			if (!L->ended)
+				nap = min_u64(nap, f->last_send_ns + L->hb_ns - now);
 			if (L->progress)
 				nap = min_u64(nap, L->next_progress - now);
 			ts.tv_sec = (time_t)(nap / NS_PER_SEC);
@@ -413,6 +415,7 @@ int main(int argc, char **argv)
 	if (!stop)
 		wait_until(&L, mono_ns() + (uint64_t)cfg.linger_ms * NS_PER_MS);
 	close_session(&L, &book);
+	L.ended = true;
 	if (!stop)
 		wait_until(&L, mono_ns() + (uint64_t)cfg.grace_ms * NS_PER_MS);
 	sink_poll(&sink, UINT32_MAX);

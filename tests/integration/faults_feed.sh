@@ -1,0 +1,87 @@
+#!/bin/bash
+# exsim's own feed faults do what they say, seen by a kernel receiver in
+# the gateway namespace that fills gaps through the re-request server:
+#  - --drop-rate and --drop-seqs: exactly the dropped messages never arrive
+#    on the feed (the directory's among them), and every one of them comes
+#    back by re-request: the receiver ends with every message, its trades
+#    equal to the --record file (which has the dropped ticks too);
+#  - --dup-rate: that many packets arrive twice (nothing new in them);
+#  - --reorder-rate: that many packets arrive after a later one;
+#  - the receiver's gap count equals dropped + held-back messages, its
+#    datagram count the simulator's packets, and the --fault-log agrees
+#    with the JSON counters;
+#  - the same --fault-seed gives the same faults (one tick per packet, so
+#    that the packets are the same); another one others.
+#
+# Own rig, torn down on exit.  Bounded: three runs of about 2 s.
+set -u
+P=ff$$
+SUBNET=10.215.$(($$ % 250)).0/24
+. "$(dirname "$0")/exsim_lib.sh"
+. "$(dirname "$0")/faults_lib.sh"
+
+need "$EXSIM" "$FRECV"
+rig_up
+
+# run NAME SEED: receiver with gap fill + faulty simulator.
+run() {
+	local name=$1 seed=$2
+	start_fault_recv "$name" --rerequest "$RIG_IP_EX:$RIG_REREQUEST_PORT" \
+		--expect-complete --trades "$TMP/$name.trades" --timeout-ms 5000
+	ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
+		--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT --noise 0.5 \
+		--count 6000 --rate 3000 --drop-rate 0.03 --dup-rate 0.02 \
+		--reorder-rate 0.03 --fault-seed "$seed" --drop-seqs 2,3,5000-5001 \
+		--max-per-packet 1 --grace 1000 --record "$TMP/$name.rec" --json "$TMP/$name.json" \
+		--fault-log "$TMP/$name.faults" >"$TMP/$name.sim" 2>&1 ||
+		fail "$name: exsim failed: $(tail -3 "$TMP/$name.sim")"
+	wait_recv "$name"
+}
+
+run a 7
+o=$TMP/a.out
+j=$TMP/a.json
+[ "$(kv "$o" result)" = ok ] && ok "receiver complete after gap fill: $(kv "$o" next_seq) messages" ||
+	fail "receiver: $(summary a)"
+dropped=$(jv "$j" .faults.dropped_msgs)
+expect_ge "packets dropped" "$(jv "$j" .faults.dropped_packets)" 10
+expect_eq "dropped by --drop-seqs (2,3 share the opening packet; 5000-5001)" \
+	"$(jv "$j" .faults.seq_dropped_packets)" \
+	"$(awk -F, '$1 == "drop" && (($2 <= 3 && $2 + $3 > 2) || ($2 <= 5001 && $2 + $3 > 5000))' "$TMP/a.faults" | wc -l)"
+expect_eq "messages that never came on the feed == dropped" "$(kv "$o" missing_from_feed)" "$dropped"
+expect_eq "messages filled by re-request == dropped" "$(kv "$o" fill_msgs)" "$dropped"
+expect_eq "re-requested messages served" "$(jv "$j" .rerequest.messages)" "$dropped"
+expect_eq "duplicated packets seen twice" "$(kv "$o" dup_packets)" "$(jv "$j" .faults.dup_packets)"
+expect_ge "duplicated packets" "$(jv "$j" .faults.dup_packets)" 10
+expect_eq "reordered packets arriving late" "$(kv "$o" late_packets)" "$(jv "$j" .faults.reordered_packets)"
+expect_ge "reordered packets" "$(jv "$j" .faults.reordered_packets)" 10
+expect_eq "gap messages == dropped + held back" "$(kv "$o" gap_msgs)" \
+	$((dropped + $(jv "$j" .faults.reordered_msgs)))
+# (the receiver stops at the first of the three end-of-session packets)
+expect_eq "datagrams received == sent (duplicates in, drops out)" \
+	$(($(kv "$o" datagrams) - $(kv "$o" end_of_session))) \
+	$(($(jv "$j" .packets) - $(jv "$j" .end_of_session)))
+expect_eq "record has every published tick, dropped or not" $(($(wc -l <"$TMP/a.rec") - 1)) 6000
+cmp -s "$TMP/a.rec" "$TMP/a.trades" && ok "trades after fill == record" ||
+	fail "trades after fill differ from the record: $(cmp "$TMP/a.rec" "$TMP/a.trades" 2>&1)"
+expect_eq "fault log drops" "$(grep -c '^drop,' "$TMP/a.faults")" "$(jv "$j" .faults.dropped_packets)"
+expect_eq "fault log dups" "$(grep -c '^dup,' "$TMP/a.faults")" "$(jv "$j" .faults.dup_packets)"
+expect_eq "fault log reorders" "$(grep -c '^reorder,' "$TMP/a.faults")" "$(jv "$j" .faults.reordered_packets)"
+
+run b 7
+run c 8
+if cmp -s <(cut -d, -f1-3 "$TMP/a.faults" | sort) <(cut -d, -f1-3 "$TMP/b.faults" | sort); then
+	ok "same seed, same drops, duplicates and reorders"
+else
+	fail "same seed gave other faults"
+fi
+if cmp -s <(grep '^drop,' "$TMP/a.faults") <(grep '^drop,' "$TMP/c.faults"); then
+	fail "another seed gave the same drops"
+else
+	ok "another seed, other drops"
+fi
+[ "$(kv "$TMP/c.out" result)" = ok ] && cmp -s "$TMP/c.rec" "$TMP/c.trades" &&
+	ok "seed 8: complete after gap fill, trades == record" || fail "seed 8: $(summary c)"
+
+finish "feed fault"

@@ -1,0 +1,117 @@
+#!/bin/bash
+# exsim --hostile mixes malformed and stray packets into a valid feed; a
+# kernel receiver in the gateway namespace keeps every valid message and
+# the kernel drops the rest, each class accounted for:
+#  - the seven malformed MoldUDP64 classes reach the receiver, which finds
+#    in each packet exactly the defect the simulator says it sent (count per
+#    class equal), and 'random' packets each land in one of those classes;
+#  - truncated frames and bad UDP checksums are dropped by the kernel
+#    (IpInTruncatedPkts + IpInHdrErrors, UdpInCsumErrors), frames to other
+#    ports go to no socket (UdpIgnoredMulti), to other addresses are not
+#    for this host (IpInAddrErrors for the unicast ones);
+#  - the gateway veth received exactly the feed plus every hostile packet;
+#  - no "poison" payload got through: the receiver's trades == the record.
+# Plus the refusals: frame classes outside a named namespace, unknown class.
+#
+# Own rig, torn down on exit.  Bounded: two runs of about 1.5 s.
+set -u
+P=fh$$
+SUBNET=10.216.$(($$ % 250)).0/24
+. "$(dirname "$0")/exsim_lib.sh"
+. "$(dirname "$0")/faults_lib.sh"
+
+need "$EXSIM" "$FRECV"
+MOLD="short_packet block_overrun count_too_high count_too_low zero_length_block bad_length unknown_type"
+FRAMES="truncated_frame bad_checksum other_port other_address"
+
+# counters NAME: the gateway namespace's kernel counters and veth rx count.
+counters() {
+	ip netns exec "$RIG_NS_GW" nstat -asz >"$TMP/$1.nstat"
+	ip netns exec "$RIG_NS_GW" cat "/sys/class/net/$RIG_IF_GW/statistics/rx_packets" >"$TMP/$1.rx"
+}
+# delta COUNTER: after - before
+delta() {
+	echo $(($(awk -v k="$1" '$1 == k { print $2 }' "$TMP/after.nstat") - \
+		$(awk -v k="$1" '$1 == k { print $2 }' "$TMP/before.nstat")))
+}
+
+# run NAME CLASSES
+run() {
+	local name=$1 classes=$2
+	start_fault_recv "$name" --trades "$TMP/$name.trades" --timeout-ms 5000
+	counters before
+	ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
+		--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT \
+		--count 4000 --rate 4000 --max-per-packet 1 --linger 100 --grace 100 \
+		--hostile 250 --hostile-classes "$classes" --fault-seed 11 \
+		--record "$TMP/$name.rec" --json "$TMP/$name.json" >"$TMP/$name.sim" 2>&1 ||
+		fail "$name: exsim failed: $(tail -3 "$TMP/$name.sim")"
+	wait_recv "$name"
+	sleep 0.2
+	counters after
+}
+
+# Refusals first (no rig needed).
+unshare -n "$EXSIM" -q --feed 127.0.0.1 --count 10 --hostile 10 >"$TMP/r1" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "hostile frames" "$TMP/r1" &&
+	ok "frame classes refused outside a named namespace" || fail "frames outside the rig: rc $rc: $(cat "$TMP/r1")"
+"$EXSIM" --hostile-classes short_packet,bogus >"$TMP/r2" 2>&1
+rc=$?
+[ "$rc" -eq 2 ] && grep -q "unknown class 'bogus'" "$TMP/r2" &&
+	ok "unknown hostile class refused" || fail "bad class: rc $rc: $(cat "$TMP/r2")"
+"$EXSIM" --hostile 10 --drop-seqs 2 >"$TMP/r3" 2>&1
+[ $? -eq 2 ] && ok "--hostile with --drop-seqs in the opening refused" || fail "$(cat "$TMP/r3")"
+
+rig_up
+all=$(echo $MOLD $FRAMES | tr ' ' ,)
+run a "$all"
+o=$TMP/a.out
+j=$TMP/a.json
+[ "$(kv "$o" result)" = ok ] && [ "$(kv "$o" mismatch)" = 0 ] && [ "$(kv "$o" foreign)" = 0 ] &&
+	ok "receiver read to the end of session" || fail "receiver: $(summary a)"
+cmp -s "$TMP/a.rec" "$TMP/a.trades" && ok "trades == record: every valid tick kept, no poison taken" ||
+	fail "trades differ from the record: $(cmp "$TMP/a.rec" "$TMP/a.trades" 2>&1)"
+mold_sent=0
+for c in $MOLD; do
+	sent=$(jv "$j" ".hostile.by_class.$c")
+	expect_ge "$c sent" "$sent" 5
+	expect_eq "$c: receiver found that defect" "$(kv "$o" "$c")" "$sent"
+	mold_sent=$((mold_sent + sent))
+done
+for c in $FRAMES; do
+	expect_ge "$c sent" "$(jv "$j" ".hostile.by_class.$c")" 5
+done
+expect_eq "malformed at the receiver" "$(kv "$o" malformed)" "$mold_sent"
+expect_eq "datagrams at the receiver == feed + malformed" \
+	$(($(kv "$o" datagrams) - $(kv "$o" end_of_session))) \
+	$(($(jv "$j" .packets) - $(jv "$j" .end_of_session) + mold_sent))
+expect_eq "frames on the gateway veth == feed + every hostile packet" \
+	$(($(cat "$TMP/after.rx") - $(cat "$TMP/before.rx"))) \
+	$(($(jv "$j" .packets) + $(jv "$j" .hostile.sent)))
+expect_eq "bad checksums dropped by the kernel (UdpInCsumErrors)" \
+	"$(delta UdpInCsumErrors)" "$(jv "$j" .hostile.by_class.bad_checksum)"
+expect_eq "truncated frames dropped by the kernel (IpExtInTruncatedPkts + IpInHdrErrors)" \
+	$(($(delta IpExtInTruncatedPkts) + $(delta IpInHdrErrors))) \
+	"$(jv "$j" .hostile.by_class.truncated_frame)"
+expect_eq "other ports: no socket (UdpIgnoredMulti)" \
+	"$(delta UdpIgnoredMulti)" "$(jv "$j" .hostile.by_class.other_port)"
+expect_eq "other unicast addresses: not ours (IpInAddrErrors)" \
+	"$(delta IpInAddrErrors)" "$(jv "$j" .hostile.unicast_other)"
+expect_eq "other groups: received, not delivered" \
+	$(($(delta IpInReceives) - $(delta IpInDelivers) - $(delta IpExtInTruncatedPkts) - \
+	   $(delta IpInHdrErrors) - $(delta IpInAddrErrors))) \
+	$(($(jv "$j" .hostile.by_class.other_address) - $(jv "$j" .hostile.unicast_other)))
+expect_eq "hostile send errors" "$(jv "$j" .hostile.send_errors)" 0
+
+run b random
+o=$TMP/b.out
+j=$TMP/b.json
+expect_ge "random sent" "$(jv "$j" .hostile.by_class.random)" 50
+expect_eq "each random packet malformed in one class" "$(kv "$o" malformed)" \
+	"$(jv "$j" .hostile.sent)"
+cmp -s "$TMP/b.rec" "$TMP/b.trades" && ok "random: trades == record" ||
+	fail "random: trades differ from the record"
+
+finish "hostile"
