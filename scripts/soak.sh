@@ -145,14 +145,12 @@ for _ in $(seq 100); do
 done
 grep -q "hot loop on CPU" "$out/gw.err" || { cat "$out/gw.err" >&2; die "the gateway did not start"; }
 
-# RSS once a second: t (s since start), VmRSS (kB).
+# RSS once a second: wall time (s), VmRSS (kB).
 (
-	t0=$(date +%s.%N)
-	echo "t_s,rss_kb" >"$out/soak.rss.csv"
+	echo "epoch_s,rss_kb" >"$out/soak.rss.csv"
 	while kill -0 "$gw_pid" 2>/dev/null; do
 		r=$(awk '/^VmRSS:/ { print $2 }' "/proc/$gw_pid/status" 2>/dev/null) || break
-		[ -n "$r" ] && echo "$(awk -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "%.1f", a - b }'),$r" \
-			>>"$out/soak.rss.csv"
+		[ -n "$r" ] && echo "$(date +%s.%N),$r" >>"$out/soak.rss.csv"
 		sleep 1
 	done
 ) &
@@ -161,11 +159,13 @@ sampler_pid=$!
 ex_opts=(--noise "$noise")
 [ -n "$mpp" ] && ex_opts+=(--max-per-packet "$mpp")
 start=$(date +%s)
+t_pub=$(date +%s.%N)
 ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 	--order-port "$RIG_ORDER_PORT" --symbols "$ex_symbols" --rate "$rate" \
 	--duration "$seconds" --cpu 0 -q "${ex_opts[@]}" --record "$out/ex.ticks.csv" \
 	--json "$out/ex.json" --orders-log "$out/ex.orders.csv" \
 	>"$out/ex.txt" 2>"$out/ex.err" || die "exsim failed: $(cat "$out/ex.err")"
+t_end=$(date +%s.%N)
 for _ in $(seq 300); do
 	kill -0 "$gw_pid" 2>/dev/null || break
 	sleep 0.1
@@ -225,14 +225,17 @@ cut -d, -f2-5 "$out/gw.orders.csv" >"$out/soak.gw_orders.csv"
 check "parity: $(($(wc -l <"$out/soak.bt.csv") - 1)) backtest orders == the gateway's (seq, symbol, side, shares)" \
 	cmp -s "$out/soak.bt.csv" "$out/soak.gw_orders.csv"
 
-echo "memory (gateway VmRSS, kB, sampled every second):"
-read -r n first last max < <(awk -F, -v w="$warmup" 'NR > 1 && $1 >= w {
+echo "memory (gateway VmRSS, kB, sampled every second while the feed ran):"
+read -r n first last max at0 < <(awk -F, -v a="$t_pub" -v b="$t_end" -v w="$warmup" '
+	NR > 1 && $1 >= a && $1 <= b {
+		if (!s0) s0 = $2
+		if ($1 - a < w) next
 		n++; if (n == 1) f = $2; l = $2; if ($2 > m) m = $2 }
-	END { print n + 0, f + 0, l + 0, m + 0 }' "$out/soak.rss.csv")
-echo "  samples after ${warmup} s warm-up: $n; first $first, last $last, max $max" \
-	"(at start $(awk -F, 'NR == 2 { print $2 }' "$out/soak.rss.csv"))"
-check "RSS did not grow after warm-up (max - first = $((max - first)) kB <= $rss_slack kB)" \
-	[ "$n" -ge $((seconds / 2)) ] && [ $((max - first)) -le "$rss_slack" ]
+	END { print n + 0, f + 0, l + 0, m + 0, s0 + 0 }' "$out/soak.rss.csv")
+echo "  at the start $at0; after ${warmup} s of warm-up, $n samples: first $first, last $last, max $max"
+rss_flat() { [ "$n" -ge $((seconds / 2)) ] && [ $((max - first)) -le "$rss_slack" ]; }
+check "RSS did not grow after warm-up (max - first = $((max - first)) kB <= $rss_slack kB, $n samples)" \
+	rss_flat
 
 # pct_table TITLE FILE: FILE has "window value" lines; percentiles per window.
 pct_table() {
