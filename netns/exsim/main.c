@@ -198,7 +198,6 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 
 		k = feed_due(f, now);
 		sent = feed_send_ticks(f, k);
-		hostile_after_packet(L->h);
 		for (j = 0; j < k; j++) {
 			const struct feed_tick *t = &f->tick[j];
 
@@ -210,6 +209,8 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 			r->t_first = sent;
 		r->t_last = sent;
 		feed_consume(f, k);
+		/* after consume: the poison frames take the next number */
+		hostile_after_packet(L->h);
 		feed_stage(f, g, r->total);
 	}
 	feed_discard(f);

@@ -10,7 +10,10 @@
 #    ports go to no socket (UdpIgnoredMulti), to other addresses are not
 #    for this host (IpInAddrErrors for the unicast ones);
 #  - the gateway veth received exactly the feed plus every hostile packet;
-#  - no "poison" payload got through: the receiver's trades == the record.
+#  - no "poison" payload got through: the receiver's trades == the record;
+#  - the poison is the next sequence number: in a capture (tcpdump, read by
+#    tshark) every frame with a bad UDP checksum carries the number of the
+#    next good data packet, above the one before it.
 # Plus the refusals: frame classes outside a named namespace, unknown class.
 #
 # Own rig, torn down on exit.  Bounded: two runs of about 1.5 s.
@@ -21,6 +24,9 @@ SUBNET=10.216.$(($$ % 250)).0/24
 . "$(dirname "$0")/faults_lib.sh"
 
 need "$EXSIM" "$FRECV"
+for t in tcpdump tshark nstat; do
+	command -v "$t" >/dev/null || { echo "FAIL: $t missing (scripts/deps.sh)"; exit 1; }
+done
 MOLD="short_packet block_overrun count_too_high count_too_low zero_length_block bad_length unknown_type"
 FRAMES="truncated_frame bad_checksum other_port other_address"
 
@@ -113,5 +119,35 @@ expect_eq "each random packet malformed in one class" "$(kv "$o" malformed)" \
 	"$(jv "$j" .hostile.sent)"
 cmp -s "$TMP/b.rec" "$TMP/b.trades" && ok "random: trades == record" ||
 	fail "random: trades differ from the record"
+
+# The poison frames take the next sequence number (one tick per packet).
+ip netns exec "$RIG_NS_GW" timeout 60 tcpdump -i "$RIG_IF_GW" --immediate-mode -Z root -U -n -w "$TMP/p.pcap" \
+	"udp port $RIG_FEED_PORT" 2>"$TMP/tcpdump.err" &
+td=$!
+bg_pids+=("$td")
+for _ in $(seq 50); do
+	grep -qs "listening on" "$TMP/tcpdump.err" && break
+	sleep 0.1
+done
+ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --count 1000 \
+	--rate 2000 --max-per-packet 1 --linger 50 --grace 50 --hostile 100 \
+	--hostile-classes bad_checksum --json "$TMP/p.json" >"$TMP/p.sim" 2>&1 ||
+	fail "poison run: exsim failed"
+sleep 0.3
+kill -INT "$td" 2>/dev/null
+wait "$td" 2>/dev/null
+tshark -r "$TMP/p.pcap" -o "moldudp64.udp.port:$RIG_FEED_PORT" -o udp.check_checksum:TRUE \
+	-T fields -E separator=' ' -E occurrence=f -e udp.checksum.status \
+	-e moldudp64.sequence -e moldudp64.count >"$TMP/p.fields" 2>"$TMP/tshark.err" ||
+	fail "tshark: $(head -3 "$TMP/tshark.err")"
+read -r bad good_next < <(awk '
+	$1 == 0 { pend[++np] = $2; next }		# checksum status 0: Bad
+	$3 >= 1 && $3 < 65535 {
+		for (i = 1; i <= np; i++) { n++; if (pend[i] == $2 && pend[i] > last) ok++ }
+		np = 0; last = $2 }
+	END { print n + 0, ok + 0 }' "$TMP/p.fields")
+expect_eq "poison frames captured" "$bad" "$(jv "$TMP/p.json" .hostile.by_class.bad_checksum)"
+expect_eq "poison frames carrying the next sequence number" "$good_next" "$bad"
 
 finish "hostile"
