@@ -28,6 +28,7 @@ struct steer_flow_key {
 enum steer_flow_kind {
 	STEER_FLOW_FEED = 1,	/* market data */
 	STEER_FLOW_REPLY = 2,	/* order-entry replies */
+	STEER_FLOW_RETRANS = 3,	/* MoldUDP64 re-request answers */
 };
 
 struct steer_flow_val {

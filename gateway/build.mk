@@ -3,7 +3,7 @@
 GATEWAY_SRCS := gateway/main.c gateway/opts.c gateway/engine.c \
 	gateway/xsk_port.c gateway/xdp_steer.c gateway/netif.c \
 	gateway/xsk_path.c gateway/udp_path.c gateway/report.c \
-	gateway/warm.c
+	gateway/warm.c gateway/gap.c
 
 # xdp_steer.c includes the bpftool skeleton.
 $(BUILD)/gateway/xdp_steer.o: $(BUILD)/bpf/steer.skel.h
@@ -17,11 +17,13 @@ BINS += $(BUILD)/t2t-gateway
 
 # Unit test of the engine (no network), under ASan+UBSan.
 $(ASAN)/tests/unit/test_engine: $(ASAN)/tests/unit/test_engine.o \
-		$(ASAN)/gateway/engine.o $(ASAN)/libproto.a $(ASAN)/libstrategy.a
+		$(ASAN)/gateway/engine.o $(ASAN)/gateway/gap.o $(ASAN)/libproto.a $(ASAN)/libstrategy.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_engine
 
-INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_e2e.sh
+INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_e2e.sh \
+	tests/integration/gateway_badconfig.sh tests/integration/gateway_risk.sh \
+	tests/integration/gateway_gaps.sh
 
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h

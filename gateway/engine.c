@@ -64,6 +64,14 @@ int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 	}
 	e->n_inst = cfg->n_inst;
 	e->limit_bp = cfg->limit_bp;
+	e->risk = cfg->risk;
+	if (e->risk.max_rate) {
+		e->order_cost_ns = 1000000000ull / e->risk.max_rate;
+		if (!e->risk.burst)
+			e->risk.burst = 1;
+		e->credit_ns = e->order_cost_ns * e->risk.burst;	/* start full */
+	}
+	e->order_timeout_ns = cfg->order_timeout_ns;
 	for (unsigned int i = 0; i < cfg->n_inst; i++) {
 		const struct inst_spec *ic = &cfg->inst[i];
 		struct gw_inst *in = &e->inst[i];
@@ -86,12 +94,20 @@ int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		snprintf(err, errlen, "feed decoder: %s", strerror(-ret));
 		return ret;
 	}
+	ret = gap_init(&e->gap, cfg->hold_slots ? cfg->hold_slots : 1,
+		       cfg->gap_retry_ns, cfg->gap_timeout_ns);
+	if (ret) {
+		feed_decoder_destroy(&e->dec);
+		snprintf(err, errlen, "gap hold area: %s", strerror(-ret));
+		return ret;
+	}
 	/* The order log is written on the hot path: populate it now. */
 	olen = (size_t)cfg->order_log * sizeof(*e->orders);
 	e->orders = mmap(NULL, olen, PROT_READ | PROT_WRITE,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (e->orders == MAP_FAILED) {
 		e->orders = NULL;
+		gap_destroy(&e->gap);
 		feed_decoder_destroy(&e->dec);
 		snprintf(err, errlen, "order log: %s", strerror(errno));
 		return -ENOMEM;
@@ -106,7 +122,87 @@ void engine_destroy(struct gw_engine *e)
 	if (e->orders)
 		munmap(e->orders, (size_t)(e->order_mask + 1) * sizeof(*e->orders));
 	e->orders = NULL;
+	gap_destroy(&e->gap);
 	feed_decoder_destroy(&e->dec);
+}
+
+/* The order no longer awaits anything: release what it held. */
+static void close_order(struct gw_engine *e, struct gw_order *o)
+{
+	struct gw_inst *in = &e->inst[o->inst];
+
+	if (o->side == 'B')
+		in->open_buy -= o->shares;
+	else
+		in->open_sell -= o->shares;
+	e->open_orders--;
+}
+
+static bool is_open(const struct gw_order *o)
+{
+	return o->state == GW_ORDER_SENT || o->state == GW_ORDER_ACCEPTED;
+}
+
+void engine_order_failed(struct gw_engine *e, struct gw_order *o)
+{
+	if (is_open(o))
+		close_order(e, o);
+	o->state = GW_ORDER_SEND_FAILED;
+	e->st.orders_failed++;
+}
+
+void engine_expire_orders(struct gw_engine *e, uint64_t now)
+{
+	while (e->oldest_open != e->next_order) {
+		struct gw_order *o = &e->orders[e->oldest_open & e->order_mask];
+
+		if (o->order_no == e->oldest_open && is_open(o)) {
+			if (!e->order_timeout_ns || !o->t_sent ||
+			    now - o->t_sent < e->order_timeout_ns)
+				return;
+			close_order(e, o);
+			o->state = GW_ORDER_TIMED_OUT;
+			e->st.timeouts++;
+		}
+		e->oldest_open++;
+	}
+}
+
+bool engine_gap_poll(struct gw_engine *e, uint64_t now, uint64_t *seq,
+		     uint16_t *count)
+{
+	struct gw_gap *g = &e->gap;
+	uint64_t next = e->dec.next_seq, last;
+
+	if (!gap_open(g) || g->stale)
+		return false;
+	if (next != g->progress_seq) {
+		g->progress_seq = next;
+		g->progress_ns = now;
+	} else if (g->timeout_ns && now - g->progress_ns > g->timeout_ns) {
+		/* Reported, and no more trading on this session: see gap.h. */
+		g->timeouts++;
+		g->stale = true;
+		return false;
+	}
+	/* Ask again once the last answer moved us on, else after the retry time. */
+	if (g->last_req_ns && next == g->last_req_seq &&
+	    now - g->last_req_ns < g->retry_ns)
+		return false;
+	if (gap_first_held(g) <= next)
+		return false;	/* decodable already: the loop drains it */
+	/*
+	 * Everything up to the last held packet: holes between held packets
+	 * are asked for too, and what is held already comes back as harmless
+	 * duplicates.
+	 */
+	last = gap_last_held(g);
+	*seq = next;
+	*count = (uint16_t)(last - next > GAP_REQ_MAX ? GAP_REQ_MAX : last - next);
+	g->last_req_ns = now;
+	g->last_req_seq = next;
+	g->requests++;
+	return true;
 }
 
 /* The order a reply's token names, if it is still in the log. */
@@ -144,6 +240,17 @@ void engine_on_reply(struct gw_engine *e, const uint8_t *pkt, size_t len)
 	}
 	in = &e->inst[o->inst];
 	/*
+	 * An order is filled or canceled once (IOC, full fills): a second
+	 * final reply is a duplicate datagram, not a second fill.
+	 */
+	if ((o->state == GW_ORDER_FILLED || o->state == GW_ORDER_CANCELED ||
+	     o->state == GW_ORDER_REJECTED) && r.type != 'A') {
+		e->st.dup_replies++;
+		return;
+	}
+	if (o->state == GW_ORDER_TIMED_OUT)
+		e->st.late_replies++;
+	/*
 	 * On the rig the exchange puts its CLOCK_MONOTONIC arrival time of the
 	 * order in the Timestamp of its first reply (Accepted or Rejected), the
 	 * way ITCH timestamps carry the send time: the order's t_ack.
@@ -159,6 +266,8 @@ void engine_on_reply(struct gw_engine *e, const uint8_t *pkt, size_t len)
 	case 'E':
 		e->st.fills++;
 		in->fills++;
+		if (is_open(o))
+			close_order(e, o);
 		o->state = GW_ORDER_FILLED;
 		o->fill_price = r.executed.price;
 		signed_shares = o->side == 'B' ? (int64_t)r.executed.shares :
@@ -169,12 +278,16 @@ void engine_on_reply(struct gw_engine *e, const uint8_t *pkt, size_t len)
 	case 'C':
 		e->st.cancels++;
 		in->cancels++;
+		if (is_open(o))
+			close_order(e, o);
 		if (o->state != GW_ORDER_FILLED)
 			o->state = GW_ORDER_CANCELED;
 		break;
 	case 'J':
 		e->st.rejects++;
 		in->rejects++;
+		if (is_open(o))
+			close_order(e, o);
 		o->state = GW_ORDER_REJECTED;
 		break;
 	}

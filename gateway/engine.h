@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "gateway/gap.h"
 #include "proto/be.h"
 #include "proto/feed_decoder.h"
 #include "proto/order_token.h"
@@ -26,6 +27,16 @@
 #define GW_MAX_INST	16
 #define GW_MAX_DECISIONS 64	/* orders one feed packet can trigger */
 
+/* Pre-trade limits; 0 = no limit. */
+struct gw_risk_cfg {
+	uint32_t max_pos;	/* |position| per symbol, shares, open orders included */
+	uint32_t max_order;	/* shares per order */
+	uint32_t max_rate;	/* orders per second (token bucket) ... */
+	uint32_t burst;		/* ... of this depth */
+	uint32_t collar_bp;	/* limit price within this of the last trade */
+	uint32_t max_open;	/* orders without a final reply */
+};
+
 struct gw_cfg {
 	struct inst_spec inst[GW_MAX_INST];
 	unsigned int n_inst;
@@ -33,6 +44,22 @@ struct gw_cfg {
 	uint32_t order_log;	/* order records kept (power of two) */
 	uint32_t tick_ring;	/* tick ring capacity (power of two) */
 	char firm[5];
+	struct gw_risk_cfg risk;
+	uint32_t hold_slots;	/* gap recovery: packets held while a gap is open */
+	uint64_t gap_retry_ns;	/* re-request again after this */
+	uint64_t gap_timeout_ns;/* give up (session stale) after this */
+	uint64_t order_timeout_ns; /* no final reply after this: timed out */
+};
+
+enum gw_risk_reason {
+	RISK_KILLED,		/* kill switch */
+	RISK_STALE,		/* session stale: unfilled gap */
+	RISK_MAX_POS,
+	RISK_MAX_ORDER,
+	RISK_RATE,
+	RISK_COLLAR,
+	RISK_MAX_OPEN,
+	RISK_NR,
 };
 
 struct gw_inst {
@@ -44,6 +71,7 @@ struct gw_inst {
 	/* what the exchange confirmed */
 	int64_t pos_shares;
 	int64_t cash;		/* Price(4) units x shares */
+	int64_t open_buy, open_sell;	/* shares in orders without a final reply */
 	uint64_t ticks, orders, fills, cancels, rejects, bad_price;
 	struct ouch_order_tmpl tmpl;	/* firm, TIF, ... preset */
 };
@@ -55,7 +83,11 @@ enum gw_order_state {
 	GW_ORDER_CANCELED,
 	GW_ORDER_REJECTED,
 	GW_ORDER_SEND_FAILED,
+	GW_ORDER_TIMED_OUT,
 };
+
+#define GW_F_RETRANS	1	/* a retransmission from the re-request server */
+#define GW_F_CATCHUP	2	/* decoded late, after a gap filled */
 
 /* One order, as the capture log and the parity check need it. */
 struct gw_order {
@@ -70,7 +102,7 @@ struct gw_order {
 	uint8_t inst;
 	char side;		/* 'B' or 'S' */
 	uint8_t state;		/* enum gw_order_state */
-	uint8_t pad;
+	uint8_t flags;		/* GW_F_CATCHUP */
 };
 
 struct gw_decision {
@@ -79,7 +111,10 @@ struct gw_decision {
 	uint64_t t_hook;
 	uint32_t price;
 	int change;		/* position change in units */
+	uint32_t shares;
+	uint32_t limit;
 	uint8_t inst;
+	uint8_t flags;
 };
 
 struct gw_stats {
@@ -95,6 +130,13 @@ struct gw_stats {
 	uint64_t decisions_dropped;	/* > GW_MAX_DECISIONS in one packet */
 	uint64_t other_packets;		/* steered but neither feed nor reply */
 	uint64_t bad_frames;		/* unparseable frames (AF_XDP path) */
+	uint64_t other_session;		/* feed packets of another session: dropped */
+	uint64_t ticks_stale;		/* ticks of a stale session: not traded */
+	uint64_t catchup_orders;	/* orders from ticks decoded after a gap */
+	uint64_t risk[RISK_NR];		/* orders refused, per reason */
+	uint64_t timeouts;		/* orders with no final reply in time */
+	uint64_t late_replies;		/* replies to orders already timed out */
+	uint64_t dup_replies;		/* a second final reply: ignored */
 };
 
 struct gw_engine {
@@ -107,28 +149,164 @@ struct gw_engine {
 	struct gw_order *orders;
 	uint32_t order_mask;
 	uint32_t next_order;		/* orders sent so far */
+	uint32_t oldest_open;		/* no order before it awaits a reply */
 	volatile int ended;		/* end of session seen */
+	volatile int killed;		/* kill switch: no new orders */
+	struct gw_gap gap;
+	struct gw_risk_cfg risk;
+	uint64_t credit_ns;		/* token bucket, in ns of allowance */
+	uint64_t credit_at;
+	uint64_t order_cost_ns;		/* 1e9 / max_rate */
+	uint32_t open_orders;
+	uint64_t order_timeout_ns;
 };
 
 int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		char *err, size_t errlen);
 void engine_destroy(struct gw_engine *e);
 
+/* Pre-trade checks of one order; 0 or the reason it may not leave. */
+static inline int engine_risk(struct gw_engine *e, const struct gw_inst *in,
+			      int64_t signed_shares, uint32_t limit,
+			      uint64_t now)
+{
+	const struct gw_risk_cfg *rc = &e->risk;
+
+	if (e->killed)
+		return RISK_KILLED;
+	if (e->gap.stale)
+		return RISK_STALE;
+	if (rc->max_order && (uint64_t)(signed_shares < 0 ? -signed_shares : signed_shares) >
+			     rc->max_order)
+		return RISK_MAX_ORDER;
+	if (rc->max_pos) {
+		/* Worst case: every open order on this side fills too. */
+		int64_t worst = signed_shares > 0 ? in->pos_shares + in->open_buy + signed_shares :
+					       in->pos_shares - in->open_sell + signed_shares;
+
+		if ((worst < 0 ? -worst : worst) > (int64_t)rc->max_pos)
+			return RISK_MAX_POS;
+	}
+	if (rc->collar_bp) {
+		uint64_t dev = limit > in->last_price ? limit - in->last_price :
+						       in->last_price - limit;
+
+		if (dev * 10000 > (uint64_t)in->last_price * rc->collar_bp)
+			return RISK_COLLAR;
+	}
+	if (rc->max_open && e->open_orders >= rc->max_open)
+		return RISK_MAX_OPEN;
+	if (rc->max_rate) {
+		uint64_t cap = e->order_cost_ns * rc->burst;
+
+		if (now > e->credit_at) {
+			e->credit_ns += now - e->credit_at;
+			e->credit_at = now;
+		}
+		if (e->credit_ns > cap)
+			e->credit_ns = cap;
+		if (e->credit_ns < e->order_cost_ns)
+			return RISK_RATE;
+		e->credit_ns -= e->order_cost_ns;
+	}
+	return -1;
+}
+
+/*
+ * Turn a position change into an order if the limits allow it; refused
+ * orders are counted per reason and never leave.
+ */
+static inline bool engine_decide(struct gw_engine *e, struct gw_inst *in,
+				 unsigned int k, int chg, uint32_t px,
+				 uint64_t t_hook, uint64_t now,
+				 struct gw_decision *d)
+{
+	int units = chg < 0 ? -chg : chg;
+	uint32_t shares = (uint32_t)units * in->unit;
+	uint64_t off = (uint64_t)px * e->limit_bp / 10000;
+	uint32_t limit;
+	int why;
+
+	if (chg > 0)
+		limit = px + off > UINT32_MAX ? UINT32_MAX : (uint32_t)(px + off);
+	else
+		limit = off >= px ? 1 : (uint32_t)(px - off);
+	why = engine_risk(e, in, chg > 0 ? (int64_t)shares : -(int64_t)shares, limit, now);
+	if (why >= 0) {
+		e->st.risk[why]++;
+		return false;
+	}
+	d->change = chg;
+	d->shares = shares;
+	d->limit = limit;
+	d->inst = (uint8_t)k;
+	d->price = px;
+	d->t_hook = t_hook;
+	return true;
+}
+
+/*
+ * Gap check before decoding (see gap.h): true when the packet was consumed
+ * here (held, or dropped as another session or an early retransmission).
+ */
+static inline bool engine_gap_check(struct gw_engine *e, const uint8_t *pkt,
+				    size_t len, uint64_t t_hook, uint64_t now,
+				    unsigned int flags)
+{
+	struct feed_decoder *d = &e->dec;
+	uint64_t seq;
+
+	if (len < MOLD_HDR_LEN || !d->have_session)
+		return false;
+	if (memcmp(pkt + MOLD_OFF_SESSION, d->session, MOLD_SESSION_LEN)) {
+		/* A new session only after the current one ended. */
+		if (d->ended)
+			return false;
+		e->st.other_session++;
+		return true;
+	}
+	seq = be64_load(pkt + MOLD_OFF_SEQ);
+	if (seq <= d->next_seq || e->gap.stale || d->ended)
+		return false;
+	if (flags & GW_F_RETRANS) {
+		/* Out of order within a retransmission: asked again later. */
+		e->gap.retrans_ahead++;
+		return true;
+	}
+	if (!gap_open(&e->gap)) {
+		e->gap.gaps++;
+		e->gap.opened_ns = e->gap.progress_ns = now;
+		e->gap.progress_seq = d->next_seq;
+		e->gap.last_req_ns = 0;
+	}
+	if (!gap_hold(&e->gap, pkt, len, seq, t_hook))
+		e->gap.stale = true;	/* cannot keep sequence order any more */
+	return true;
+}
+
 /*
  * Decode one feed datagram and run the strategies on its ticks.  Fills
- * out[] with the orders to send and returns how many.
+ * out[] with the orders to send and returns how many.  t_hook: the packet's
+ * arrival stamp; now: the loop's clock (t_seen).  flags: GW_F_RETRANS for
+ * the re-request server's packets, GW_F_CATCHUP for held packets.
  */
 static inline unsigned int engine_on_feed(struct gw_engine *e,
 					  const uint8_t *pkt, size_t len,
-					  uint64_t t_hook,
-					  struct gw_decision *out)
+					  uint64_t t_hook, uint64_t now,
+					  struct gw_decision *out,
+					  unsigned int flags)
 {
 	const struct tick_ring *r = &e->dec.ring;
-	uint32_t n = feed_decode(&e->dec, pkt, len, t_hook);
 	unsigned int nd = 0;
+	uint32_t n;
 
+	if (engine_gap_check(e, pkt, len, t_hook, now, flags))
+		return 0;
+	n = feed_decode(&e->dec, pkt, len, t_hook);
 	e->st.feed_packets++;
 	e->st.ticks += n;
+	if (flags & GW_F_RETRANS)
+		e->gap.retrans_pkts++;
 	for (uint64_t i = r->head - n; i < r->head; i++) {
 		uint32_t slot = tick_ring_slot(r, i);
 		unsigned int k = e->locate_inst[r->locate[slot]];
@@ -142,6 +320,10 @@ static inline unsigned int engine_on_feed(struct gw_engine *e,
 		px = r->price[slot];
 		in->ticks++;
 		e->st.ticks_ours++;
+		if (e->gap.stale) {
+			e->st.ticks_stale++;
+			continue;
+		}
 		chg = strat_on_tick(&in->strat, px);
 		if (chg == -ERANGE) {
 			in->bad_price++;
@@ -154,18 +336,50 @@ static inline unsigned int engine_on_feed(struct gw_engine *e,
 			e->st.decisions_dropped++;
 			continue;
 		}
+		if (!engine_decide(e, in, k - 1, chg, px, t_hook, now, &out[nd]))
+			continue;
 		out[nd].md_seq = r->seq[slot];
 		out[nd].t_exch48 = r->exch_ts[slot];
-		out[nd].t_hook = t_hook;
-		out[nd].price = px;
-		out[nd].change = chg;
-		out[nd].inst = (uint8_t)(k - 1);
+		out[nd].flags = (uint8_t)(flags & (GW_F_RETRANS | GW_F_CATCHUP));
 		nd++;
 	}
 	if (e->dec.ended)
 		e->ended = 1;
 	return nd;
 }
+
+/*
+ * After a packet: the next held packet that can be decoded now, if any
+ * (decode it with GW_F_CATCHUP and ask again).
+ */
+static inline bool engine_next_held(struct gw_engine *e, uint64_t now,
+				    const uint8_t **pkt, size_t *len,
+				    uint64_t *t_hook)
+{
+	struct gw_gap *g = &e->gap;
+
+	if (!gap_open(g) || !gap_pop(g, e->dec.next_seq, pkt, len, t_hook))
+		return false;
+	if (!gap_open(g) && !g->stale) {
+		g->filled++;
+		if (now - g->opened_ns > g->fill_ns_max)
+			g->fill_ns_max = now - g->opened_ns;
+	}
+	return true;
+}
+
+/*
+ * Gap bookkeeping for the loop's idle moments and after each batch: the
+ * range to re-request now (true: [*seq, *seq + *count)), timeouts, fills.
+ */
+bool engine_gap_poll(struct gw_engine *e, uint64_t now, uint64_t *seq,
+		     uint16_t *count);
+
+/* Orders without a final reply past the timeout (loop's idle moments). */
+void engine_expire_orders(struct gw_engine *e, uint64_t now);
+
+/* A decision that could not be sent after all (no TX frame, send error). */
+void engine_order_failed(struct gw_engine *e, struct gw_order *o);
 
 /*
  * Write the Enter Order datagram of decision d into buf (room for
@@ -182,19 +396,7 @@ static inline uint64_t engine_build_order(struct gw_engine *e,
 	struct gw_inst *in = &e->inst[d->inst];
 	uint32_t no = e->next_order++;
 	struct gw_order *o = &e->orders[no & e->order_mask];
-	int units = d->change < 0 ? -d->change : d->change;
-	uint32_t shares = (uint32_t)units * in->unit;
-	uint64_t off = (uint64_t)d->price * e->limit_bp / 10000;
-	uint32_t limit;
-	char side;
-
-	if (d->change > 0) {
-		side = 'B';
-		limit = d->price + off > UINT32_MAX ? UINT32_MAX : (uint32_t)(d->price + off);
-	} else {
-		side = 'S';
-		limit = off >= d->price ? 1 : (uint32_t)(d->price - off);
-	}
+	char side = d->change > 0 ? 'B' : 'S';
 
 	o->md_seq = d->md_seq;
 	o->t_exch = d->t_exch48;	/* widened off the hot path */
@@ -202,17 +404,24 @@ static inline uint64_t engine_build_order(struct gw_engine *e,
 	o->t_seen = t_seen;
 	o->t_decided = o->t_queued = o->t_sent = o->t_ack = 0;
 	o->order_no = no;
-	o->price = limit;
-	o->shares = shares;
+	o->price = d->limit;
+	o->shares = d->shares;
 	o->fill_price = 0;
 	o->inst = d->inst;
 	o->side = side;
 	o->state = GW_ORDER_SENT;
+	o->flags = d->flags;
+	if (side == 'B')
+		in->open_buy += d->shares;
+	else
+		in->open_sell += d->shares;
+	e->open_orders++;
 	in->orders++;
 	e->st.orders++;
+	e->st.catchup_orders += !!(d->flags & GW_F_CATCHUP);
 	*rec = o;
-	return ouch_order_tmpl_write(&in->tmpl, buf, d->md_seq, no, side, shares,
-				     in->symbol, limit);
+	return ouch_order_tmpl_write(&in->tmpl, buf, d->md_seq, no, side, d->shares,
+				     in->symbol, d->limit);
 }
 
 /*

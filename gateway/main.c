@@ -5,6 +5,7 @@
  * second, and at the end tears down (XDP detached first) and reports.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -22,11 +23,14 @@
 #include "gateway/report.h"
 
 static struct run_ctl ctl;
+static volatile sig_atomic_t kill_requested;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	ctl.stop = 1;
+	if (sig == SIGUSR1)
+		kill_requested = 1;
+	else
+		ctl.stop = 1;
 }
 
 struct hot {
@@ -79,6 +83,7 @@ int main(int argc, char **argv)
 	struct hot h = { 0 };
 	struct sigaction sa = { 0 };
 	uint64_t t0, prev_ticks = 0, last_status;
+	int stale_reported = 0;
 	pthread_t th;
 	char err[256];
 	int ret;
@@ -86,6 +91,25 @@ int main(int argc, char **argv)
 	ret = opts_parse(&o, argc, argv);
 	if (ret)
 		return ret == 1 ? 0 : 2;
+
+	/* Output files are written at exit: find out now that they cannot be. */
+	{
+		const char *outs[] = { o.json, o.orders_out, o.capture };
+
+		for (unsigned int i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+			FILE *f;
+
+			if (!outs[i])
+				continue;
+			f = fopen(outs[i], "a");
+			if (!f) {
+				fprintf(stderr, "gateway: cannot write %s: %s\n", outs[i],
+					strerror(errno));
+				return 1;
+			}
+			fclose(f);
+		}
+	}
 
 	if (geteuid() != 0 && o.mode == GW_MODE_XDP) {
 		fprintf(stderr, "gateway: AF_XDP needs root (CAP_NET_ADMIN, CAP_BPF, "
@@ -121,6 +145,7 @@ int main(int argc, char **argv)
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	ctl.exit_on_end = o.exit_on_end;
 	ctl.grace_ns = (uint64_t)(o.grace * 1e9);
 
@@ -164,6 +189,21 @@ int main(int argc, char **argv)
 		}
 		if (o.duration > 0 && since(t0) >= o.duration)
 			ctl.stop = 1;
+		/* The hot loop cannot log: say it here when the session went stale. */
+		if (engine.gap.stale && !stale_reported) {
+			stale_reported = 1;
+			fprintf(stderr, "gateway: feed session STALE at sequence %" PRIu64
+				": a gap was not filled (%s); no more orders for it\n",
+				engine.dec.next_seq, engine.gap.hold_overflow ?
+				"hold area full" : "re-request timed out");
+		}
+		/* The kill switch: polled here, enforced by the hot loop per order. */
+		if (!engine.killed && (kill_requested ||
+				       (o.kill_file && access(o.kill_file, F_OK) == 0))) {
+			engine.killed = 1;
+			fprintf(stderr, "gateway: KILL SWITCH engaged (%s): no new orders from now on\n",
+				kill_requested ? "SIGUSR1" : o.kill_file);
+		}
 		if (!o.quiet && now_ns() - last_status >= 1000000000ull) {
 			report_status(stderr, &rep, (double)(now_ns() - last_status) / 1e9,
 				      &prev_ticks);

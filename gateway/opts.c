@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gateway/opts.h"
+#include "latency/capture.h"
 #include "strategy/inst_spec.h"
 
 static const char usage[] =
@@ -25,6 +26,8 @@ static const char usage[] =
 "                         blocking receive\n"
 "  -i, --iface IF         interface (default t2t-vgw)\n"
 "  --queue Q              receive queue for the AF_XDP socket (default 0)\n"
+"  --ring N               AF_XDP ring size, power of 2, 64..16384 (default\n"
+"                         2048: smaller rings drop at high rates)\n"
 "  --xdp-mode drv|generic XDP attach mode (default drv)\n"
 "  --zero-copy            ask for zero-copy AF_XDP (veth has none)\n"
 "  --replace-xdp          replace another program attached to IF\n"
@@ -38,6 +41,24 @@ static const char usage[] =
 "  --exchange-mac MAC     next-hop MAC (default: the neighbour table entry)\n"
 "  --local-port PORT      UDP port orders leave from and replies arrive on\n"
 "                         (default 26402)\n"
+"Gaps (see gateway/gap.h for the policy):\n"
+"  --rerequest IP:PORT    MoldUDP64 re-request server (default the exchange's\n"
+"                         address, port 26403); 'off' = no gap recovery\n"
+"  --retrans-port PORT    local port for its answers (default 26404)\n"
+"  --gap-retry MS         ask again after MS (default 50)\n"
+"  --gap-timeout MS       unfilled after MS: session stale, no more orders\n"
+"                         (default 2000)\n"
+"  --hold N               packets held while a gap is open (default 4096)\n"
+"Risk (checked per order in the hot path; 0 = no limit):\n"
+"  --max-pos SHARES       |position| per symbol, open orders included (0)\n"
+"  --max-order SHARES     shares per order (default 100000)\n"
+"  --max-rate N[:BURST]   orders per second, token bucket (0)\n"
+"  --collar-bp BP         limit within BP of the last trade (default 500)\n"
+"  --max-open N           orders awaiting a final reply (0)\n"
+"  --order-timeout MS     no final reply after MS: timed out, reported, not\n"
+"                         resent (default 1000)\n"
+"  --kill-file PATH       kill switch: no new orders once PATH exists (also\n"
+"                         SIGUSR1)\n"
 "Strategy:\n"
 "  -s, --symbol SYM:LEN[:UNIT]  trade SYM with HMA length LEN, UNIT shares\n"
 "                         per unit of position (default 100); repeatable, up\n"
@@ -55,6 +76,10 @@ static const char usage[] =
 "  --order-log N          orders kept for the capture (power of 2, 2^18)\n"
 "  --json FILE            write the final summary as JSON\n"
 "  --orders-out FILE      write every order (CSV) at exit\n"
+"  --capture FILE         write every order's timestamps at exit to a gzip\n"
+"                         capture log (read it with t2t-capture)\n"
+"  --capture-note K=V     add K=V to the capture's header (rig, rate, ...);\n"
+"                         repeatable, up to 16\n"
 "  -q, --quiet            no status line once a second\n"
 "  -h, --help             this text\n";
 
@@ -152,6 +177,15 @@ static void set_defaults(struct gw_opts *o)
 	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
 	o->exch_port = 26401;
 	o->local_port = 26402;
+	o->rerequest_port = 26403;
+	o->ring_size = 2048;	/* 2048 kept up with ~1 M pkt/s on these VMs */
+	o->retrans_port = 26404;
+	o->eng.hold_slots = 4096;
+	o->eng.gap_retry_ns = 50 * 1000000ull;
+	o->eng.gap_timeout_ns = 2000 * 1000000ull;
+	o->eng.order_timeout_ns = 1000 * 1000000ull;
+	o->eng.risk.max_order = 100000;
+	o->eng.risk.collar_bp = 500;
 	o->cpu = 1;
 	o->grace = 0.3;
 	o->eng.limit_bp = 10;
@@ -166,9 +200,11 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 {
 	enum {
 		O_MODE = 256, O_UDP_RECV, O_QUEUE, O_XDP_MODE, O_ZC, O_REPLACE,
-		O_NO_WARM, O_FEED, O_FEED_SRC, O_EXCH, O_EXCH_MAC, O_LOCAL_PORT, O_LIMIT,
+		O_NO_WARM, O_RING, O_FEED, O_FEED_SRC, O_REREQ, O_RETRANS_PORT, O_GAP_RETRY,
+		O_GAP_TIMEOUT, O_HOLD, O_MAX_POS, O_MAX_ORDER, O_MAX_RATE, O_COLLAR,
+		O_MAX_OPEN, O_ORDER_TIMEOUT, O_KILL_FILE, O_EXCH, O_EXCH_MAC, O_LOCAL_PORT, O_LIMIT,
 		O_FIRM, O_CPU, O_FIFO, O_DURATION, O_EXIT_END, O_GRACE,
-		O_ORDER_LOG, O_JSON, O_ORDERS_OUT,
+		O_ORDER_LOG, O_JSON, O_ORDERS_OUT, O_CAPTURE, O_CAPTURE_NOTE,
 	};
 	static const struct option lopts[] = {
 		{ "mode", required_argument, NULL, O_MODE },
@@ -179,11 +215,24 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		{ "zero-copy", no_argument, NULL, O_ZC },
 		{ "replace-xdp", no_argument, NULL, O_REPLACE },
 		{ "no-warm", no_argument, NULL, O_NO_WARM },
+		{ "ring", required_argument, NULL, O_RING },
 		{ "feed", required_argument, NULL, O_FEED },
 		{ "feed-source", required_argument, NULL, O_FEED_SRC },
 		{ "exchange", required_argument, NULL, O_EXCH },
 		{ "exchange-mac", required_argument, NULL, O_EXCH_MAC },
 		{ "local-port", required_argument, NULL, O_LOCAL_PORT },
+		{ "rerequest", required_argument, NULL, O_REREQ },
+		{ "retrans-port", required_argument, NULL, O_RETRANS_PORT },
+		{ "gap-retry", required_argument, NULL, O_GAP_RETRY },
+		{ "gap-timeout", required_argument, NULL, O_GAP_TIMEOUT },
+		{ "hold", required_argument, NULL, O_HOLD },
+		{ "max-pos", required_argument, NULL, O_MAX_POS },
+		{ "max-order", required_argument, NULL, O_MAX_ORDER },
+		{ "max-rate", required_argument, NULL, O_MAX_RATE },
+		{ "collar-bp", required_argument, NULL, O_COLLAR },
+		{ "max-open", required_argument, NULL, O_MAX_OPEN },
+		{ "order-timeout", required_argument, NULL, O_ORDER_TIMEOUT },
+		{ "kill-file", required_argument, NULL, O_KILL_FILE },
 		{ "symbol", required_argument, NULL, 's' },
 		{ "limit-bp", required_argument, NULL, O_LIMIT },
 		{ "firm", required_argument, NULL, O_FIRM },
@@ -195,11 +244,13 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		{ "order-log", required_argument, NULL, O_ORDER_LOG },
 		{ "json", required_argument, NULL, O_JSON },
 		{ "orders-out", required_argument, NULL, O_ORDERS_OUT },
+		{ "capture", required_argument, NULL, O_CAPTURE },
+		{ "capture-note", required_argument, NULL, O_CAPTURE_NOTE },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	bool symbols_given = false;
+	bool symbols_given = false, rereq_given = false;
 	char why[128];
 	long v;
 	int c;
@@ -248,6 +299,11 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		case O_NO_WARM:
 			o->no_warm = true;
 			break;
+		case O_RING:
+			if (parse_long(optarg, 64, 16384, &v) || (v & (v - 1)))
+				return bad("--ring wants a power of 2, 64..16384", optarg);
+			o->ring_size = (unsigned int)v;
+			break;
 		case O_FEED:
 			if (parse_ip_port(optarg, &o->feed_group, &o->feed_port))
 				return bad("--feed wants GROUP:PORT", optarg);
@@ -268,6 +324,60 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		case O_LOCAL_PORT:
 			if (parse_port(optarg, &o->local_port))
 				return bad("--local-port wants 1..65535", optarg);
+			break;
+		case O_REREQ:
+			if (!strcmp(optarg, "off"))
+				o->rerequest_port = 0;
+			else if (parse_ip_port(optarg, &o->rerequest_ip, &o->rerequest_port))
+				return bad("--rerequest wants IP:PORT or off", optarg);
+			else
+				rereq_given = true;
+			break;
+		case O_RETRANS_PORT:
+			if (parse_port(optarg, &o->retrans_port))
+				return bad("--retrans-port wants 1..65535", optarg);
+			break;
+		case O_GAP_RETRY:
+		case O_GAP_TIMEOUT:
+		case O_ORDER_TIMEOUT:
+			if (parse_long(optarg, 1, 3600000, &v))
+				return bad("wants milliseconds, 1..3600000", optarg);
+			*(c == O_GAP_RETRY ? &o->eng.gap_retry_ns : c == O_GAP_TIMEOUT ?
+			  &o->eng.gap_timeout_ns : &o->eng.order_timeout_ns) =
+				(uint64_t)v * 1000000ull;
+			break;
+		case O_HOLD:
+			if (parse_long(optarg, 1, 1 << 20, &v))
+				return bad("--hold wants 1..1048576 packets", optarg);
+			o->eng.hold_slots = (uint32_t)v;
+			break;
+		case O_MAX_POS:
+		case O_MAX_ORDER:
+		case O_COLLAR:
+		case O_MAX_OPEN:
+			if (parse_long(optarg, 0, 1000000000, &v))
+				return bad("wants a number, 0 (no limit) to 1000000000", optarg);
+			*(c == O_MAX_POS ? &o->eng.risk.max_pos : c == O_MAX_ORDER ?
+			  &o->eng.risk.max_order : c == O_COLLAR ? &o->eng.risk.collar_bp :
+			  &o->eng.risk.max_open) = (uint32_t)v;
+			break;
+		case O_MAX_RATE: {
+			char *colon = strchr(optarg, ':');
+			long burst = 1;
+
+			if (colon) {
+				*colon = '\0';
+				if (parse_long(colon + 1, 1, 1000000, &burst))
+					return bad("--max-rate burst wants 1..1000000", colon + 1);
+			}
+			if (parse_long(optarg, 0, 1000000000, &v))
+				return bad("--max-rate wants orders per second[:burst]", optarg);
+			o->eng.risk.max_rate = (uint32_t)v;
+			o->eng.risk.burst = (uint32_t)burst;
+			break;
+		}
+		case O_KILL_FILE:
+			o->kill_file = optarg;
 			break;
 		case 's':
 			if (!symbols_given) {
@@ -329,6 +439,20 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		case O_ORDERS_OUT:
 			o->orders_out = optarg;
 			break;
+		case O_CAPTURE:
+			o->capture = optarg;
+			break;
+		case O_CAPTURE_NOTE: {
+			const char *eq = strchr(optarg, '=');
+
+			if (!eq || !capture_key_ok(optarg, (size_t)(eq - optarg)))
+				return bad("--capture-note wants KEY=VALUE, KEY of [a-z0-9_.-]",
+					   optarg);
+			if (o->n_capture_notes == GW_CAPTURE_NOTES)
+				return bad("too many --capture-note (at most 16)", optarg);
+			o->capture_note[o->n_capture_notes++] = optarg;
+			break;
+		}
 		case 'q':
 			o->quiet = true;
 			break;
@@ -346,5 +470,9 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		fprintf(stderr, "gateway: note: feed address is unicast; no group is joined\n");
 	if (o->local_port == o->feed_port)
 		return bad("--local-port must differ from the feed port", "");
+	if (o->rerequest_port && o->retrans_port == o->local_port)
+		return bad("--retrans-port must differ from --local-port", "");
+	if (!rereq_given)
+		o->rerequest_ip = o->exch_ip;
 	return 0;
 }

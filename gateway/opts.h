@@ -8,6 +8,8 @@
 
 #include "gateway/engine.h"
 
+#define GW_CAPTURE_NOTES 16
+
 enum gw_mode { GW_MODE_XDP, GW_MODE_UDP };
 enum gw_udp_recv { GW_UDP_SPIN, GW_UDP_BLOCK };
 
@@ -16,6 +18,7 @@ struct gw_opts {
 	enum gw_udp_recv udp_recv;
 	const char *ifname;
 	unsigned int queue;
+	unsigned int ring_size;		/* AF_XDP fill/RX/TX/completion rings */
 	bool xdp_generic;
 	bool zero_copy;
 	bool replace_xdp;
@@ -28,6 +31,10 @@ struct gw_opts {
 	uint8_t exch_mac[6];
 	bool have_exch_mac;
 	uint16_t local_port;		/* where replies arrive */
+	uint32_t rerequest_ip;		/* MoldUDP64 re-request server */
+	uint16_t rerequest_port;	/* 0 = no gap recovery */
+	uint16_t retrans_port;		/* where its answers arrive */
+	const char *kill_file;		/* kill switch: this file exists */
 	int cpu;			/* -1: do not pin */
 	bool fifo;
 	double duration;		/* seconds, 0 = until signal / end */
@@ -35,6 +42,9 @@ struct gw_opts {
 	double grace;			/* seconds after end of session */
 	const char *json;
 	const char *orders_out;
+	const char *capture;		/* capture log (gzip), written at exit */
+	const char *capture_note[GW_CAPTURE_NOTES];	/* KEY=VALUE for its header */
+	unsigned int n_capture_notes;
 	bool quiet;
 	struct gw_cfg eng;
 };

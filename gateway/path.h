@@ -26,7 +26,9 @@ struct xsk_path {
 	struct xdp_steer steer;
 	struct xsk_port port;
 	struct frame_template tmpl;	/* gateway -> exchange order frames */
-	uint16_t feed_port, reply_port;
+	struct frame_template rq_tmpl;	/* gateway -> re-request server */
+	uint16_t feed_port, reply_port, retrans_port;
+	bool rq_enabled;
 	uint64_t kicks;
 	struct warm *warm;		/* NULL: no idle-time warming */
 };
@@ -34,6 +36,7 @@ struct xsk_path {
 struct udp_path {
 	int feed_fd;
 	int order_fd;			/* connected to the exchange */
+	int rq_fd;			/* connected to the re-request server; -1 = off */
 	int blocking;
 	int64_t rt_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint64_t no_kernel_stamp;

@@ -18,6 +18,7 @@ enum gw_stage {
 	STAGE_QUEUED_SENT,	/* the TX kick (sendto) returned */
 	STAGE_HOOK_QUEUED,	/* in-gateway tick-to-trade */
 	STAGE_HOOK_SENT,	/* ... including the kick */
+	STAGE_SEND_ACK,		/* wire to wire: exchange send -> its arrival stamp */
 	STAGE_NR,
 };
 
@@ -30,12 +31,17 @@ struct gw_report {
 	struct udp_path *u;	/* NULL on the AF_XDP path */
 	double elapsed_s;
 	struct hdr_hist *stage[STAGE_NR];
+	struct hdr_hist *clock_read;	/* back-to-back clock reads, hot CPU */
 };
 
 /* One status line from the shared counters (called once a second). */
 void report_status(FILE *out, const struct gw_report *r, double dt_s,
 		   uint64_t *prev_ticks);
-/* Build the stage histograms from the order log (allocates; after the run). */
+/*
+ * Build the stage histograms from the order log, measure the clock reads'
+ * cost on the hot loop's CPU, and write the capture log if asked for
+ * (allocates; after the run, once the hot loop has stopped).
+ */
 int report_build(struct gw_report *r);
 void report_free(struct gw_report *r);
 void report_summary(FILE *out, const struct gw_report *r);

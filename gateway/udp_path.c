@@ -21,6 +21,7 @@
 
 #include "gateway/clock.h"
 #include "gateway/path.h"
+#include "proto/moldudp64.h"
 
 #define BLOCK_TIMEOUT_US 10000
 #define RCVBUF_BYTES (4 << 20)
@@ -44,7 +45,7 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 	struct timeval tv = { 0, BLOCK_TIMEOUT_US };
 	unsigned int ifindex;
 
-	u->feed_fd = u->order_fd = -1;
+	u->feed_fd = u->order_fd = u->rq_fd = -1;
 	u->blocking = o->udp_recv == GW_UDP_BLOCK;
 	u->rt_offset = realtime_offset();
 	u->no_kernel_stamp = u->send_errors = 0;
@@ -100,6 +101,29 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 		ret = fail(err, errlen, "connecting the order socket to the exchange");
 		goto out;
 	}
+
+	if (o->rerequest_port) {
+		u->rq_fd = socket(AF_INET, SOCK_DGRAM, 0);
+		if (u->rq_fd < 0) {
+			ret = fail(err, errlen, "re-request socket");
+			goto out;
+		}
+		setsockopt(u->rq_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		setsockopt(u->rq_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+		setsockopt(u->rq_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+		a.sin_addr.s_addr = htonl(INADDR_ANY);
+		a.sin_port = htons(o->retrans_port);
+		if (bind(u->rq_fd, (struct sockaddr *)&a, sizeof(a))) {
+			ret = fail(err, errlen, "binding the re-request socket (--retrans-port)");
+			goto out;
+		}
+		a.sin_addr.s_addr = htonl(o->rerequest_ip);
+		a.sin_port = htons(o->rerequest_port);
+		if (connect(u->rq_fd, (struct sockaddr *)&a, sizeof(a))) {
+			ret = fail(err, errlen, "connecting the re-request socket");
+			goto out;
+		}
+	}
 	return 0;
 out:
 	udp_path_close(u);
@@ -112,7 +136,7 @@ void udp_path_close(struct udp_path *u)
 		close(u->feed_fd);
 	if (u->order_fd >= 0)
 		close(u->order_fd);
-	u->feed_fd = u->order_fd = -1;
+	u->feed_fd = u->order_fd = u->rq_fd = -1;
 }
 
 /* Kernel receive stamp of a datagram, on CLOCK_MONOTONIC; 0 if none. */
@@ -140,30 +164,77 @@ static void drain_replies(struct udp_path *u, struct gw_engine *e)
 		engine_on_reply(e, buf, (size_t)n);
 }
 
-static void on_feed(struct udp_path *u, struct gw_engine *e,
-		    const uint8_t *pkt, size_t len, uint64_t t_hook,
-		    uint64_t t_seen)
+static void send_orders(struct udp_path *u, struct gw_engine *e,
+			const struct gw_decision *dec, unsigned int nd,
+			uint64_t t_seen)
 {
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	unsigned int nd = engine_on_feed(e, pkt, len, t_hook, dec);
 	uint8_t out[OUCH_ENTER_DGRAM_LEN] __attribute__((aligned(8)));
 
 	for (unsigned int i = 0; i < nd; i++) {
 		struct gw_order *rec;
-		size_t olen = OUCH_ENTER_DGRAM_LEN;
 
 		engine_build_order(e, &dec[i], t_seen, out, &rec);
-
 		rec->t_decided = now_ns();
 		rec->t_queued = now_ns();
-		if (send(u->order_fd, out, olen, 0) != (ssize_t)olen) {
+		if (send(u->order_fd, out, sizeof(out), 0) != (ssize_t)sizeof(out)) {
 			u->send_errors++;
-			e->st.orders_failed++;
-			rec->state = GW_ORDER_SEND_FAILED;
+			engine_order_failed(e, rec);
 			continue;
 		}
 		rec->t_sent = now_ns();
 	}
+}
+
+/* One feed datagram, then whatever it made decodable of the held ones. */
+static void on_feed(struct udp_path *u, struct gw_engine *e,
+		    const uint8_t *pkt, size_t len, uint64_t t_hook,
+		    uint64_t t_seen, unsigned int flags)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	unsigned int nd = engine_on_feed(e, pkt, len, t_hook, t_seen, dec, flags);
+
+	send_orders(u, e, dec, nd, t_seen);
+	while (engine_next_held(e, t_seen, &pkt, &len, &t_hook)) {
+		nd = engine_on_feed(e, pkt, len, t_hook, t_seen, dec, GW_F_CATCHUP);
+		send_orders(u, e, dec, nd, t_seen);
+	}
+}
+
+/* Retransmissions from the re-request server, without blocking. */
+static void drain_retrans(struct udp_path *u, struct gw_engine *e)
+{
+	uint8_t buf[2048];
+	char cbuf[CMSG_SPACE(sizeof(struct timespec)) * 2];
+	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
+
+	if (u->rq_fd < 0)
+		return;
+	for (;;) {
+		struct msghdr m = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+		};
+		ssize_t n = recvmsg(u->rq_fd, &m, MSG_DONTWAIT);
+
+		if (n < 0)
+			return;
+		on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), now_ns(), GW_F_RETRANS);
+	}
+}
+
+/* Re-requests, order timeouts: between datagrams, never per tick. */
+static void housekeeping(struct udp_path *u, struct gw_engine *e, uint64_t now)
+{
+	struct mold_rerequest rq;
+	uint8_t buf[MOLD_REREQ_LEN];
+
+	if (u->rq_fd >= 0 && engine_gap_poll(e, now, &rq.seq, &rq.count)) {
+		memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
+		mold_encode_rerequest(buf, sizeof(buf), &rq);
+		if (send(u->rq_fd, buf, sizeof(buf), MSG_DONTWAIT) != (ssize_t)sizeof(buf))
+			u->send_errors++;
+	}
+	engine_expire_orders(e, now);
 }
 
 void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
@@ -172,7 +243,7 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 	char cbuf[CMSG_SPACE(sizeof(struct timespec)) * 2];
 	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
 	int flags = u->blocking ? 0 : MSG_DONTWAIT;
-	uint64_t end_at = 0;
+	uint64_t end_at = 0, spins = 0;
 
 	while (!ctl->stop) {
 		struct msghdr m = {
@@ -184,12 +255,19 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 		if (n >= 0) {
 			uint64_t t_seen = now_ns();
 
-			on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), t_seen);
-			if (u->blocking)
+			on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), t_seen, 0);
+			if (u->blocking || gap_open(&e->gap)) {
 				drain_replies(u, e);
+				drain_retrans(u, e);
+				housekeeping(u, e, t_seen);
+			}
 			continue;
 		}
+		if (!u->blocking && ++spins % 64)
+			continue;
 		drain_replies(u, e);
+		drain_retrans(u, e);
+		housekeeping(u, e, now_ns());
 		if (e->ended && ctl->exit_on_end) {
 			if (!end_at)
 				end_at = now_ns() + ctl->grace_ns;

@@ -33,6 +33,7 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg,
 	c.n_inst = 1;
 	c.order_log = 16;
 	c.tick_ring = 16;
+	c.hold_slots = 1;
 	if (engine_init(&w->shadow, &c, err, errlen))
 		return -1;
 	w->tmpl = *tmpl;
@@ -43,7 +44,7 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg,
 	m.locate = WARM_LOCATE;
 	memcpy(m.r.stock, w->shadow.inst[0].symbol, ITCH_SYMBOL_LEN);
 	len = build_packet(w->frame + FRAME_HDR_LEN, sizeof(w->frame) - FRAME_HDR_LEN, 1, &m);
-	engine_on_feed(&w->shadow, w->frame + FRAME_HDR_LEN, len, 0, d);
+	engine_on_feed(&w->shadow, w->frame + FRAME_HDR_LEN, len, 0, 0, d, 0);
 
 	memset(&m, 0, sizeof(m));
 	m.type = 'P';
@@ -68,7 +69,7 @@ void warm_destroy(struct warm *w)
 void warm_run(struct warm *w)
 {
 	struct gw_decision d[GW_MAX_DECISIONS];
-	struct gw_decision fake = { .price = 1000000, .change = 1 };
+	struct gw_decision fake = { .price = 1000000, .limit = 1000000, .shares = 100, .change = 1 };
 	struct gw_order *rec;
 	struct frame_udp u;
 	uint64_t sum;
@@ -77,7 +78,7 @@ void warm_run(struct warm *w)
 	be64_store(w->frame + FRAME_HDR_LEN + MOLD_OFF_SEQ, w->seq++);
 	if (frame_parse_udp(w->frame, w->len, &u))
 		return;
-	engine_on_feed(&w->shadow, u.payload, u.payload_len, 0, d);
+	engine_on_feed(&w->shadow, u.payload, u.payload_len, 0, 0, d, 0);
 	fake.md_seq = w->seq;
 	sum = engine_build_order(&w->shadow, &fake, 0, w->out + FRAME_HDR_LEN, &rec);
 	frame_finish_sum(&w->tmpl, w->out, OUCH_ENTER_DGRAM_LEN, sum);

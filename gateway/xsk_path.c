@@ -14,10 +14,14 @@
 #include "gateway/clock.h"
 #include "gateway/netif.h"
 #include "gateway/path.h"
+#include "proto/moldudp64.h"
 #include "proto/proto_err.h"
 
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
 #define RX_BATCH	64
-#define RING_SIZE	2048	/* fill ring 2048 kept up with ~1 M pkt/s here */
 #define FRAME_SIZE	2048
 #define TX_FRAMES	1024
 
@@ -29,9 +33,9 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 		.ifname = o->ifname,
 		.queue = o->queue,
 		.frame_size = FRAME_SIZE,
-		.rx_frames = RING_SIZE,
+		.rx_frames = o->ring_size,
 		.tx_frames = TX_FRAMES,
-		.ring_size = RING_SIZE,
+		.ring_size = o->ring_size,
 		.zero_copy = o->zero_copy,
 	};
 	int ret;
@@ -51,6 +55,16 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	frame_template_init(&x->tmpl, &src, &dst, 64, 0);
 	x->feed_port = o->feed_port;
 	x->reply_port = o->local_port;
+	x->retrans_port = o->retrans_port;
+	x->rq_enabled = o->rerequest_port != 0;
+	if (x->rq_enabled) {
+		struct frame_endpoint rsrc = src, rdst = dst;
+
+		rsrc.port = o->retrans_port;
+		rdst.ip = o->rerequest_ip;
+		rdst.port = o->rerequest_port;
+		frame_template_init(&x->rq_tmpl, &rsrc, &rdst, 64, 0);
+	}
 
 	ret = xdp_steer_open(&x->steer, o->ifname, o->xdp_generic, o->replace_xdp,
 			     err, errlen);
@@ -61,6 +75,9 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	if (!ret)
 		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->local_port),
 					 STEER_FLOW_REPLY, htonl(o->exch_ip));
+	if (!ret && x->rq_enabled)
+		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->retrans_port),
+					 STEER_FLOW_RETRANS, htonl(o->rerequest_ip));
 	if (ret) {
 		snprintf(err, errlen, "cannot configure the steered flows: %s", strerror(-ret));
 		goto fail;
@@ -101,15 +118,29 @@ void xsk_path_close(struct xsk_path *x)
 struct tx_batch {
 	struct gw_order *rec[RX_BATCH * 4];
 	unsigned int n;
+	unsigned int frames;	/* frames queued, orders or not */
 };
 
-static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
-			   const struct frame_udp *u, uint64_t t_hook,
-			   uint64_t t_seen, struct tx_batch *b)
+/* The TX kick for everything queued, and t_sent for its orders. */
+static void tx_flush(struct xsk_path *x, struct tx_batch *b)
 {
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	unsigned int nd = engine_on_feed(e, u->payload, u->payload_len, t_hook, dec);
+	uint64_t t_sent;
 
+	if (!b->frames)
+		return;
+	xsk_port_kick(&x->port);
+	x->kicks++;
+	t_sent = now_ns();
+	for (unsigned int i = 0; i < b->n; i++)
+		b->rec[i]->t_sent = t_sent;
+	b->n = 0;
+	b->frames = 0;
+}
+
+static void send_orders(struct xsk_path *x, struct gw_engine *e,
+			const struct gw_decision *dec, unsigned int nd,
+			uint64_t t_seen, struct tx_batch *b)
+{
 	for (unsigned int i = 0; i < nd; i++) {
 		uint64_t addr = xsk_port_tx_frame(&x->port);
 		struct gw_order *rec;
@@ -117,7 +148,9 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 		uint64_t sum;
 		size_t len;
 
-		if (addr == UINT64_MAX || b->n == sizeof(b->rec) / sizeof(b->rec[0])) {
+		if (b->n == sizeof(b->rec) / sizeof(b->rec[0]))
+			tx_flush(x, b);
+		if (addr == UINT64_MAX) {
 			e->st.orders_failed++;
 			continue;
 		}
@@ -126,13 +159,63 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 		len = frame_finish_sum(&x->tmpl, frame, OUCH_ENTER_DGRAM_LEN, sum);
 		rec->t_decided = now_ns();
 		if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
-			rec->state = GW_ORDER_SEND_FAILED;
-			e->st.orders_failed++;
+			engine_order_failed(e, rec);
 			continue;
 		}
 		rec->t_queued = now_ns();
 		b->rec[b->n++] = rec;
+		b->frames++;
 	}
+}
+
+/* One feed datagram, then whatever it made decodable of the held ones. */
+static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
+			   const uint8_t *pkt, size_t len, uint64_t t_hook,
+			   uint64_t t_seen, unsigned int flags,
+			   struct tx_batch *b)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	unsigned int nd = engine_on_feed(e, pkt, len, t_hook, t_seen, dec, flags);
+
+	if (nd)
+		send_orders(x, e, dec, nd, t_seen, b);
+	if (unlikely(gap_open(&e->gap))) {
+		while (engine_next_held(e, t_seen, &pkt, &len, &t_hook)) {
+			nd = engine_on_feed(e, pkt, len, t_hook, t_seen, dec, GW_F_CATCHUP);
+			send_orders(x, e, dec, nd, t_seen, b);
+		}
+	}
+}
+
+/* Ask the exchange's re-request server for [seq, seq + count). */
+static void send_rerequest(struct xsk_path *x, struct gw_engine *e,
+			   uint64_t seq, uint16_t count, struct tx_batch *b)
+{
+	struct mold_rerequest rq = { .seq = seq, .count = count };
+	uint64_t addr = xsk_port_tx_frame(&x->port);
+	uint8_t *frame;
+	size_t len;
+
+	if (addr == UINT64_MAX)
+		return;		/* counted as tx_pool_empty; retried later */
+	memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
+	frame = xsk_port_data(&x->port, addr);
+	mold_encode_rerequest(frame + FRAME_HDR_LEN, MOLD_REREQ_LEN, &rq);
+	len = frame_finish(&x->rq_tmpl, frame, MOLD_REREQ_LEN);
+	if (!xsk_port_tx_queue(&x->port, addr, (uint32_t)len))
+		b->frames++;
+}
+
+/* Off the per-packet path: re-requests, order timeouts. */
+static void housekeeping(struct xsk_path *x, struct gw_engine *e,
+			 uint64_t now, struct tx_batch *b)
+{
+	uint64_t seq;
+	uint16_t count;
+
+	if (x->rq_enabled && engine_gap_poll(e, now, &seq, &count))
+		send_rerequest(x, e, seq, count, b);
+	engine_expire_orders(e, now);
 }
 
 void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
@@ -140,7 +223,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 	struct xsk_port *p = &x->port;
 	uint64_t recycle[RX_BATCH];
 	uint64_t end_at = 0, spins = 0;
-	struct tx_batch b;
+	struct tx_batch b = { .n = 0, .frames = 0 };
 
 	while (!ctl->stop) {
 		uint32_t idx, n = xsk_ring_cons__peek(&p->rx, RX_BATCH, &idx);
@@ -148,10 +231,14 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 
 		if (!n) {
 			xsk_port_reap(p);
-			if (x->warm && ++spins % WARM_EVERY_SPINS == 0) {
+			if (++spins % WARM_EVERY_SPINS)
+				continue;
+			if (x->warm) {
 				warm_run(x->warm);
 				engine_warm(e);
 			}
+			housekeeping(x, e, now_ns(), &b);
+			tx_flush(x, &b);
 			if (e->ended && ctl->exit_on_end) {
 				if (!end_at)
 					end_at = now_ns() + ctl->grace_ns;
@@ -161,7 +248,6 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 			continue;
 		}
 		t_seen = now_ns();
-		b.n = 0;
 		/*
 		 * The kernel wrote these frames on the sender's core: each line is a
 		 * cross-core transfer (70-200 ns on this VM).  Ask for all of them
@@ -188,24 +274,20 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 				continue;
 			}
 			if (u.dst_port == x->feed_port)
-				on_feed(x, e, &u, t_hook, t_seen, &b);
+				on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen, 0, &b);
 			else if (u.dst_port == x->reply_port)
 				engine_on_reply(e, u.payload, u.payload_len);
+			else if (u.dst_port == x->retrans_port)
+				on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen,
+					GW_F_RETRANS, &b);
 			else
 				e->st.other_packets++;
 		}
 		xsk_ring_cons__release(&p->rx, n);
 		xsk_port_refill(p, recycle, n);
-
-		if (b.n) {
-			uint64_t t_sent;
-
-			xsk_port_kick(p);
-			x->kicks++;
-			t_sent = now_ns();
-			for (unsigned int i = 0; i < b.n; i++)
-				b.rec[i]->t_sent = t_sent;
-		}
+		if (unlikely(gap_open(&e->gap)))
+			housekeeping(x, e, t_seen, &b);
+		tx_flush(x, &b);
 		xsk_port_reap(p);
 	}
 }

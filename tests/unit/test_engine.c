@@ -39,6 +39,10 @@ static struct gw_cfg cfg(void)
 	c.limit_bp = 10;
 	c.order_log = 1 << 12;
 	c.tick_ring = 1 << 10;
+	c.hold_slots = 512;
+	c.gap_retry_ns = 1000;
+	c.gap_timeout_ns = 1000000;
+	c.order_timeout_ns = 5000;
 	strcpy(c.firm, "TEST");
 	return c;
 }
@@ -126,15 +130,15 @@ static void test_orders_equal_strategy(void **state)
 
 	/* Before the directory names AAPL, its trades are not ours. */
 	size_t len = pkt_trade(pkt, 5, "AAPL", 1000000);
-	assert_int_equal(engine_on_feed(&e, pkt, len, 1, dec), 0);
+	assert_int_equal(engine_on_feed(&e, pkt, len, 1, 1, dec, 0), 0);
 	assert_int_equal(e.st.ticks, 1);
 	assert_int_equal(e.st.ticks_ours, 0);
 
 	len = pkt_directory(pkt, 5, "AAPL");
-	assert_int_equal(engine_on_feed(&e, pkt, len, 1, dec), 0);
+	assert_int_equal(engine_on_feed(&e, pkt, len, 1, 1, dec, 0), 0);
 	assert_int_equal(e.inst[0].locate, 5);
 	len = pkt_directory(pkt, 9, "IBM");
-	engine_on_feed(&e, pkt, len, 1, dec);
+	engine_on_feed(&e, pkt, len, 1, 1, dec, 0);
 
 	for (int t = 0; t < NTICKS; t++) {
 		uint64_t seq = next_seq;
@@ -143,11 +147,11 @@ static void test_orders_equal_strategy(void **state)
 
 		/* Unconfigured IBM trades in between change nothing. */
 		len = pkt_trade(pkt, 9, "IBM", 5000);
-		assert_int_equal(engine_on_feed(&e, pkt, len, 2, dec), 0);
+		assert_int_equal(engine_on_feed(&e, pkt, len, 2, 2, dec, 0), 0);
 
 		seq = next_seq;
 		len = pkt_trade(pkt, 5, "AAPL", px[t]);
-		nd = engine_on_feed(&e, pkt, len, 1000 + t, dec);
+		nd = engine_on_feed(&e, pkt, len, 1000 + t, 1000 + t, dec, 0);
 		assert_int_equal(nd, chg != 0);
 		if (!nd)
 			continue;
@@ -216,7 +220,8 @@ static size_t reply(uint8_t *buf, char type, const struct gw_order *o,
 
 static void test_replies_account(void **state)
 {
-	struct gw_decision d = { .md_seq = 77, .price = 1000000, .change = 1, .inst = 1 };
+	struct gw_decision d = { .md_seq = 77, .price = 1000000, .limit = 1000000,
+				 .shares = 7, .change = 1, .inst = 1 };
 	struct gw_order *buy, *sell, *rej;
 	uint8_t out[OUCH_ENTER_DGRAM_LEN], r[128];
 	size_t n;
@@ -225,6 +230,7 @@ static void test_replies_account(void **state)
 	engine_build_order(&e, &d, 0, out, &buy);		/* buy 7 */
 	d.md_seq = 78;
 	d.change = -2;
+	d.shares = 14;
 	engine_build_order(&e, &d, 0, out, &sell);		/* sell 14 */
 	d.md_seq = 79;
 	engine_build_order(&e, &d, 0, out, &rej);
@@ -264,10 +270,209 @@ static void test_malformed_feed_is_counted(void **state)
 
 	(void)state;
 	memset(junk, 0xAB, sizeof(junk));
-	assert_int_equal(engine_on_feed(&e, junk, 7, 1, dec), 0);
+	assert_int_equal(engine_on_feed(&e, junk, 7, 1, 1, dec, 0), 0);
 	assert_int_equal(e.dec.cnt.short_packet, 1);
-	assert_int_equal(engine_on_feed(&e, junk, sizeof(junk), 1, dec), 0);
+	assert_int_equal(engine_on_feed(&e, junk, sizeof(junk), 1, 1, dec, 0), 0);
 	assert_int_equal(e.st.orders, 0);
+}
+
+/* Gap: later packets held, range re-requested, retransmission then catch-up in order. */
+static void test_gap_hold_and_catch_up(void **state)
+{
+	enum { N = 400, LOST_FROM = 150, LOST_N = 5 };
+	static uint8_t pkts[N][128];
+	size_t lens[N];
+	uint32_t px[N];
+	uint64_t seqs[N], want[N], got[N];
+	unsigned int nwant = 0, ngot = 0;
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	struct strat ref;
+	uint8_t pkt[1500];
+	const uint8_t *hp;
+	size_t hl;
+	uint64_t ht, rseq;
+	uint16_t rcount;
+
+	(void)state;
+	engine_on_feed(&e, pkt, pkt_directory(pkt, 5, "AAPL"), 1, 1, dec, 0);
+	gbm_series(11, px, N);
+	strat_init(&ref, 12);
+	for (int t = 0; t < N; t++) {
+		seqs[t] = next_seq;
+		lens[t] = pkt_trade(pkts[t], 5, "AAPL", px[t]);
+		if (strat_on_tick(&ref, px[t]))
+			want[nwant++] = seqs[t];
+	}
+	for (int t = 0; t < N; t++) {
+		unsigned int nd;
+
+		if (t >= LOST_FROM && t < LOST_FROM + LOST_N)
+			continue;			/* lost on the wire */
+		nd = engine_on_feed(&e, pkts[t], lens[t], 100 + t, 100 + t, dec, 0);
+		for (unsigned int i = 0; i < nd; i++)
+			got[ngot++] = dec[i].md_seq;
+	}
+	/* Nothing after the gap was traded; the range is asked for once. */
+	assert_true(gap_open(&e.gap));
+	assert_int_equal(e.gap.held_pkts, N - LOST_FROM - LOST_N);
+	assert_int_equal(e.dec.next_seq, seqs[LOST_FROM]);
+	assert_true(engine_gap_poll(&e, 600, &rseq, &rcount));
+	/* Everything from the first missing message up to the last held packet. */
+	assert_int_equal(rseq, seqs[LOST_FROM]);
+	assert_int_equal(rcount, seqs[N - 1] - seqs[LOST_FROM]);
+	assert_false(engine_gap_poll(&e, 600, &rseq, &rcount));	/* retry interval */
+	assert_true(engine_gap_poll(&e, 600 + 1000, &rseq, &rcount));
+
+	/* The retransmission out of order: the later one is refused, then asked again. */
+	assert_int_equal(engine_on_feed(&e, pkts[LOST_FROM + 1], lens[LOST_FROM + 1], 700, 700,
+					dec, GW_F_RETRANS), 0);
+	assert_int_equal(e.gap.retrans_ahead, 1);
+	for (int t = LOST_FROM; t < LOST_FROM + LOST_N; t++) {
+		unsigned int nd = engine_on_feed(&e, pkts[t], lens[t], 800, 800, dec, GW_F_RETRANS);
+
+		for (unsigned int i = 0; i < nd; i++)
+			got[ngot++] = dec[i].md_seq;
+	}
+	while (engine_next_held(&e, 900, &hp, &hl, &ht)) {
+		unsigned int nd = engine_on_feed(&e, hp, hl, ht, 900, dec, GW_F_CATCHUP);
+
+		for (unsigned int i = 0; i < nd; i++) {
+			assert_true(dec[i].flags & GW_F_CATCHUP);
+			got[ngot++] = dec[i].md_seq;
+		}
+	}
+	assert_false(gap_open(&e.gap));
+	assert_int_equal(e.gap.filled, 1);
+	assert_int_equal(e.gap.retrans_pkts, LOST_N);
+	assert_int_equal(e.dec.next_seq, seqs[N - 1] + 1);
+	/* Every tick once, in order: the orders are the strategy's, exactly. */
+	assert_int_equal(ngot, nwant);
+	assert_memory_equal(got, want, nwant * sizeof(want[0]));
+	assert_int_equal(e.dec.cnt.gaps, 0);
+}
+
+static void test_gap_timeout_goes_stale(void **state)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	uint8_t pkt[1500], later[1500];
+	const uint8_t *hp;
+	size_t len, hl;
+	uint64_t ht, rseq;
+	uint16_t rcount;
+	uint32_t px = 1000000;
+
+	(void)state;
+	engine_on_feed(&e, pkt, pkt_directory(pkt, 5, "AAPL"), 1, 1, dec, 0);
+	next_seq++;					/* one message lost */
+	len = pkt_trade(later, 5, "AAPL", px);
+	assert_int_equal(engine_on_feed(&e, later, len, 10, 10, dec, 0), 0);
+	assert_true(engine_gap_poll(&e, 20, &rseq, &rcount));
+	assert_false(engine_gap_poll(&e, 10 + 1000001, &rseq, &rcount));
+	assert_true(e.gap.stale);
+	assert_int_equal(e.gap.timeouts, 1);
+	/* Stale: the held packet is decoded for the counters, never traded. */
+	assert_true(engine_next_held(&e, 2000000, &hp, &hl, &ht));
+	assert_int_equal(engine_on_feed(&e, hp, hl, ht, 2000000, dec, GW_F_CATCHUP), 0);
+	for (int i = 0; i < 100; i++, px += 1000) {
+		len = pkt_trade(pkt, 5, "AAPL", px);
+		assert_int_equal(engine_on_feed(&e, pkt, len, 3000000, 3000000, dec, 0), 0);
+	}
+	assert_int_equal(e.st.orders, 0);
+	assert_int_equal(e.st.ticks_stale, 101);
+}
+
+static void test_other_session_dropped(void **state)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	uint8_t pkt[1500];
+	size_t len;
+
+	(void)state;
+	engine_on_feed(&e, pkt, pkt_directory(pkt, 5, "AAPL"), 1, 1, dec, 0);
+	mold_session_set(session, "INTRUDER01");
+	len = pkt_trade(pkt, 5, "AAPL", 1000000);
+	assert_int_equal(engine_on_feed(&e, pkt, len, 1, 1, dec, 0), 0);
+	assert_int_equal(e.st.other_session, 1);
+	assert_int_equal(e.st.ticks, 0);
+	assert_int_equal(e.dec.cnt.session_changes, 0);
+}
+
+/* Each limit refuses the order that would break it, and counts it. */
+static void test_risk_limits(void **state)
+{
+	struct gw_inst *in = &e.inst[0];
+	struct gw_decision d;
+	uint8_t out[OUCH_ENTER_DGRAM_LEN];
+	struct gw_order *rec;
+
+	(void)state;
+	in->last_price = 1000000;
+	e.limit_bp = 10;
+
+	e.risk = (struct gw_risk_cfg){ .max_order = 150 };
+	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));	/* 100 */
+	assert_false(engine_decide(&e, in, 0, -2, 1000000, 0, 0, &d));	/* 200 */
+	assert_int_equal(e.st.risk[RISK_MAX_ORDER], 1);
+
+	e.risk = (struct gw_risk_cfg){ .max_pos = 250 };
+	in->pos_shares = 100;
+	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));	/* to 200 */
+	engine_build_order(&e, &d, 0, out, &rec);			/* open: +100 */
+	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));	/* worst 300 */
+	assert_true(engine_decide(&e, in, 0, -2, 1000000, 0, 0, &d));	/* worst -100 */
+	assert_int_equal(e.st.risk[RISK_MAX_POS], 1);
+
+	e.risk = (struct gw_risk_cfg){ .collar_bp = 5 };
+	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));	/* limit +10 bp */
+	e.limit_bp = 5;
+	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));
+	assert_false(engine_decide(&e, in, 0, 1, 1010000, 0, 0, &d));	/* trigger 1% away */
+	assert_int_equal(e.st.risk[RISK_COLLAR], 2);
+
+	e.risk = (struct gw_risk_cfg){ .max_open = 1 };			/* one is open */
+	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));
+	assert_int_equal(e.st.risk[RISK_MAX_OPEN], 1);
+
+	/* 1000 orders/s, burst 2: two at once, the third 1 ms later. */
+	e.risk = (struct gw_risk_cfg){ .max_rate = 1000, .burst = 2 };
+	e.order_cost_ns = 1000000;
+	e.credit_ns = 2 * e.order_cost_ns;
+	e.credit_at = 5000000;
+	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 5000000, &d));
+	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 5000000, &d));
+	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 5500000, &d));
+	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 6000000, &d));
+	assert_int_equal(e.st.risk[RISK_RATE], 1);
+
+	e.risk = (struct gw_risk_cfg){ 0 };
+	e.killed = 1;
+	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));
+	assert_int_equal(e.st.risk[RISK_KILLED], 1);
+}
+
+static void test_order_timeout(void **state)
+{
+	struct gw_decision d = { .md_seq = 9, .price = 1000000, .limit = 1000000,
+				 .shares = 100, .change = 1, .inst = 0 };
+	uint8_t out[OUCH_ENTER_DGRAM_LEN], r[128];
+	struct gw_order *o;
+
+	(void)state;
+	engine_build_order(&e, &d, 0, out, &o);
+	o->t_sent = 1000;
+	assert_int_equal(e.open_orders, 1);
+	engine_expire_orders(&e, 1000 + 4999);
+	assert_int_equal(o->state, GW_ORDER_SENT);
+	engine_expire_orders(&e, 1000 + 5000);
+	assert_int_equal(o->state, GW_ORDER_TIMED_OUT);
+	assert_int_equal(e.st.timeouts, 1);
+	assert_int_equal(e.open_orders, 0);
+	assert_int_equal(e.inst[0].open_buy, 0);
+	/* The exchange answers after all: the fill is applied, counted late. */
+	engine_on_reply(&e, r, reply(r, 'E', o, 100, 1000000));
+	assert_int_equal(e.st.late_replies, 1);
+	assert_int_equal(e.inst[0].pos_shares, 100);
+	assert_int_equal(e.open_orders, 0);
 }
 
 int main(void)
@@ -276,6 +481,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_orders_equal_strategy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replies_account, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_feed_is_counted, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gap_hold_and_catch_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_gap_timeout_goes_stale, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_other_session_dropped, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_risk_limits, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_order_timeout, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

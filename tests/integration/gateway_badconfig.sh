@@ -1,0 +1,57 @@
+#!/bin/bash
+# Bad configuration fails at start with one clear line and a non-zero exit,
+# before anything is attached: unknown interface, bad addresses, a CPU that
+# does not exist, an HMA length out of range, an unwritable output file,
+# malformed flags.  Runs in a namespace of its own (no rig needed).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+GW=build/t2t-gateway
+ns=bc$$
+tmp=$(mktemp -d /tmp/gw_bc.XXXXXX)
+cleanup() {
+	ip netns del "$ns" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+ip netns add "$ns"
+ip -n "$ns" link set lo up
+fails=0
+
+# expect NAME STATUS TEXT ARGS...: exit status, the text, and one line only.
+expect() {
+	local name=$1 want=$2 text=$3 st lines
+	shift 3
+	timeout 10 ip netns exec "$ns" "$GW" "$@" >"$tmp/out" 2>"$tmp/err"
+	st=$?
+	lines=$(grep -vc '^Try ' "$tmp/err")
+	if [ "$st" -eq "$want" ] && grep -q -- "$text" "$tmp/err" && [ "$lines" -eq 1 ]; then
+		echo "ok   $name"
+	else
+		echo "FAIL $name (status $st, stderr: $(cat "$tmp/err"))"
+		fails=$((fails + 1))
+	fi
+}
+
+ncpu=$(nproc)
+expect "unknown interface" 1 "no interface 'nosuch0' here" -i nosuch0
+expect "unknown interface (udp)" 1 "no interface 'nosuch0' here" -i nosuch0 --mode udp
+expect "bad feed address" 2 "--feed wants GROUP:PORT" --feed 239.1.1:26400
+expect "bad exchange address" 2 "--exchange wants IP:PORT" --exchange 10.0.0.300:1
+expect "bad port" 2 "--exchange wants IP:PORT" --exchange 10.0.0.1:70000
+expect "bad MAC" 2 "--exchange-mac wants" --exchange-mac 02:00:00:00:00
+expect "CPU that does not exist" 2 "this machine has CPUs 0..$((ncpu - 1))" --cpu "$ncpu"
+expect "length out of range" 2 "HMA length 300 out of range \[6, 256\]" --symbol AAPL:300
+expect "length too small" 2 "HMA length 5 out of range" --symbol AAPL:5:100
+expect "symbol too long" 2 "symbol must be 1 to 8 characters" --symbol ABCDEFGHI:20
+expect "unit out of range" 2 "unit must be 1 to" --symbol AAPL:20:0
+expect "unwritable JSON" 1 "cannot write /nonexistent/dir/s.json" --json /nonexistent/dir/s.json
+expect "unwritable orders file" 1 "cannot write /nonexistent/o.csv" --orders-out /nonexistent/o.csv
+expect "bad mode" 2 "--mode is xdp or udp" --mode dpdk
+expect "bad rate limit" 2 "--max-rate" --max-rate fast
+expect "unknown flag" 2 "unrecognized option" --frobnicate
+expect "stray argument" 2 "unexpected argument" extra
+timeout 5 "$GW" --help | grep -q -- "--max-pos" && echo "ok   --help lists the options" ||
+	{ echo "FAIL --help"; fails=$((fails + 1)); }
+
+echo "gateway_badconfig: $fails failure(s)"
+[ "$fails" -eq 0 ]
