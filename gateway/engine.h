@@ -130,6 +130,7 @@ struct gw_stats {
 	uint64_t decisions_dropped;	/* > GW_MAX_DECISIONS in one packet */
 	uint64_t other_packets;		/* steered but neither feed nor reply */
 	uint64_t bad_frames;		/* unparseable frames (AF_XDP path) */
+	uint64_t bad_checksum;		/* IPv4 or UDP checksum wrong (AF_XDP path) */
 	uint64_t other_session;		/* feed packets of another session: dropped */
 	uint64_t ticks_stale;		/* ticks of a stale session: not traded */
 	uint64_t catchup_orders;	/* orders from ticks decoded after a gap */

@@ -31,6 +31,8 @@ static const char usage[] =
 "  --xdp-mode drv|generic XDP attach mode (default drv)\n"
 "  --zero-copy            ask for zero-copy AF_XDP (veth has none)\n"
 "  --replace-xdp          replace another program attached to IF\n"
+"  --no-verify-csum       AF_XDP: do not check IPv4/UDP checksums in software\n"
+"                         (only where the NIC verified them)\n"
 "  --no-warm              AF_XDP: no idle-time cache warming (dry ticks on\n"
 "                         a shadow engine while the feed is quiet)\n"
 "Flows:\n"
@@ -200,7 +202,7 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 {
 	enum {
 		O_MODE = 256, O_UDP_RECV, O_QUEUE, O_XDP_MODE, O_ZC, O_REPLACE,
-		O_NO_WARM, O_RING, O_FEED, O_FEED_SRC, O_REREQ, O_RETRANS_PORT, O_GAP_RETRY,
+		O_NO_WARM, O_NO_CSUM, O_RING, O_FEED, O_FEED_SRC, O_REREQ, O_RETRANS_PORT, O_GAP_RETRY,
 		O_GAP_TIMEOUT, O_HOLD, O_MAX_POS, O_MAX_ORDER, O_MAX_RATE, O_COLLAR,
 		O_MAX_OPEN, O_ORDER_TIMEOUT, O_KILL_FILE, O_EXCH, O_EXCH_MAC, O_LOCAL_PORT, O_LIMIT,
 		O_FIRM, O_CPU, O_FIFO, O_DURATION, O_EXIT_END, O_GRACE,
@@ -215,6 +217,7 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		{ "zero-copy", no_argument, NULL, O_ZC },
 		{ "replace-xdp", no_argument, NULL, O_REPLACE },
 		{ "no-warm", no_argument, NULL, O_NO_WARM },
+		{ "no-verify-csum", no_argument, NULL, O_NO_CSUM },
 		{ "ring", required_argument, NULL, O_RING },
 		{ "feed", required_argument, NULL, O_FEED },
 		{ "feed-source", required_argument, NULL, O_FEED_SRC },
@@ -298,6 +301,9 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 			break;
 		case O_NO_WARM:
 			o->no_warm = true;
+			break;
+		case O_NO_CSUM:
+			o->no_verify_csum = true;
 			break;
 		case O_RING:
 			if (parse_long(optarg, 64, 16384, &v) || (v & (v - 1)))

@@ -23,6 +23,7 @@ struct gw_opts {
 	bool zero_copy;
 	bool replace_xdp;
 	bool no_warm;			/* no idle-time cache warming */
+	bool no_verify_csum;		/* trust checksums (the NIC checked them) */
 	uint32_t feed_group;		/* host order */
 	uint16_t feed_port;
 	uint32_t feed_source;		/* 0 = any */

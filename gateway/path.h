@@ -29,6 +29,7 @@ struct xsk_path {
 	struct frame_template rq_tmpl;	/* gateway -> re-request server */
 	uint16_t feed_port, reply_port, retrans_port;
 	bool rq_enabled;
+	bool verify_csum;		/* IPv4 and UDP checksums checked in software */
 	uint64_t kicks;
 	struct warm *warm;		/* NULL: no idle-time warming */
 };

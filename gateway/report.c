@@ -351,8 +351,11 @@ void report_summary(FILE *out, const struct gw_report *r)
 				st.rx_fill_ring_empty_descs, st.tx_invalid_descs,
 				st.tx_ring_empty_descs, r->x->port.tx_pool_empty,
 				r->x->port.tx_ring_full, r->x->kicks, r->x->port.kick_errors);
-		fprintf(out, "frames:   unparseable %" PRIu64 ", other %" PRIu64 "\n",
-			s->bad_frames, s->other_packets);
+		fprintf(out, "frames:   unparseable %" PRIu64 ", bad checksum %" PRIu64 "%s, other %"
+			PRIu64 "\n", s->bad_frames, s->bad_checksum,
+			s->bad_checksum && !s->feed_packets ?
+			" (all of them: is TX checksum offload on at the sender? ethtool -K IF tx off)" : "",
+			s->other_packets);
 	} else if (r->u) {
 		fprintf(out, "sockets: send errors %" PRIu64 ", datagrams without kernel stamp %"
 			PRIu64 "\n", r->u->send_errors, r->u->no_kernel_stamp);
@@ -450,6 +453,8 @@ int report_json(const char *path, const struct gw_report *r)
 		fprintf(f, "  \"xdp\": {");
 		for (int i = 0; i < STEER_NR_COUNTERS; i++)
 			fprintf(f, "\"%s\": %" PRIu64 ", ", steer_counter_names[i], cnt[i]);
+		fprintf(f, "\"bad_frames\": %" PRIu64 ", \"bad_checksum\": %" PRIu64 ", ",
+			s->bad_frames, s->bad_checksum);
 		fprintf(f, "\"rx_dropped\": %llu, \"rx_ring_full\": %llu, "
 			"\"rx_fill_ring_empty\": %llu, \"tx_ring_empty\": %llu},\n",
 			st.rx_dropped, st.rx_ring_full, st.rx_fill_ring_empty_descs,

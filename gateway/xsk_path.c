@@ -56,6 +56,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	x->feed_port = o->feed_port;
 	x->reply_port = o->local_port;
 	x->retrans_port = o->retrans_port;
+	x->verify_csum = !o->no_verify_csum;
 	x->rq_enabled = o->rerequest_port != 0;
 	if (x->rq_enabled) {
 		struct frame_endpoint rsrc = src, rdst = dst;
@@ -271,6 +272,14 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 			recycle[i] = xsk_umem__extract_addr(d->addr);
 			if (frame_parse_udp(pkt, d->len, &u)) {
 				e->st.bad_frames++;
+				continue;
+			}
+			/*
+			 * Copy mode on veth: no NIC has checked anything.  Do what
+			 * the kernel would have done and drop bad checksums.
+			 */
+			if (x->verify_csum && frame_verify_checksums(&u)) {
+				e->st.bad_checksum++;
 				continue;
 			}
 			if (u.dst_port == x->feed_port)
