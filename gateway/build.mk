@@ -23,7 +23,8 @@ UNIT_TESTS += $(ASAN)/tests/unit/test_engine
 
 INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_e2e.sh \
 	tests/integration/gateway_badconfig.sh tests/integration/gateway_risk.sh \
-	tests/integration/gateway_gaps.sh tests/integration/gateway_hostile.sh
+	tests/integration/gateway_gaps.sh tests/integration/gateway_hostile.sh \
+	tests/integration/gateway_overload.sh
 
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h

@@ -72,6 +72,7 @@ int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		e->credit_ns = e->order_cost_ns * e->risk.burst;	/* start full */
 	}
 	e->order_timeout_ns = cfg->order_timeout_ns;
+	e->max_catchup_ns = cfg->max_catchup_ns;
 	for (unsigned int i = 0; i < cfg->n_inst; i++) {
 		const struct inst_spec *ic = &cfg->inst[i];
 		struct gw_inst *in = &e->inst[i];
@@ -185,8 +186,11 @@ bool engine_gap_poll(struct gw_engine *e, uint64_t now, uint64_t *seq,
 		g->stale = true;
 		return false;
 	}
-	/* Ask again once the last answer moved us on, else after the retry time. */
-	if (g->last_req_ns && next == g->last_req_seq &&
+	/*
+	 * One request in flight: ask again once its whole answer arrived, or
+	 * after the retry time (an answer or the request was lost).
+	 */
+	if (g->last_req_ns && next < g->last_req_end &&
 	    now - g->last_req_ns < g->retry_ns)
 		return false;
 	if (gap_first_held(g) <= next)
@@ -200,7 +204,7 @@ bool engine_gap_poll(struct gw_engine *e, uint64_t now, uint64_t *seq,
 	*seq = next;
 	*count = (uint16_t)(last - next > GAP_REQ_MAX ? GAP_REQ_MAX : last - next);
 	g->last_req_ns = now;
-	g->last_req_seq = next;
+	g->last_req_end = next + *count;
 	g->requests++;
 	return true;
 }

@@ -19,10 +19,15 @@
 #include "gateway/gap.h"
 #include "proto/be.h"
 #include "proto/feed_decoder.h"
+#include "proto/itch.h"
 #include "proto/order_token.h"
 #include "proto/ouch.h"
 #include "strategy/inst_spec.h"
 #include "strategy/strat.h"
+
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
 
 #define GW_MAX_INST	16
 #define GW_MAX_DECISIONS 64	/* orders one feed packet can trigger */
@@ -49,6 +54,7 @@ struct gw_cfg {
 	uint64_t gap_retry_ns;	/* re-request again after this */
 	uint64_t gap_timeout_ns;/* give up (session stale) after this */
 	uint64_t order_timeout_ns; /* no final reply after this: timed out */
+	uint64_t max_catchup_ns;	/* late ticks older than this: not traded */
 };
 
 enum gw_risk_reason {
@@ -134,6 +140,7 @@ struct gw_stats {
 	uint64_t other_session;		/* feed packets of another session: dropped */
 	uint64_t ticks_stale;		/* ticks of a stale session: not traded */
 	uint64_t catchup_orders;	/* orders from ticks decoded after a gap */
+	uint64_t catchup_suppressed;	/* ... not sent: tick older than max_catchup */
 	uint64_t risk[RISK_NR];		/* orders refused, per reason */
 	uint64_t timeouts;		/* orders with no final reply in time */
 	uint64_t late_replies;		/* replies to orders already timed out */
@@ -160,6 +167,7 @@ struct gw_engine {
 	uint64_t order_cost_ns;		/* 1e9 / max_rate */
 	uint32_t open_orders;
 	uint64_t order_timeout_ns;
+	uint64_t max_catchup_ns;
 };
 
 int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
@@ -244,6 +252,19 @@ static inline bool engine_decide(struct gw_engine *e, struct gw_inst *in,
 	d->price = px;
 	d->t_hook = t_hook;
 	return true;
+}
+
+/*
+ * A tick decoded late (retransmitted or held) older than max_catchup_ns is
+ * not traded: the strategy follows it, no order goes out.  Its age is taken
+ * from the ITCH timestamp, the exchange's send time on the rig.
+ */
+static inline bool engine_too_old(const struct gw_engine *e, uint64_t ts48,
+				  uint64_t now)
+{
+	uint64_t sent = itch_ts_recover(ts48, now);
+
+	return e->max_catchup_ns && now > sent && now - sent > e->max_catchup_ns;
 }
 
 /*
@@ -333,6 +354,11 @@ static inline unsigned int engine_on_feed(struct gw_engine *e,
 		in->last_price = px;
 		if (!chg)
 			continue;
+		if (unlikely(flags & (GW_F_RETRANS | GW_F_CATCHUP)) &&
+		    engine_too_old(e, r->exch_ts[slot], now)) {
+			e->st.catchup_suppressed++;
+			continue;
+		}
 		if (nd == GW_MAX_DECISIONS) {
 			e->st.decisions_dropped++;
 			continue;

@@ -44,7 +44,7 @@ struct gw_gap {
 	uint64_t progress_ns;		/* when next expected last moved (or opened) */
 	uint64_t progress_seq;		/* next expected then */
 	uint64_t last_req_ns;
-	uint64_t last_req_seq;		/* next expected when last asked */
+	uint64_t last_req_end;		/* end of the range last asked for */
 	uint64_t retry_ns, timeout_ns;
 	/* counters */
 	uint64_t gaps;			/* gaps opened */

@@ -51,6 +51,9 @@ static const char usage[] =
 "  --gap-timeout MS       unfilled after MS: session stale, no more orders\n"
 "                         (default 2000)\n"
 "  --hold N               packets held while a gap is open (default 4096)\n"
+"  --max-catchup MS       ticks decoded late (after a gap) older than MS are\n"
+"                         followed by the strategy but not traded (default\n"
+"                         50; 0 = trade them all)\n"
 "Risk (checked per order in the hot path; 0 = no limit):\n"
 "  --max-pos SHARES       |position| per symbol, open orders included (0)\n"
 "  --max-order SHARES     shares per order (default 100000)\n"
@@ -186,6 +189,7 @@ static void set_defaults(struct gw_opts *o)
 	o->eng.gap_retry_ns = 50 * 1000000ull;
 	o->eng.gap_timeout_ns = 2000 * 1000000ull;
 	o->eng.order_timeout_ns = 1000 * 1000000ull;
+	o->eng.max_catchup_ns = 50 * 1000000ull;
 	o->eng.risk.max_order = 100000;
 	o->eng.risk.collar_bp = 500;
 	o->cpu = 1;
@@ -203,7 +207,7 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 	enum {
 		O_MODE = 256, O_UDP_RECV, O_QUEUE, O_XDP_MODE, O_ZC, O_REPLACE,
 		O_NO_WARM, O_NO_CSUM, O_RING, O_FEED, O_FEED_SRC, O_REREQ, O_RETRANS_PORT, O_GAP_RETRY,
-		O_GAP_TIMEOUT, O_HOLD, O_MAX_POS, O_MAX_ORDER, O_MAX_RATE, O_COLLAR,
+		O_GAP_TIMEOUT, O_HOLD, O_MAX_CATCHUP, O_MAX_POS, O_MAX_ORDER, O_MAX_RATE, O_COLLAR,
 		O_MAX_OPEN, O_ORDER_TIMEOUT, O_KILL_FILE, O_EXCH, O_EXCH_MAC, O_LOCAL_PORT, O_LIMIT,
 		O_FIRM, O_CPU, O_FIFO, O_DURATION, O_EXIT_END, O_GRACE,
 		O_ORDER_LOG, O_JSON, O_ORDERS_OUT, O_CAPTURE, O_CAPTURE_NOTE,
@@ -229,6 +233,7 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		{ "gap-retry", required_argument, NULL, O_GAP_RETRY },
 		{ "gap-timeout", required_argument, NULL, O_GAP_TIMEOUT },
 		{ "hold", required_argument, NULL, O_HOLD },
+		{ "max-catchup", required_argument, NULL, O_MAX_CATCHUP },
 		{ "max-pos", required_argument, NULL, O_MAX_POS },
 		{ "max-order", required_argument, NULL, O_MAX_ORDER },
 		{ "max-rate", required_argument, NULL, O_MAX_RATE },
@@ -351,6 +356,11 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 			*(c == O_GAP_RETRY ? &o->eng.gap_retry_ns : c == O_GAP_TIMEOUT ?
 			  &o->eng.gap_timeout_ns : &o->eng.order_timeout_ns) =
 				(uint64_t)v * 1000000ull;
+			break;
+		case O_MAX_CATCHUP:
+			if (parse_long(optarg, 0, 3600000, &v))
+				return bad("--max-catchup wants milliseconds, 0..3600000", optarg);
+			o->eng.max_catchup_ns = (uint64_t)v * 1000000ull;
 			break;
 		case O_HOLD:
 			if (parse_long(optarg, 1, 1 << 20, &v))

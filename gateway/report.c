@@ -303,8 +303,9 @@ void report_summary(FILE *out, const struct gw_report *r)
 		s->rejects, s->replies, s->bad_replies, s->unknown_token);
 
 	fprintf(out, "         timed out %" PRIu64 " (late replies %" PRIu64 "), duplicate replies %"
-		PRIu64 ", catch-up %" PRIu64 ", kill switch %s\n", s->timeouts,
-		s->late_replies, s->dup_replies, s->catchup_orders,
+		PRIu64 ", catch-up %" PRIu64 " (too late, not sent: %" PRIu64 "), kill switch %s\n",
+		s->timeouts, s->late_replies, s->dup_replies, s->catchup_orders,
+		s->catchup_suppressed,
 		e->killed ? "ENGAGED" : "off");
 	fprintf(out, "risk:    refused");
 	for (int i = 0; i < RISK_NR; i++)
@@ -413,8 +414,10 @@ int report_json(const char *path, const struct gw_report *r)
 		s->orders, s->orders_failed, s->accepted, s->fills, s->cancels, s->rejects,
 		s->replies, s->bad_replies, s->unknown_token);
 	fprintf(f, "  \"orders_more\": {\"timed_out\": %" PRIu64 ", \"late_replies\": %" PRIu64
-		", \"dup_replies\": %" PRIu64 ", \"catchup\": %" PRIu64 ", \"kill_switch\": %s},\n",
+		", \"dup_replies\": %" PRIu64 ", \"catchup\": %" PRIu64
+		", \"catchup_suppressed\": %" PRIu64 ", \"kill_switch\": %s},\n",
 		s->timeouts, s->late_replies, s->dup_replies, s->catchup_orders,
+		s->catchup_suppressed,
 		e->killed ? "true" : "false");
 	fprintf(f, "  \"risk\": {");
 	for (int i = 0; i < RISK_NR; i++)

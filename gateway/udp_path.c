@@ -21,6 +21,8 @@
 
 #include "gateway/clock.h"
 #include "gateway/path.h"
+
+#define DRAIN_BUDGET 32	/* held packets decoded per loop iteration */
 #include "proto/moldudp64.h"
 
 #define BLOCK_TIMEOUT_US 10000
@@ -185,6 +187,25 @@ static void send_orders(struct udp_path *u, struct gw_engine *e,
 	}
 }
 
+/*
+ * Held packets that can be decoded now (after a fill, or once stale), a
+ * bounded number per call: a long catch-up must not starve the RX ring (its
+ * overflow would open new gaps); the loop comes back for the rest.
+ */
+static void drain_held(struct udp_path *u, struct gw_engine *e, uint64_t now)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	const uint8_t *pkt;
+	uint64_t t_hook;
+	size_t len;
+
+	for (int i = 0; i < DRAIN_BUDGET && engine_next_held(e, now, &pkt, &len, &t_hook); i++) {
+		unsigned int nd = engine_on_feed(e, pkt, len, t_hook, now, dec, GW_F_CATCHUP);
+
+		send_orders(u, e, dec, nd, now);
+	}
+}
+
 /* One feed datagram, then whatever it made decodable of the held ones. */
 static void on_feed(struct udp_path *u, struct gw_engine *e,
 		    const uint8_t *pkt, size_t len, uint64_t t_hook,
@@ -194,10 +215,8 @@ static void on_feed(struct udp_path *u, struct gw_engine *e,
 	unsigned int nd = engine_on_feed(e, pkt, len, t_hook, t_seen, dec, flags);
 
 	send_orders(u, e, dec, nd, t_seen);
-	while (engine_next_held(e, t_seen, &pkt, &len, &t_hook)) {
-		nd = engine_on_feed(e, pkt, len, t_hook, t_seen, dec, GW_F_CATCHUP);
-		send_orders(u, e, dec, nd, t_seen);
-	}
+	if (gap_open(&e->gap))
+		drain_held(u, e, t_seen);
 }
 
 /* Retransmissions from the re-request server, without blocking. */
@@ -228,11 +247,16 @@ static void housekeeping(struct udp_path *u, struct gw_engine *e, uint64_t now)
 	struct mold_rerequest rq;
 	uint8_t buf[MOLD_REREQ_LEN];
 
-	if (u->rq_fd >= 0 && engine_gap_poll(e, now, &rq.seq, &rq.count)) {
-		memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
-		mold_encode_rerequest(buf, sizeof(buf), &rq);
-		if (send(u->rq_fd, buf, sizeof(buf), MSG_DONTWAIT) != (ssize_t)sizeof(buf))
-			u->send_errors++;
+	if (gap_open(&e->gap)) {
+		if (u->rq_fd >= 0 && engine_gap_poll(e, now, &rq.seq, &rq.count)) {
+			memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
+			mold_encode_rerequest(buf, sizeof(buf), &rq);
+			if (send(u->rq_fd, buf, sizeof(buf), MSG_DONTWAIT) !=
+			    (ssize_t)sizeof(buf))
+				u->send_errors++;
+		}
+		/* A timeout may have made the session stale: release what is held. */
+		drain_held(u, e, now);
 	}
 	engine_expire_orders(e, now);
 }

@@ -14,6 +14,8 @@
 #include "gateway/clock.h"
 #include "gateway/netif.h"
 #include "gateway/path.h"
+
+#define DRAIN_BUDGET 32	/* held packets decoded per loop iteration */
 #include "proto/moldudp64.h"
 #include "proto/proto_err.h"
 
@@ -169,6 +171,26 @@ static void send_orders(struct xsk_path *x, struct gw_engine *e,
 	}
 }
 
+/*
+ * Held packets that can be decoded now (after a fill, or once stale), a
+ * bounded number per call: a long catch-up must not starve the RX ring (its
+ * overflow would open new gaps); the loop comes back for the rest.
+ */
+static void drain_held(struct xsk_path *x, struct gw_engine *e, uint64_t now,
+		       struct tx_batch *b)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	const uint8_t *pkt;
+	uint64_t t_hook;
+	size_t len;
+
+	for (int i = 0; i < DRAIN_BUDGET && engine_next_held(e, now, &pkt, &len, &t_hook); i++) {
+		unsigned int nd = engine_on_feed(e, pkt, len, t_hook, now, dec, GW_F_CATCHUP);
+
+		send_orders(x, e, dec, nd, now, b);
+	}
+}
+
 /* One feed datagram, then whatever it made decodable of the held ones. */
 static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 			   const uint8_t *pkt, size_t len, uint64_t t_hook,
@@ -180,12 +202,8 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 
 	if (nd)
 		send_orders(x, e, dec, nd, t_seen, b);
-	if (unlikely(gap_open(&e->gap))) {
-		while (engine_next_held(e, t_seen, &pkt, &len, &t_hook)) {
-			nd = engine_on_feed(e, pkt, len, t_hook, t_seen, dec, GW_F_CATCHUP);
-			send_orders(x, e, dec, nd, t_seen, b);
-		}
-	}
+	if (unlikely(gap_open(&e->gap)))
+		drain_held(x, e, t_seen, b);
 }
 
 /* Ask the exchange's re-request server for [seq, seq + count). */
@@ -214,8 +232,12 @@ static void housekeeping(struct xsk_path *x, struct gw_engine *e,
 	uint64_t seq;
 	uint16_t count;
 
-	if (x->rq_enabled && engine_gap_poll(e, now, &seq, &count))
-		send_rerequest(x, e, seq, count, b);
+	if (gap_open(&e->gap)) {
+		/* A timeout may have made the session stale: release what is held. */
+		if (x->rq_enabled && engine_gap_poll(e, now, &seq, &count))
+			send_rerequest(x, e, seq, count, b);
+		drain_held(x, e, now, b);
+	}
 	engine_expire_orders(e, now);
 }
 

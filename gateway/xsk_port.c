@@ -57,6 +57,7 @@ int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
 	p->frame_size = cfg->frame_size;
+	p->ring_size = cfg->ring_size;
 	p->rx_frames = cfg->rx_frames;
 	p->tx_frames = cfg->tx_frames;
 	if (cfg->rx_frames < cfg->ring_size) {
@@ -151,11 +152,21 @@ int xsk_port_kernel_stats(const struct xsk_port *p, struct xdp_statistics *st)
 
 int xsk_port_kick(struct xsk_port *p)
 {
-	if (sendto(p->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) >= 0)
-		return 0;
-	/* EAGAIN/EBUSY: the kernel is still sending; the ring keeps the frame. */
-	if (errno == EAGAIN || errno == EBUSY || errno == ENOBUFS)
-		return 0;
-	p->kick_errors++;
-	return -errno;
+	/*
+	 * In copy mode one sendto() sends at most 32 descriptors: kick until
+	 * the kernel has taken everything queued (bounded, in case it stalls).
+	 */
+	for (int i = 0; i < 64; i++) {
+		if (sendto(p->fd, NULL, 0, MSG_DONTWAIT, NULL, 0) < 0) {
+			/* EAGAIN/EBUSY: still sending; the ring keeps the frames. */
+			if (errno == EAGAIN || errno == EBUSY || errno == ENOBUFS)
+				return 0;
+			p->kick_errors++;
+			return -errno;
+		}
+		if (xsk_prod_nb_free(&p->tx, p->ring_size) == p->ring_size)
+			return 0;
+		p->kick_repeats++;
+	}
+	return 0;
 }

@@ -41,6 +41,7 @@ struct xsk_port {
 	bool hugepages;
 	int fd;
 	unsigned int frame_size;
+	unsigned int ring_size;
 	unsigned int rx_frames;
 	uint64_t *tx_free;		/* stack of free TX frame addresses */
 	unsigned int tx_free_n;
@@ -50,6 +51,7 @@ struct xsk_port {
 	uint64_t tx_pool_empty;		/* no free TX frame */
 	uint64_t fill_short;		/* fill ring took fewer frames than returned */
 	uint64_t kick_errors;		/* sendto() failed with something but EAGAIN/EBUSY */
+	uint64_t kick_repeats;		/* extra sendto()s: more than 32 frames queued */
 };
 
 /* 0, or a negative errno with one line of what went wrong (and what to do). */

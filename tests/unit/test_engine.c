@@ -351,6 +351,34 @@ static void test_gap_hold_and_catch_up(void **state)
 	assert_int_equal(e.dec.cnt.gaps, 0);
 }
 
+/* Late ticks older than max_catchup: the strategy follows, no order leaves. */
+static void test_late_ticks_not_traded(void **state)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	struct strat ref;
+	uint8_t pkt[1500];
+	uint32_t px[200];
+	unsigned int sent = 0, wanted = 0;
+
+	(void)state;
+	e.max_catchup_ns = 1000;
+	engine_on_feed(&e, pkt, pkt_directory(pkt, 5, "AAPL"), 1, 1, dec, 0);
+	gbm_series(5, px, 200);
+	strat_init(&ref, 12);
+	for (int t = 0; t < 200; t++) {
+		size_t len = pkt_trade(pkt, 5, "AAPL", px[t]);	/* ITCH ts 12345 */
+
+		wanted += strat_on_tick(&ref, px[t]) != 0;
+		/* Decoded at 12345 + 500 (fresh) for the first half, + 5000 after. */
+		sent += engine_on_feed(&e, pkt, len, 1, 12345 + (t < 100 ? 500 : 5000), dec,
+				       GW_F_CATCHUP);
+	}
+	assert_true(wanted > 20);
+	assert_int_equal(sent + e.st.catchup_suppressed, wanted);
+	assert_true(e.st.catchup_suppressed > 5);
+	assert_int_equal(e.inst[0].strat.sar.pos, ref.sar.pos);
+}
+
 static void test_gap_timeout_goes_stale(void **state)
 {
 	struct gw_decision dec[GW_MAX_DECISIONS];
@@ -482,6 +510,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_replies_account, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_malformed_feed_is_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gap_hold_and_catch_up, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_late_ticks_not_traded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gap_timeout_goes_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_session_dropped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_risk_limits, setup, teardown),
