@@ -5,26 +5,8 @@
 # and counted in XDP.  Then the lifecycle: SIGTERM and SIGINT detach the
 # program; after SIGKILL the next start finds it, says so and replaces it.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-prefix=pt$$
-subnet=10.$((150 + $$ % 40)).$((($$ / 7) % 250)).0/24
-rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
-tmp=$(mktemp -d /tmp/gw_pt.XXXXXX)
-gw_pid=
-cleanup() {
-	[ -n "$gw_pid" ] && kill -9 "$gw_pid" 2>/dev/null
-	"${rig[@]}" down >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-"${rig[@]}" up >/dev/null
-eval "$("${rig[@]}" env)"
-fails=0
-check() {
-	local name=$1
-	shift
-	if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/gw_lib.sh"
+gw_rig_up pt
 in_gw() { nsenter --net="$RIG_NETNS_GW" "$@"; }
 in_ex() { ip netns exec "$RIG_NS_EX" "$@"; }
 xdp_attached() { in_gw ip link show "$RIG_IF_GW" | grep -q 'prog/xdp'; }

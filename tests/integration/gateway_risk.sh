@@ -5,27 +5,9 @@
 # Then the kill switch, and an exchange that does not answer (orders time
 # out, are reported and are not resent).
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-prefix=rk$$
-subnet=10.$((150 + $$ % 40)).$((($$ / 3) % 250)).0/24
-rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
-tmp=$(mktemp -d /tmp/gw_risk.XXXXXX)
-gw_pid=
-cleanup() {
-	[ -n "$gw_pid" ] && kill -9 "$gw_pid" 2>/dev/null
-	"${rig[@]}" down >/dev/null 2>&1 || true
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+. "$(dirname "$0")/gw_lib.sh"
 taskset -pc 0 $$ >/dev/null
-"${rig[@]}" up >/dev/null
-eval "$("${rig[@]}" env)"
-fails=0
-check() {
-	local name=$1
-	shift
-	if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+gw_rig_up rk
 
 # run NAME EXCHANGE_PORT GATEWAY_ARGS...: gateway + exsim (3000 ticks at
 # 3000/s, AAPL and MSFT); results in $tmp/NAME.{gw,ex}.json
@@ -108,6 +90,12 @@ check "kill switch: engaged and reported" \
 check "kill switch: every order that left arrived; fewer than without it" \
 	[ "$(ex .orders.received kill)" -eq "$(gw .orders.sent kill)" -a "$(gw .orders.sent kill)" -lt "$base_orders" ]
 check "kill switch: said so on stderr" grep -q "KILL SWITCH engaged" "$tmp/kill.gw.err"
+
+# The same by signal.
+MIDRUN='kill -USR1 $gw_pid' run killsig "$RIG_ORDER_PORT"
+check "kill switch by SIGUSR1: engaged, refusals counted, all that left arrived" \
+	[ "$(gw .orders_more.kill_switch killsig)" = true -a "$(gw .risk.kill_switch killsig)" -gt 0 \
+	  -a "$(ex .orders.received killsig)" -eq "$(gw .orders.sent killsig)" ]
 
 echo "gateway_risk: $fails failure(s)"
 [ "$fails" -eq 0 ]
