@@ -16,10 +16,11 @@
 #
 #   bench/latency-bench.sh [--reps N] [--out DIR] [--quick]
 #     [--low-rate R --low-count N] [--load-rate R --load-count N]
-#     [--zl-rate R --zl-count N] [--sockperf-time S]
+#     [--zl-rate R --zl-count N] [--sockperf-time S] [--report-only]
 # Defaults: 3 reps, 10,000/s x 100,000 ticks, 300,000/s x 1,500,000,
 # 1,000,000/s x 3,000,000, sockperf 5 s; OUT build/bench.  --quick: 1 rep,
-# a tenth of the ticks (a smoke run, not figures to quote).
+# a tenth of the ticks (a smoke run, not figures to quote).  --report-only:
+# no runs, the table, JSON and plots again from OUT/runs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,6 +32,7 @@ sp_time=5
 out=build/bench
 paths=af_xdp,udp_spin,udp_block
 long_symbols=AAPL:256,MSFT:256,NVDA:256
+report_only=0
 
 die() { echo "latency-bench: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -44,6 +46,7 @@ while [ $# -gt 0 ]; do
 	--zl-rate) zl_rate=$2; shift 2 ;;
 	--zl-count) zl_count=$2; shift 2 ;;
 	--sockperf-time) sp_time=$2; shift 2 ;;
+	--report-only) report_only=1; shift ;;
 	--quick) reps=1; low_count=$((low_count / 10)); load_count=$((load_count / 10))
 		zl_count=$((zl_count / 10)); sp_time=2; shift ;;
 	-h|--help) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
@@ -62,9 +65,26 @@ prefix=lb$$
 subnet=10.$((100 + $$ % 50)).$(($$ / 50 % 250)).0/24
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 sp_pid=
+watch_pid=
 cleanup() {
-	[ -n "$sp_pid" ] && kill "$sp_pid" 2>/dev/null && wait "$sp_pid" 2>/dev/null
+	# (a killed child's 143 from wait must not become our exit status)
+	if [ -n "$sp_pid" ]; then kill "$sp_pid" 2>/dev/null; wait "$sp_pid" 2>/dev/null || true; fi
+	if [ -n "$watch_pid" ]; then kill "$watch_pid" 2>/dev/null; wait "$watch_pid" 2>/dev/null || true; fi
 	"${rig[@]}" down >/dev/null 2>&1 || true
+}
+
+# The VM is shared: every half second, note the runnable processes that are
+# not ours (another session) and kernel threads that preempt a spinning
+# loop (kdamond, kworker, ...), so a disturbed run shows in the report.
+watch_machine() {	# watch_machine FILE
+	local sid
+	sid=$(ps -o sid= -p $$ | tr -d ' ')
+	while :; do
+		ps -eo sid=,stat=,psr=,comm= | awk -v sid="$sid" -v t="$(date +%s.%N)" '
+			$2 ~ /^R/ && $1 != sid && $4 != "ps" && $4 != "awk" { printf "%.1f %s cpu%s %s\n", t, ($1 == 0 ? "kernel" : "other"), $3, $4 }'
+		echo "$(date +%s.%N) tick"
+		sleep 0.5
+	done >>"$1"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -72,15 +92,19 @@ trap 'exit 130' INT TERM
 # gateway's hot loop and the sockperf server on CPU 1.
 taskset -pc 0 $$ >/dev/null
 
+t_start=$(date +%s)
+if [ "$report_only" = 0 ]; then
 rm -rf "$out/runs"
 mkdir -p "$out/runs"
 "${rig[@]}" up >"$out/runs/rig.log"
 eval "$("${rig[@]}" env)"
-t_start=$(date +%s)
 echo "latency-bench: rig $prefix ($subnet), $reps rep(s): ${low_rate}/s x $low_count," \
 	"${load_rate}/s x $load_count, zero-loss ${zl_rate}/s x $zl_count, sockperf ${sp_time} s"
 
 build/t2t-capture clock --cpu 1 --pairs 1000000 | tee "$out/runs/clock.txt"
+watch_machine "$out/runs/machine.log" &
+watch_pid=$!
+fi
 
 # One summary object per path and run, from the gateway's and the
 # simulator's JSON and the capture log.
@@ -90,8 +114,10 @@ summarize() {	# summarize DIR LOAD RATE REP RC
 	for p in "${plist[@]}"; do
 		[ -s "$dir/$p.gw.json" ] && [ -s "$dir/$p.ex.json" ] || continue
 		build/t2t-capture table --json "$dir/$p.capture.gz" >"$dir/$p.cap.json" || continue
+		read -r busy samples <"$dir.machine"
 		jq -n --arg path "$p" --arg load "$load" --argjson rate "$rate" \
 			--argjson rep "$rep" --argjson rc "$rc" \
+			--argjson busy "${busy:-0}" --argjson samples "${samples:-0}" \
 			--slurpfile gw "$dir/$p.gw.json" --slurpfile ex "$dir/$p.ex.json" \
 			--slurpfile cap "$dir/$p.cap.json" '
 			$gw[0] as $g | $ex[0] as $e | $cap[0] as $c | {
@@ -103,19 +129,41 @@ summarize() {	# summarize DIR LOAD RATE REP RC
 				w2w_intended: $e.wire_to_wire_intended_ns,
 				send_lag: $e.send_lag_ns,
 				clock_read: $g.clock_read_ns,
-				xdp: ($g.xdp // null)
+				xdp: ($g.xdp // null),
+				machine: {other_busy: $busy, samples: $samples}
 			}' >"$dir/$p.summary.json"
 	done
+}
+
+# What else ran during batch NAME: "other work in K of N samples (names)".
+foreign() {	# foreign NAME [counts]: with "counts", just "BUSY SAMPLES"
+	awk -v n="$1" -v counts="${2:-}" '
+		$2 == "begin" && (n == "*" || $3 == n) { on = 1; next }
+		$2 == "end" && (n == "*" || $3 == n) { on = 0 }
+		!on { next }
+		$2 == "tick" { samples++; if (busy) hit++; busy = 0; next }
+		$2 == "other" { busy = 1; names[$4]++ }
+		$2 == "kernel" && $4 ~ /^(kdamond|kworker|ksoftirqd|rcu)/ && $3 == "cpu1" { k[$4]++ }
+		END {
+			if (counts) { printf "%d %d\n", hit, samples; exit }
+			printf "other sessions busy in %d of %d samples", hit, samples
+			sep = " ("; for (x in names) { printf "%s%s", sep, x; sep = ", " } if (sep == ", ") printf ")"
+			sep = "; on CPU 1: "; for (x in k) { printf "%s%s x%d", sep, x, k[x]; sep = ", " }
+		}' "$out/runs/machine.log"
 }
 
 batch() {	# batch NAME LOAD RATE COUNT REP [paper-run options]
 	local name=$1 load=$2 rate=$3 count=$4 rep=$5 dir rc=0
 	shift 5
 	dir=$out/runs/$name
+	echo "$(date +%s.%N) begin $name" >>"$out/runs/machine.log"
 	scripts/paper-run.sh --keep-rig --prefix "$prefix" --subnet "$subnet" --capture \
 		--rate "$rate" --count "$count" --out "$dir" "$@" >"$dir.log" 2>&1 || rc=$?
-	echo "  $name: $(grep -cE '^  ok ' "$dir.log" || true) check(s) ok, exit $rc"
+	echo "$(date +%s.%N) end $name" >>"$out/runs/machine.log"
+	echo "  $name: $(grep -cE '^  ok ' "$dir.log" || true) check(s) ok, exit $rc;" \
+		"$(foreign "$name")"
 	grep -E '^  FAIL ' "$dir.log" | sed 's/^/    /' || true
+	foreign "$name" counts >"$dir.machine"
 	summarize "$dir" "$load" "$rate" "$rep" "$rc"
 	# The recorded ticks and order lists served the checks; keep the rest.
 	rm -f "$dir"/*.ticks.csv "$dir"/*.bt.csv "$dir"/*.gw_orders.csv "$dir"/*.orders.csv \
@@ -126,6 +174,7 @@ sockperf_run() {	# sockperf_run MODE REP
 	local mode=$1 rep=$2 nb=() f
 	f=$out/runs/sockperf-$mode-rep$rep
 	[ "$mode" = nonblocked ] && nb=(--nonblocked)
+	echo "$(date +%s.%N) begin sockperf-$mode-$rep" >>"$out/runs/machine.log"
 	nsenter --net="$RIG_NETNS_GW" taskset -c 1 sockperf server -i "$RIG_IP_GW" -p 11111 \
 		"${nb[@]}" >"$f.server.log" 2>&1 &
 	sp_pid=$!
@@ -136,6 +185,7 @@ sockperf_run() {	# sockperf_run MODE REP
 	kill "$sp_pid" 2>/dev/null || true
 	wait "$sp_pid" 2>/dev/null || true
 	sp_pid=
+	echo "$(date +%s.%N) end sockperf-$mode-$rep" >>"$out/runs/machine.log"
 	# Round-trip percentiles in us (--full-rtt), escape codes removed.
 	sed 's/\x1b\[[0-9;]*m//g' "$f.txt" | awk -v mode="$mode" -v rep="$rep" '
 		/percentile 50.000 =/ { p50 = $NF }  /percentile 90.000 =/ { p90 = $NF }
@@ -149,10 +199,12 @@ sockperf_run() {	# sockperf_run MODE REP
 				"\"p50\": %s, \"p90\": %s, \"p99\": %s, \"p99.9\": %s, \"p99.99\": %s, \"max\": %s}\n",
 				mode, rep, n, min, avg, p50, p90, p99, p999, p9999, max
 		}' >"$f.json" || { echo "  sockperf $mode: no figures in $f.txt"; rm -f "$f.json"; }
-	[ -s "$f.json" ] && echo "  sockperf $mode rep $rep: RTT p50 $(jq .p50 "$f.json") us"
+	[ -s "$f.json" ] && echo "  sockperf $mode rep $rep: RTT p50 $(jq .p50 "$f.json") us;" \
+		"$(foreign "sockperf-$mode-$rep")"
 	return 0
 }
 
+if [ "$report_only" = 0 ]; then
 for rep in $(seq "$reps"); do
 	echo "rep $rep/$reps"
 	batch "low-rep$rep" low "$low_rate" "$low_count" "$rep"
@@ -173,6 +225,8 @@ for load in low load; do
 			"$out"/runs/$load-rep*/"$p".capture.gz >/dev/null
 	done
 done
+fi
+[ -s "$out/runs/clock.txt" ] || die "no runs in $out/runs"
 
 # ---- figures ----
 jq -s '.' "$out"/runs/*/*.summary.json >"$out/runs/summaries.json"
@@ -184,7 +238,7 @@ hyper=$(lscpu | sed -n 's/^Hypervisor vendor: *//p' | head -1)
 ncpu=$(nproc --all)
 
 jq -n --slurpfile s "$out/runs/summaries.json" --slurpfile sp "$out/runs/sockperf.json" \
-	--arg date "$(date -u +%Y-%m-%dT%H:%M:%SZ)" --arg kernel "$kernel" \
+	--arg date "$(date -u -r "$out/runs/clock.txt" +%Y-%m-%dT%H:%M:%SZ)" --arg kernel "$kernel" \
 	--arg cpu "$cpu_model" --arg hyp "${hyper:-none}" --argjson ncpu "$ncpu" \
 	--arg clock "$clock_line" --argjson reps "$reps" \
 	--argjson low_rate "$low_rate" --argjson low_count "$low_count" \
@@ -207,8 +261,8 @@ def ex_hist: if . == null then null else {count, min, mean, p50, p90, p99, "p99.
 		pinning: "simulator, sockperf client, scripts: CPU 0; gateway hot loop, sockperf server: CPU 1"},
 	clock_read_ns: $clk,
 	runs: ($all | group_by([.load, .path]) | sort_by(
-		(["low", "load", "zl_default", "zl_long", "zl_flat"] | index(.[0].load)),
-		(["af_xdp", "udp_spin", "udp_block"] | index(.[0].path))) | map({
+		(.[0].load as $l | ["low", "load", "zl_default", "zl_long", "zl_flat"] | index($l)),
+		(.[0].path as $p | ["af_xdp", "udp_spin", "udp_block"] | index($p))) | map({
 		load: .[0].load, path: .[0].path, rate: .[0].rate, reps: length,
 		checks_ok: all(.checks_ok),
 		ticks_sent: (map(.ticks_sent) | add), ticks_decoded: (map(.ticks_decoded) | add),
@@ -223,7 +277,9 @@ def ex_hist: if . == null then null else {count, min, mean, p50, p90, p99, "p99.
 		stages: (. as $r | [.[0].stages | keys_unsorted[]] | map({key: ., value: (. as $k | $r | med_hist(.stages[$k]))}) | from_entries),
 		w2w_intended: med_hist(.w2w_intended | ex_hist),
 		send_lag: med_hist(.send_lag | ex_hist),
-		clock_read: med_hist(.clock_read)
+		clock_read: med_hist(.clock_read),
+		other_sessions_busy: {samples: (map(.machine.samples // 0) | add),
+			busy: (map(.machine.other_busy // 0) | add)}
 	})),
 	sockperf: ($spr | group_by(.mode) | map({mode: .[0].mode, reps: length, unit: "us, round trip",
 		rtt: med_hist(.)}))
@@ -258,7 +314,7 @@ def gw(l; p; st; q): run(l; p).stages[st][q];
 # ---- the table ----
 us() { awk -v v="$1" 'BEGIN { if (v == "" || v == "null") print "-"; else printf "%.2f", v / 1000 }'; }
 {
-	echo "Latency in µs, medians over $reps repetition(s) of each percentile; wire to wire ="
+	echo "Latency in µs, medians over $(jq '[.runs[].reps] | max' "$out/latency.json") repetition(s) of each percentile; wire to wire ="
 	echo "exchange send -> exchange kernel arrival of the order (send->ack); from intended ="
 	echo "the same from the tick's scheduled send time (coordinated omission); in-gateway ="
 	echo "XDP hook / kernel receive stamp -> order on the TX ring (hook->queued)."
@@ -270,20 +326,44 @@ us() { awk -v v="$1" 'BEGIN { if (v == "" || v == "null") print "-"; else printf
 		 .stages["send->ack"].p99, .stages["send->ack"]["p99.9"], .stages["send->ack"]["p99.99"],
 		 .w2w_intended.p50, .w2w_intended["p99.9"], .stages["hook->queued"].p50,
 		 .stages["hook->queued"].p99, .stages["hook->queued"]["p99.9"],
-		 .stages["seen->queued"].p50, .ticks_lost, .orders_sent, .w2w_orders] | @tsv' "$out/latency.json" |
+		 .stages["seen->queued"].p50, .ticks_lost, .orders_sent, .w2w_orders] | map(. // "null") | @tsv' "$out/latency.json" |
 	while IFS=$'\t' read -r path rate p50 p90 p99 p999 p9999 i50 i999 g50 g99 g999 s50 lost sent n; do
 		orders=$sent
-		[ "$n" != "$sent" ] && orders="$sent ($n at the exchange)"
+		[ "$n" != "$sent" ] && orders="$sent ($n timed w2w)"
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
 			"$path" "$rate" "$orders" "$(us "$p50")" "$(us "$p90")" "$(us "$p99")" "$(us "$p999")" \
 			"$(us "$p9999")" "$(us "$i50")" "$(us "$i999")" "$(us "$g50")" "$(us "$g99")" \
 			"$(us "$g999")" "$(us "$s50")" "$lost"
 	done
-	jq -r '.sockperf[] | [.mode, .rtt.count, .rtt.p50, .rtt.p90, .rtt.p99, .rtt["p99.9"], .rtt["p99.99"]] | @tsv' \
+	jq -r '.sockperf[] | [.mode, .rtt.count, .rtt.p50, .rtt.p90, .rtt.p99, .rtt["p99.9"], .rtt["p99.99"]] | map(. // "-") | @tsv' \
 		"$out/latency.json" |
 	while IFS=$'\t' read -r mode n p50 p90 p99 p999 p9999; do
 		printf '| sockperf ping-pong %s (RTT) | - | %s | %s | %s | %s | %s | %s | - | - | - | - | - | - | - |\n' \
 			"$mode" "$n" "$p50" "$p90" "$p99" "$p999" "$p9999"
+	done
+	echo
+	read -r busy samples < <(foreign '*' counts)
+	echo "While these ran, other sessions on the VM had a runnable process in $busy of $samples" \
+		"half-second samples (runs/machine.log)$([ "$busy" = 0 ] || echo "; the gateway's CPU is not shielded from them, so those runs' tails are theirs too")."
+
+	echo
+	echo "Each repetition at the low rate (other sessions busy: half-second samples, taken during its three runs, that saw another session runnable):"
+	echo
+	echo "| rep | other sessions busy | $(echo "$paths" | sed 's/,/ w2w p50 \/ p99 | /g') w2w p50 / p99 | af_xdp in-gw p50 / p99 |"
+	echo "|----:|----:|$(echo "$paths" | sed 's/[^,]*/---:/g; s/,/|/g')|---:|"
+	for f in "$out"/runs/low-rep*.machine; do
+		[ -e "$f" ] || continue
+		r=${f##*/low-rep}
+		r=${r%.machine}
+		read -r busy samples <"$f"
+		printf '| %s | %s of %s ' "$r" "$busy" "$samples"
+		IFS=, read -ra plist <<<"$paths"
+		for p in "${plist[@]}"; do
+			jq -r '.stages["send->ack"] | "\(.p50) \(.p99)"' "$out/runs/low-rep$r/$p.summary.json" 2>/dev/null |
+			{ read -r a b; printf '| %s / %s ' "$(us "$a")" "$(us "$b")"; }
+		done
+		jq -r '.stages["hook->queued"] | "\(.p50) \(.p99)"' "$out/runs/low-rep$r/af_xdp.summary.json" 2>/dev/null |
+		{ read -r a b; printf '| %s / %s |\n' "$(us "$a")" "$(us "$b")"; }
 	done
 	echo
 	echo "Per stage, p50 / p99 (µs), low rate:"
@@ -309,7 +389,7 @@ us() { awk -v v="$1" 'BEGIN { if (v == "" || v == "null") print "-"; else printf
 	echo "|-----|----------------:|-----------:|--------:|-----:|-----:|-----:|"
 	jq -r '.runs[] | select(.load | startswith("zl_")) |
 		[.load, (.achieved_tps | round), .ticks_sent, .ticks_decoded, .xdp_drops, .orders_sent,
-		 .stages["hook->queued"].p50, .stages["hook->queued"].p99] | @tsv' "$out/latency.json" |
+		 .stages["hook->queued"].p50, .stages["hook->queued"].p99] | map(. // "null") | @tsv' "$out/latency.json" |
 	while IFS=$'\t' read -r load tps sent dec drops ord g50 g99; do
 		case $load in
 		zl_default) load="1 M/s, default strategy" ;;

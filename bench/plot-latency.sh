@@ -63,9 +63,12 @@ xmax=$(awk '!/^#/ && $4 > m { m = $4 } END { print (m > 10 ? m * 1.5 : 100) }' "
 plot_lines() {	# plot_lines PREFIX: the plot command for one panel
 	local cmd="plot" sep=" "
 	for i in $(seq "$n"); do
+		# A capture without that stage (e.g. no replies) has no line.
+		grep -q ', 0 values$' "$work/$1.$i" && continue
 		cmd+="$sep'$work/$1.$i' using 4:1 with lines lw 2 title '${labels[$((i - 1))]}'"
 		sep=", "
 	done
+	[ "$cmd" = plot ] && cmd="plot 1/0 notitle" && sep=", "
 	if [ "$1" = w2w ]; then
 		for r in "${refs[@]+"${refs[@]}"}"; do
 			cmd+="$sep${r#*=} with lines dt 2 lw 1.5 title '${r%%=*}'"
@@ -126,7 +129,7 @@ set yrange [0.01:*]
 set ylabel "latency (us, log)"
 set grid ytics
 set xtics rotate by 30 right
-set key top center horizontal
+set key below horizontal
 set title "p50"
 plot for [c=2:$((n + 1))] "$work/bars.p50" using c:xtic(1) title columnheader(c)
 set title "p99"
