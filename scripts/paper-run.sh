@@ -88,7 +88,12 @@ done
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 gw_pid=
 cleanup() {
-	[ -n "$gw_pid" ] && kill "$gw_pid" 2>/dev/null && wait "$gw_pid" 2>/dev/null
+	# (under set -e a killed gateway's 143 from wait would end this trap
+	# before the rig is down)
+	if [ -n "$gw_pid" ]; then
+		kill "$gw_pid" 2>/dev/null
+		wait "$gw_pid" 2>/dev/null || true
+	fi
 	[ "$keep_rig" = 1 ] || "${rig[@]}" down >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
