@@ -158,7 +158,8 @@ void engine_expire_orders(struct gw_engine *e, uint64_t now)
 		struct gw_order *o = &e->orders[e->oldest_open & e->order_mask];
 
 		if (o->order_no == e->oldest_open && is_open(o)) {
-			if (!e->order_timeout_ns || !o->t_sent ||
+			/* now may be the batch's t_seen, older than t_sent */
+			if (!e->order_timeout_ns || !o->t_sent || now < o->t_sent ||
 			    now - o->t_sent < e->order_timeout_ns)
 				return;
 			close_order(e, o);

@@ -91,6 +91,8 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 		goto out;
 	}
 	setsockopt(u->order_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* Two replies per order: under load they must not overflow while we read the feed. */
+	setsockopt(u->order_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
 	a.sin_addr.s_addr = htonl(INADDR_ANY);
 	a.sin_port = htons(o->local_port);
 	if (bind(u->order_fd, (struct sockaddr *)&a, sizeof(a))) {
@@ -280,7 +282,8 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 			uint64_t t_seen = now_ns();
 
 			on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), t_seen, 0);
-			if (u->blocking || gap_open(&e->gap)) {
+			/* A busy feed must not starve the replies (nor the gap work). */
+			if (u->blocking || gap_open(&e->gap) || ++spins % 16 == 0) {
 				drain_replies(u, e);
 				drain_retrans(u, e);
 				housekeeping(u, e, t_seen);

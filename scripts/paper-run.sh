@@ -28,7 +28,6 @@
 #     --no-parity       skip the order check (the caller checks its own way)
 #     --midrun CMD      run CMD (eval, $gw_pid is the gateway) 0.5 s into
 #                       the feed, e.g. to stall the gateway
-#     --extra-check CMD run CMD with the results dir after each path
 #     --capture         the gateway writes OUT/PATH.capture.gz (capture log,
 #                       read with build/t2t-capture), rig and rate in its header
 #     --keep-rig        leave the rig up at exit (a caller that runs several

@@ -66,6 +66,7 @@ struct loop {
 	bool progress;		/* stderr is a terminal */
 	bool ended;		/* end of session sent: no more heartbeats */
 	uint64_t next_progress;
+	uint64_t last_serve;	/* last time the order and re-request ports were read */
 };
 
 static void progress(struct loop *L, uint64_t now)
@@ -113,8 +114,18 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 	for (;;) {
 		uint64_t now = mono_ns(), left;
 
-		if (now >= deadline || stop)
+		/*
+		 * Behind schedule the loop never waits: still read the ports every
+		 * few microseconds, or orders (and their replies) pile up unread
+		 * and the socket buffer drops them.
+		 */
+		if (now >= deadline || stop) {
+			if (now - L->last_serve >= FLAT_OUT_POLL_NS) {
+				serve_ports(L);
+				L->last_serve = now;
+			}
 			return now;
+		}
 		if (now - f->last_send_ns >= L->hb_ns && !L->ended) {
 			feed_heartbeat(f);
 			continue;

@@ -489,6 +489,8 @@ static void test_order_timeout(void **state)
 	engine_build_order(&e, &d, 0, out, &o);
 	o->t_sent = 1000;
 	assert_int_equal(e.open_orders, 1);
+	engine_expire_orders(&e, 999);		/* a clock read from before the send */
+	assert_int_equal(o->state, GW_ORDER_SENT);
 	engine_expire_orders(&e, 1000 + 4999);
 	assert_int_equal(o->state, GW_ORDER_SENT);
 	engine_expire_orders(&e, 1000 + 5000);
