@@ -12,18 +12,24 @@ EXSIM_LIBS := $(BUILD)/libproto.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 $(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
 	$(CC) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/netns/feed_recv: $(call objs,netns/feed_recv.c) $(BUILD)/libproto.a
+# What the four kernel-UDP test tools share: argument parsing, the feed
+# socket, the trade CSV line.
+TOOL_UTIL_OBJS := $(call objs,netns/tool_util.c)
+
+$(BUILD)/netns/feed_recv: $(call objs,netns/feed_recv.c) $(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/netns/order_client: $(call objs,netns/order_client.c) $(BUILD)/libproto.a
+$(BUILD)/netns/order_client: $(call objs,netns/order_client.c) $(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
 # Fault-test tools: a tolerant receiver that classifies and fills gaps, and
 # a one-shot re-request client.
-$(BUILD)/netns/fault_recv: $(call objs,netns/exsim/fault_recv.c) $(BUILD)/libproto.a
+$(BUILD)/netns/fault_recv: $(call objs,netns/exsim/fault_recv.c) $(TOOL_UTIL_OBJS) \
+		$(BUILD)/libproto.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/netns/rerequest_client: $(call objs,netns/exsim/rerequest_client.c) $(BUILD)/libproto.a
+$(BUILD)/netns/rerequest_client: $(call objs,netns/exsim/rerequest_client.c) \
+		$(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
 # Network faults on a veth's egress without sch_netem (rig.sh netem falls

@@ -14,20 +14,17 @@
  * back.  At the end it prints key=value lines and exits 0 when all held, 1
  * when not (or on timeout), 2 on a usage or socket error.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "netns/tool_util.h"
 #include "proto/be.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
@@ -63,81 +60,13 @@ struct state {
 	uint64_t lat_min, lat_max, lat_sum, lat_n;	/* receive - ITCH stamp */
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
-}
-
-static int open_socket(const char *addr, uint64_t port, const char *ifaddr)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	int one = 1, rcvbuf = RCVBUF, fd;
-
-	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1) {
-		fprintf(stderr, "feed_recv: '%s' is not an IPv4 address\n", addr);
-		return -1;
-	}
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0) {
-		perror("feed_recv: socket");
-		return -1;
-	}
-	/* A high rate must not overflow the socket between two reads. */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&sin, sizeof(sin))) {
-		fprintf(stderr, "feed_recv: bind %s:%" PRIu64 ": %s\n", addr, port,
-			strerror(errno));
-		goto fail;
-	}
-	if (IN_MULTICAST(ntohl(sin.sin_addr.s_addr))) {
-		struct ip_mreqn mreq = { .imr_multiaddr = sin.sin_addr };
-
-		if (ifaddr && inet_pton(AF_INET, ifaddr, &mreq.imr_address) != 1) {
-			fprintf(stderr, "feed_recv: bad interface address '%s'\n", ifaddr);
-			goto fail;
-		}
-		if (setsockopt(fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mreq, sizeof(mreq))) {
-			perror("feed_recv: IP_ADD_MEMBERSHIP");
-			goto fail;
-		}
-	}
-	return fd;
-fail:
-	close(fd);
-	return -1;
-}
-
 static void trade(struct state *st, uint64_t seq, const uint8_t *m, uint64_t now)
 {
-	uint16_t locate = be16_load(m + ITCH_OFF_LOCATE);
-	const char *sym = st->symbol[locate];
-	int n = ITCH_SYMBOL_LEN;
-
 	st->trades++;
 	if (!st->trades_out)
 		return;
-	while (n > 0 && (sym[n - 1] == ' ' || sym[n - 1] == '\0'))
-		n--;
-	fprintf(st->trades_out, "%" PRIu64 ",%.*s,%u,%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n",
-		seq, n, sym, locate, be32_load(m + ITCH_P_OFF_PRICE),
-		be32_load(m + ITCH_P_OFF_SHARES),
-		itch_ts_recover(be48_load(m + ITCH_OFF_TIMESTAMP), now));
+	tool_write_trade(st->trades_out, seq, st->symbol[be16_load(m + ITCH_OFF_LOCATE)],
+			 m, now);
 	if (st->flush)
 		fflush(st->trades_out);
 }
@@ -264,7 +193,8 @@ int main(int argc, char **argv)
 	static uint8_t bufs[BATCH][DGRAM_MAX];
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
-	uint64_t timeout_ms = 3000, max_ms = 120000, expect_trades = 0, port, start;
+	uint64_t timeout_ms = 3000, max_ms = 120000, expect_trades = 0, start;
+	uint16_t port;
 	const char *session = NULL, *trades_path = NULL;
 	bool have_expect = false, done = false, timed_out = false, ok;
 	int fd, opt, i;
@@ -272,11 +202,11 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
-			if (parse_u64(optarg, &timeout_ms) || !timeout_ms)
+			if (tool_parse_u64(optarg, UINT64_MAX, &timeout_ms) || !timeout_ms)
 				goto bad;
 			break;
 		case 'm':
-			if (parse_u64(optarg, &max_ms) || !max_ms)
+			if (tool_parse_u64(optarg, UINT64_MAX, &max_ms) || !max_ms)
 				goto bad;
 			break;
 		case 's':
@@ -285,7 +215,7 @@ int main(int argc, char **argv)
 				goto bad;
 			break;
 		case 'n':
-			if (parse_u64(optarg, &expect_trades))
+			if (tool_parse_u64(optarg, UINT64_MAX, &expect_trades))
 				goto bad;
 			have_expect = true;
 			break;
@@ -303,7 +233,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind < 2 || argc - optind > 3 ||
-	    parse_u64(argv[optind + 1], &port) || !port || port > 65535)
+	    tool_parse_port(argv[optind + 1], &port))
 		goto bad;
 	if (session) {
 		mold_session_set(st.session, session);
@@ -315,10 +245,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "feed_recv: %s: %s\n", trades_path, strerror(errno));
 			return 2;
 		}
-		fputs("seq,symbol,locate,price,shares,send_ns\n", st.trades_out);
+		fputs(TOOL_TRADES_HEADER, st.trades_out);
 		fflush(st.trades_out);
 	}
-	fd = open_socket(argv[optind], port, argc - optind == 3 ? argv[optind + 2] : NULL);
+	fd = tool_open_feed("feed_recv", argv[optind], port,
+			    argc - optind == 3 ? argv[optind + 2] : NULL, 0, RCVBUF);
 	if (fd < 0)
 		return 2;
 	printf("joined\n");
@@ -331,10 +262,10 @@ int main(int argc, char **argv)
 		msgs[i].msg_hdr.msg_iov = &iov[i];
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	start = mono_ns();
+	start = tool_mono_ns();
 	while (!done) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t now = mono_ns(), left;
+		uint64_t now = tool_mono_ns(), left;
 		int n, r;
 
 		if (now - start >= max_ms * 1000000u) {
@@ -356,7 +287,7 @@ int main(int argc, char **argv)
 			perror("feed_recv: recvmmsg");
 			return 2;
 		}
-		now = mono_ns();
+		now = tool_mono_ns();
 		for (i = 0; i < n && !done; i++)
 			done = packet(&st, bufs[i], msgs[i].msg_len, now);
 	}

@@ -22,11 +22,11 @@
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "netns/tool_util.h"
 #include "proto/ouch.h"
 #include "proto/order_token.h"
 #include "proto/proto_err.h"
@@ -43,34 +43,6 @@ static const char usage[] =
 "  --raw HEX           send these bytes instead of an Enter Order\n"
 "  --timeout-ms T      wait this long for replies (default 2000)\n"
 "  --expect-none       succeed only if nothing is answered\n";
-
-static int parse_u64(const char *s, uint64_t max, uint64_t *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || *end || *v > max ? -1 : 0;
-}
-
-static int parse_hex(const char *s, uint8_t *out, size_t cap, size_t *len)
-{
-	size_t n = strlen(s), i;
-
-	if (n % 2 || n / 2 > cap)
-		return -1;
-	for (i = 0; i < n / 2; i++) {
-		unsigned int byte;
-
-		if (sscanf(s + 2 * i, "%2x", &byte) != 1)
-			return -1;
-		out[i] = (uint8_t)byte;
-	}
-	*len = n / 2;
-	return 0;
-}
 
 static int field(const char *s, int n)
 {
@@ -133,7 +105,8 @@ int main(int argc, char **argv)
 		.customer_type = 'R',
 	};
 	struct sockaddr_in to = { .sin_family = AF_INET };
-	uint64_t seq = 1, num = 1, v, port, timeout_ms = 2000;
+	uint64_t seq = 1, num = 1, v, timeout_ms = 2000;
+	uint16_t port;
 	const char *symbol = "AAPL";
 	uint8_t pkt[2048];
 	size_t len = 0, n;
@@ -153,36 +126,36 @@ int main(int argc, char **argv)
 			o.side = optarg[0];
 			break;
 		case 'n':
-			if (parse_u64(optarg, UINT32_MAX, &v))
+			if (tool_parse_u64(optarg, UINT32_MAX, &v))
 				goto bad;
 			o.shares = (uint32_t)v;
 			break;
 		case 'p':
-			if (parse_u64(optarg, UINT32_MAX, &v))
+			if (tool_parse_u64(optarg, UINT32_MAX, &v))
 				goto bad;
 			o.price = (uint32_t)v;
 			have_price = true;
 			break;
 		case 'q':
-			if (parse_u64(optarg, ORDER_TOKEN_SEQ_MASK, &seq))
+			if (tool_parse_u64(optarg, ORDER_TOKEN_SEQ_MASK, &seq))
 				goto bad;
 			break;
 		case 'u':
-			if (parse_u64(optarg, ORDER_TOKEN_NUM_MASK, &num))
+			if (tool_parse_u64(optarg, ORDER_TOKEN_NUM_MASK, &num))
 				goto bad;
 			break;
 		case 't':
-			if (parse_u64(optarg, UINT32_MAX, &v))
+			if (tool_parse_u64(optarg, UINT32_MAX, &v))
 				goto bad;
 			o.tif = (uint32_t)v;
 			break;
 		case 'r':
-			if (parse_hex(optarg, pkt, sizeof(pkt), &len))
+			if (tool_parse_hex(optarg, pkt, sizeof(pkt), &len))
 				goto bad;
 			raw = true;
 			break;
 		case 'w':
-			if (parse_u64(optarg, 600000, &timeout_ms) || !timeout_ms)
+			if (tool_parse_u64(optarg, 600000, &timeout_ms) || !timeout_ms)
 				goto bad;
 			break;
 		case 'x':
@@ -196,9 +169,9 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 2 || inet_pton(AF_INET, argv[optind], &to.sin_addr) != 1 ||
-	    parse_u64(argv[optind + 1], 65535, &port) || !port || (!raw && !have_price))
+	    tool_parse_port(argv[optind + 1], &port) || (!raw && !have_price))
 		goto bad;
-	to.sin_port = htons((uint16_t)port);
+	to.sin_port = htons(port);
 
 	if (!raw) {
 		n = strlen(symbol);

@@ -29,17 +29,16 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "netns/exsim/mold_check.h"
+#include "netns/tool_util.h"
 #include "proto/be.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
@@ -89,30 +88,11 @@ struct state {
 	uint64_t requests, fill_datagrams, fill_packets, fill_msgs, fill_dup_msgs;
 };
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
-}
-
 static int parse_hostport(const char *s, struct sockaddr_in *a)
 {
 	char host[64];
 	const char *colon = strrchr(s, ':');
-	uint64_t port;
+	uint16_t port;
 
 	if (!colon || (size_t)(colon - s) >= sizeof(host))
 		return -1;
@@ -121,62 +101,21 @@ static int parse_hostport(const char *s, struct sockaddr_in *a)
 	memset(a, 0, sizeof(*a));
 	a->sin_family = AF_INET;
 	if (inet_pton(AF_INET, host, &a->sin_addr) != 1 ||
-	    parse_u64(colon + 1, &port) || !port || port > 65535)
+	    tool_parse_port(colon + 1, &port))
 		return -1;
-	a->sin_port = htons((uint16_t)port);
+	a->sin_port = htons(port);
 	return 0;
-}
-
-static int open_feed(const char *addr, uint64_t port, const char *ifaddr)
-{
-	struct sockaddr_in sin = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
-	int one = 1, rcvbuf = RCVBUF, fd;
-
-	if (inet_pton(AF_INET, addr, &sin.sin_addr) != 1) {
-		fprintf(stderr, "fault_recv: '%s' is not an IPv4 address\n", addr);
-		return -1;
-	}
-	fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-	if (fd < 0) {
-		perror("fault_recv: socket");
-		return -1;
-	}
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(fd, (struct sockaddr *)&sin, sizeof(sin))) {
-		fprintf(stderr, "fault_recv: bind %s:%" PRIu64 ": %s\n", addr, port,
-			strerror(errno));
-		goto fail;
-	}
-	if (IN_MULTICAST(ntohl(sin.sin_addr.s_addr))) {
-		struct ip_mreqn mreq = { .imr_multiaddr = sin.sin_addr };
-
-		if (ifaddr && inet_pton(AF_INET, ifaddr, &mreq.imr_address) != 1) {
-			fprintf(stderr, "fault_recv: bad interface address '%s'\n", ifaddr);
-			goto fail;
-		}
-		if (setsockopt(fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mreq, sizeof(mreq))) {
-			perror("fault_recv: IP_ADD_MEMBERSHIP");
-			goto fail;
-		}
-	}
-	return fd;
-fail:
-	close(fd);
-	return -1;
 }
 
 static int open_fill(void)
 {
-	int rcvbuf = RCVBUF, fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
 
 	if (fd < 0) {
 		perror("fault_recv: socket");
 		return -1;
 	}
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	tool_set_rcvbuf(fd, RCVBUF);
 	return fd;
 }
 
@@ -218,8 +157,9 @@ static void packet(struct state *st, const uint8_t *pkt, size_t len, int src)
 {
 	enum mold_defect d;
 	uint64_t seq, s, news = 0, hi0 = st->hi;
-	const uint8_t *p;
-	uint16_t count, i;
+	struct mold_iter it;
+	const uint8_t *m;
+	uint16_t count, n;
 
 	if (src == SRC_FEED)
 		st->datagrams++;
@@ -264,12 +204,9 @@ static void packet(struct state *st, const uint8_t *pkt, size_t len, int src)
 		st->overflow = true;
 		return;
 	}
-	p = pkt + MOLD_HDR_LEN;
-	for (i = 0, s = seq; i < count; i++, s++) {
-		uint16_t n = be16_load(p);
-		const uint8_t *m = p + MOLD_BLOCK_HDR_LEN;
-
-		p = m + n;
+	/* Well formed: exactly count blocks, the last one ending the packet. */
+	mold_iter_init(&it, pkt, len);
+	for (s = seq; mold_iter_next(&it, &m, &n) == 1; s++) {
 		if (st->have[s]) {
 			if (st->len[s] != n || memcmp(st->arena + st->off[s], m, n))
 				st->mismatch++;
@@ -382,7 +319,7 @@ static int write_outputs(const struct state *st, const char *trades, const char 
 			 uint64_t upto)
 {
 	static char symbol[65536][ITCH_SYMBOL_LEN];
-	uint64_t s, now = mono_ns();
+	uint64_t s, now = tool_mono_ns();
 	FILE *t = NULL, *d = NULL;
 	int rc = 0;
 
@@ -391,11 +328,10 @@ static int write_outputs(const struct state *st, const char *trades, const char 
 	if (dump && !(d = fopen(dump, "w")))
 		goto err;
 	if (t)
-		fputs("seq,symbol,locate,price,shares,send_ns\n", t);
+		fputs(TOOL_TRADES_HEADER, t);
 	for (s = 1; s < upto && s <= st->max_seq; s++) {
 		const uint8_t *m = st->arena + st->off[s];
 		uint16_t n = st->len[s], loc;
-		int k = ITCH_SYMBOL_LEN;
 
 		if (!st->have[s])
 			continue;
@@ -409,12 +345,7 @@ static int write_outputs(const struct state *st, const char *trades, const char 
 			memcpy(symbol[loc], m + ITCH_R_OFF_STOCK, ITCH_SYMBOL_LEN);
 		if (m[0] != 'P' || !t)
 			continue;
-		while (k > 0 && (symbol[loc][k - 1] == ' ' || !symbol[loc][k - 1]))
-			k--;
-		fprintf(t, "%" PRIu64 ",%.*s,%u,%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n",
-			s, k, symbol[loc], loc, be32_load(m + ITCH_P_OFF_PRICE),
-			be32_load(m + ITCH_P_OFF_SHARES),
-			itch_ts_recover(be48_load(m + ITCH_OFF_TIMESTAMP), now));
+		tool_write_trade(t, s, symbol[loc], m, now);
 	}
 	if (t && fclose(t))
 		rc = -1;
@@ -480,21 +411,22 @@ int main(int argc, char **argv)
 	static struct state st = { .max_seq = 1 << 22 };
 	static uint8_t buf[DGRAM_MAX];
 	uint64_t timeout_ms = 3000, max_ms = 120000, after_ms = 20, req_max = 2000;
-	uint64_t linger_ms = 3000, expect_trades = 0, port, start, last_rx, ended_at = 0;
+	uint64_t linger_ms = 3000, expect_trades = 0, start, last_rx, ended_at = 0;
 	uint64_t last_scan = 0, upto, miss_feed = 0, miss, s;
 	const char *trades = NULL, *dump = NULL;
 	bool fill = false, complete = false, have_expect = false, timed_out = false, ok;
 	struct sockaddr_in srv;
+	uint16_t port;
 	int fd, ffd = -1, opt;
 
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
-			if (parse_u64(optarg, &timeout_ms) || !timeout_ms)
+			if (tool_parse_u64(optarg, UINT64_MAX, &timeout_ms) || !timeout_ms)
 				goto bad;
 			break;
 		case 'm':
-			if (parse_u64(optarg, &max_ms) || !max_ms)
+			if (tool_parse_u64(optarg, UINT64_MAX, &max_ms) || !max_ms)
 				goto bad;
 			break;
 		case 's':
@@ -504,8 +436,8 @@ int main(int argc, char **argv)
 			st.have_session = true;
 			break;
 		case 'q':
-			if (parse_u64(optarg, &st.max_seq) || !st.max_seq ||
-			    st.max_seq > (UINT64_C(1) << 30))
+			if (tool_parse_u64(optarg, UINT64_C(1) << 30, &st.max_seq) ||
+			    !st.max_seq)
 				goto bad;
 			break;
 		case 'r':
@@ -514,22 +446,22 @@ int main(int argc, char **argv)
 			fill = true;
 			break;
 		case 'a':
-			if (parse_u64(optarg, &after_ms) || !after_ms || after_ms > 60000)
+			if (tool_parse_u64(optarg, 60000, &after_ms) || !after_ms)
 				goto bad;
 			break;
 		case 'x':
-			if (parse_u64(optarg, &req_max) || !req_max || req_max > MOLD_COUNT_MAX)
+			if (tool_parse_u64(optarg, MOLD_COUNT_MAX, &req_max) || !req_max)
 				goto bad;
 			break;
 		case 'l':
-			if (parse_u64(optarg, &linger_ms))
+			if (tool_parse_u64(optarg, UINT64_MAX, &linger_ms))
 				goto bad;
 			break;
 		case 'c':
 			complete = true;
 			break;
 		case 'n':
-			if (parse_u64(optarg, &expect_trades))
+			if (tool_parse_u64(optarg, UINT64_MAX, &expect_trades))
 				goto bad;
 			have_expect = true;
 			break;
@@ -547,26 +479,27 @@ int main(int argc, char **argv)
 		}
 	}
 	if (argc - optind < 2 || argc - optind > 3 ||
-	    parse_u64(argv[optind + 1], &port) || !port || port > 65535)
+	    tool_parse_port(argv[optind + 1], &port))
 		goto bad;
 	if (alloc_state(&st)) {
 		fprintf(stderr, "fault_recv: out of memory for --max-seq %" PRIu64 "\n",
 			st.max_seq);
 		return 2;
 	}
-	fd = open_feed(argv[optind], port, argc - optind == 3 ? argv[optind + 2] : NULL);
+	fd = tool_open_feed("fault_recv", argv[optind], port,
+			    argc - optind == 3 ? argv[optind + 2] : NULL, SOCK_NONBLOCK, RCVBUF);
 	if (fd < 0 || (fill && (ffd = open_fill()) < 0))
 		return 2;
 	printf("joined\n");
 	fflush(stdout);
 
-	start = last_rx = mono_ns();
+	start = last_rx = tool_mono_ns();
 	for (;;) {
 		struct pollfd p[2] = {
 			{ .fd = fd, .events = POLLIN },
 			{ .fd = ffd, .events = POLLIN },
 		};
-		uint64_t now = mono_ns(), wait_ms = timeout_ms;
+		uint64_t now = tool_mono_ns(), wait_ms = timeout_ms;
 		uint32_t now_ms = (uint32_t)((now - start) / 1000000u) + 1;
 		int r, k;
 
@@ -601,7 +534,7 @@ int main(int argc, char **argv)
 			if (p[k].fd < 0)
 				continue;
 			while ((n = recv(p[k].fd, buf, sizeof(buf), 0)) >= 0) {
-				last_rx = mono_ns();
+				last_rx = tool_mono_ns();
 				packet(&st, buf, (size_t)n, k == 0 ? SRC_FEED : SRC_FILL);
 				if (st.ended && !ended_at)
 					ended_at = last_rx;

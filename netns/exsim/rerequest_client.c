@@ -16,18 +16,17 @@
  * usage or socket error.
  */
 #include <arpa/inet.h>
-#include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include "netns/exsim/mold_check.h"
+#include "netns/tool_util.h"
 #include "proto/be.h"
 #include "proto/moldudp64.h"
 
@@ -40,34 +39,6 @@ static const char usage[] =
 "  --expect N        fail unless exactly N messages, SEQ.. in order\n"
 "  --expect-none     fail if anything comes back\n"
 "  --raw HEX         send these bytes instead of a request\n";
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return errno || *end ? -1 : 0;
-}
-
-static int parse_hex(const char *s, uint8_t *out, size_t cap, size_t *n)
-{
-	size_t len = strlen(s), i;
-
-	if (len % 2 || len / 2 > cap)
-		return -1;
-	for (i = 0; i < len / 2; i++) {
-		unsigned int b;
-
-		if (sscanf(s + 2 * i, "%2x", &b) != 1)
-			return -1;
-		out[i] = (uint8_t)b;
-	}
-	*n = len / 2;
-	return 0;
-}
 
 int main(int argc, char **argv)
 {
@@ -83,12 +54,13 @@ int main(int argc, char **argv)
 	};
 	struct mold_rerequest req = { 0 };
 	struct sockaddr_in srv = { .sin_family = AF_INET };
-	uint64_t wait_ms = 300, repeat = 1, expect = 0, port, v, next, packets = 0;
+	uint64_t wait_ms = 300, repeat = 1, expect = 0, v, next, packets = 0;
 	uint64_t messages = 0, bad = 0;
 	uint8_t out[256], buf[2048];
 	size_t out_len = 0;
+	uint16_t port;
 	bool have_expect = false, none = false, raw = false, ok;
-	int fd, opt, args, rcvbuf = 16 << 20;
+	int fd, opt, args;
 
 	mold_session_set(req.session, "EXSIM00001");
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -99,15 +71,15 @@ int main(int argc, char **argv)
 			mold_session_set(req.session, optarg);
 			break;
 		case 'w':
-			if (parse_u64(optarg, &wait_ms) || !wait_ms || wait_ms > 60000)
+			if (tool_parse_u64(optarg, 60000, &wait_ms) || !wait_ms)
 				goto usage;
 			break;
 		case 'k':
-			if (parse_u64(optarg, &repeat) || !repeat || repeat > 100000)
+			if (tool_parse_u64(optarg, 100000, &repeat) || !repeat)
 				goto usage;
 			break;
 		case 'e':
-			if (parse_u64(optarg, &expect))
+			if (tool_parse_u64(optarg, UINT64_MAX, &expect))
 				goto usage;
 			have_expect = true;
 			break;
@@ -115,7 +87,7 @@ int main(int argc, char **argv)
 			none = true;
 			break;
 		case 'r':
-			if (parse_hex(optarg, out, sizeof(out), &out_len))
+			if (tool_parse_hex(optarg, out, sizeof(out), &out_len))
 				goto usage;
 			raw = true;
 			break;
@@ -128,12 +100,12 @@ int main(int argc, char **argv)
 	}
 	args = argc - optind;
 	if (args != (raw ? 2 : 4) || inet_pton(AF_INET, argv[optind], &srv.sin_addr) != 1 ||
-	    parse_u64(argv[optind + 1], &port) || !port || port > 65535)
+	    tool_parse_port(argv[optind + 1], &port))
 		goto usage;
-	srv.sin_port = htons((uint16_t)port);
+	srv.sin_port = htons(port);
 	if (!raw) {
-		if (parse_u64(argv[optind + 2], &req.seq) ||
-		    parse_u64(argv[optind + 3], &v) || v > 0xFFFF)
+		if (tool_parse_u64(argv[optind + 2], UINT64_MAX, &req.seq) ||
+		    tool_parse_u64(argv[optind + 3], 0xFFFF, &v))
 			goto usage;
 		req.count = (uint16_t)v;
 		out_len = (size_t)mold_encode_rerequest(out, sizeof(out), &req);
@@ -148,8 +120,7 @@ int main(int argc, char **argv)
 	}
 	/* Answers come as fast as the server sends them; this reads only
 	 * after all requests went out. */
-	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUFFORCE, &rcvbuf, sizeof(rcvbuf)))
-		setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	tool_set_rcvbuf(fd, 16 << 20);
 	for (v = 0; v < repeat; v++)
 		if (sendto(fd, out, out_len, 0, (struct sockaddr *)&srv, sizeof(srv)) < 0) {
 			perror("rerequest_client: sendto");
@@ -159,9 +130,10 @@ int main(int argc, char **argv)
 	next = req.seq;
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		const uint8_t *b;
+		struct mold_iter it;
+		const uint8_t *m;
 		uint64_t seq;
-		uint16_t count, i;
+		uint16_t count, len, i, k;
 		ssize_t n;
 
 		if (poll(&p, 1, (int)wait_ms) <= 0)
@@ -184,15 +156,12 @@ int main(int argc, char **argv)
 		if (repeat == 1 && req.seq && seq != next)
 			bad++;
 		next = seq + count;
-		b = buf + MOLD_HDR_LEN;
-		for (i = 0; i < count; i++) {
-			uint16_t len = be16_load(b), k;
-
+		mold_iter_init(&it, buf, (size_t)n);
+		for (i = 0; mold_iter_next(&it, &m, &len) == 1; i++) {
 			printf("%" PRIu64 ",", seq + i);
 			for (k = 0; k < len; k++)
-				printf("%02x", b[MOLD_BLOCK_HDR_LEN + k]);
+				printf("%02x", m[k]);
 			putchar('\n');
-			b += MOLD_BLOCK_HDR_LEN + len;
 			messages++;
 		}
 	}

@@ -51,13 +51,14 @@ rig_up() {
 	eval "$(rig env)"
 }
 
-# start_recv NAME [feed_recv options]: a plain kernel receiver in the gateway
-# namespace, output in $TMP/NAME.out; returns once it has joined the group.
-start_recv() {
-	local name=$1 pid
-	shift
+# start_rx BIN NAME [options]: receiver BIN (feed_recv or fault_recv) on the
+# feed group in the gateway namespace, output in $TMP/NAME.out; returns once
+# it has joined the group.
+start_rx() {
+	local bin=$1 name=$2 pid
+	shift 2
 	rm -f "$TMP/$name.out"	# no stale "joined" (the redirect truncates late)
-	ip netns exec "$RIG_NS_GW" timeout 120 "$RECV" "$@" "$RIG_GROUP" "$RIG_FEED_PORT" \
+	ip netns exec "$RIG_NS_GW" timeout 120 "$bin" "$@" "$RIG_GROUP" "$RIG_FEED_PORT" \
 		"$RIG_IP_GW" >"$TMP/$name.out" 2>"$TMP/$name.err" &
 	pid=$!
 	bg_pids+=("$pid")
@@ -67,8 +68,13 @@ start_recv() {
 		kill -0 "$pid" 2>/dev/null || break
 		sleep 0.1
 	done
-	echo "FAIL: feed_recv did not join: $(cat "$TMP/$name.err")"
+	echo "FAIL: $(basename "$bin") did not join: $(cat "$TMP/$name.err")"
 	exit 1
+}
+
+# start_recv NAME [feed_recv options]: the plain kernel receiver.
+start_recv() {
+	start_rx "$RECV" "$@"
 }
 
 # kv FILE KEY: a value from feed_recv's key=value report.

@@ -4,24 +4,10 @@
 FRECV=./build/netns/fault_recv
 RRCLIENT=./build/netns/rerequest_client
 
-# start_fault_recv NAME [fault_recv options]: the tolerant receiver in the
-# gateway namespace, output in $TMP/NAME.out; returns once it has joined.
+# start_fault_recv NAME [fault_recv options]: the tolerant receiver, as
+# start_rx (exsim_lib.sh).
 start_fault_recv() {
-	local name=$1 pid
-	shift
-	rm -f "$TMP/$name.out"
-	ip netns exec "$RIG_NS_GW" timeout 120 "$FRECV" "$@" "$RIG_GROUP" "$RIG_FEED_PORT" \
-		"$RIG_IP_GW" >"$TMP/$name.out" 2>"$TMP/$name.err" &
-	pid=$!
-	bg_pids+=("$pid")
-	eval "${name}_pid=$pid"
-	for _ in $(seq 50); do
-		grep -qs '^joined$' "$TMP/$name.out" && return 0
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	echo "FAIL: fault_recv did not join: $(cat "$TMP/$name.err")"
-	exit 1
+	start_rx "$FRECV" "$@"
 }
 
 # wait_recv NAME: wait for a receiver started by start_fault_recv; its rc.
