@@ -96,12 +96,19 @@ void report_status(FILE *out, const struct gw_report *r, double dt_s,
 	struct xdp_statistics st;
 
 	fprintf(out, "%s: %8.0f ticks/s  ticks %-9" PRIu64 " orders %-6" PRIu64
-		" fills %-6" PRIu64 " cancels %-5" PRIu64 " pnl %+.2f  malformed %" PRIu64
-		"  gaps %" PRIu64 "  xdp drops %" PRIu64 "\n",
+		" fills %-6" PRIu64 " cancels %-5" PRIu64 " pnl %+.2f  pos",
 		path_name(r->o), (double)(ticks - *prev_ticks) / dt_s, ticks,
 		(uint64_t)s->orders, (uint64_t)s->fills, (uint64_t)s->cancels,
-		pnl_dollars(r->e), malformed(&r->e->dec.cnt), r->e->dec.cnt.gap_msgs,
-		xdp_drops(r, &st));
+		pnl_dollars(r->e));
+	for (unsigned int i = 0; i < r->e->n_inst; i++) {
+		const volatile struct gw_inst *in = &r->e->inst[i];
+
+		fprintf(out, " %.*s %+" PRId64, sym_len(r->e->inst[i].symbol),
+			r->e->inst[i].symbol, (int64_t)in->pos_shares);
+	}
+	fprintf(out, "  malformed %" PRIu64 "  gaps %" PRIu64 "  xdp drops %" PRIu64 "%s\n",
+		malformed(&r->e->dec.cnt), r->e->gap.gaps, xdp_drops(r, &st),
+		r->e->gap.stale ? "  STALE" : "");
 	fflush(out);
 	*prev_ticks = ticks;
 }
