@@ -278,8 +278,21 @@ static inline bool engine_gap_check(struct gw_engine *e, const uint8_t *pkt,
 	struct feed_decoder *d = &e->dec;
 	uint64_t seq;
 
-	if (len < MOLD_HDR_LEN || !d->have_session)
+	if (len < MOLD_HDR_LEN)
 		return false;
+	if (unlikely(!d->have_session)) {
+		/*
+		 * Sessions count from 1: if the first packet we see starts later,
+		 * the system events and the stock directory before it are a gap
+		 * like any other (without them no symbol is ours).
+		 */
+		if (be64_load(pkt + MOLD_OFF_SEQ) <= 1 ||
+		    be16_load(pkt + MOLD_OFF_COUNT) == MOLD_COUNT_END)
+			return false;
+		memcpy(d->session, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
+		d->have_session = true;
+		d->next_seq = 1;
+	}
 	if (memcmp(pkt + MOLD_OFF_SESSION, d->session, MOLD_SESSION_LEN)) {
 		/* A new session only after the current one ended. */
 		if (d->ended)

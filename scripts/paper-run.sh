@@ -202,6 +202,12 @@ run_path() {
 	if [ "$parity" -eq 1 ]; then
 		check "$p" "parity: $(($(wc -l <"$base.bt.csv") - 1)) backtest orders == gateway orders (seq, symbol, side, shares)" \
 			cmp -s "$base.bt.csv" "$base.gw_orders.csv"
+		if ! cmp -s "$base.bt.csv" "$base.gw_orders.csv"; then
+			# What differs, and what the gateway counted, for the log.
+			diff "$base.bt.csv" "$base.gw_orders.csv" | head -8 | sed 's/^/         /' || true
+			jq -c '{orders, orders_more, risk, gaps, feed}' "$base.gw.json" |
+				sed 's/^/         /' || true
+		fi
 	fi
 	if [ "$reconcile" -eq 1 ]; then
 		gw_book "$base.gw.json" >"$base.gw.book"

@@ -379,6 +379,35 @@ static void test_late_ticks_not_traded(void **state)
 	assert_int_equal(e.inst[0].strat.sar.pos, ref.sar.pos);
 }
 
+/* The first packets of the session lost: the directory is asked for too. */
+static void test_lost_session_start(void **state)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	uint8_t dir[1500], pkt[1500];
+	size_t dlen, len;
+	uint64_t rseq;
+	uint16_t rcount;
+	const uint8_t *hp;
+	size_t hl;
+	uint64_t ht;
+
+	(void)state;
+	dlen = pkt_directory(dir, 5, "AAPL");			/* seq 1: lost */
+	len = pkt_trade(pkt, 5, "AAPL", 1000000);		/* seq 2 */
+	assert_int_equal(engine_on_feed(&e, pkt, len, 1, 1, dec, 0), 0);
+	assert_true(gap_open(&e.gap));
+	assert_true(engine_gap_poll(&e, 10, &rseq, &rcount));
+	assert_int_equal(rseq, 1);
+	assert_int_equal(rcount, 1);
+	/* The retransmitted directory names AAPL before its first trade is decoded. */
+	engine_on_feed(&e, dir, dlen, 20, 20, dec, GW_F_RETRANS);
+	assert_int_equal(e.inst[0].locate, 5);
+	assert_true(engine_next_held(&e, 30, &hp, &hl, &ht));
+	engine_on_feed(&e, hp, hl, ht, 30, dec, GW_F_CATCHUP);
+	assert_int_equal(e.inst[0].ticks, 1);
+	assert_int_equal(e.gap.filled, 1);
+}
+
 static void test_gap_timeout_goes_stale(void **state)
 {
 	struct gw_decision dec[GW_MAX_DECISIONS];
@@ -513,6 +542,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_malformed_feed_is_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gap_hold_and_catch_up, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_late_ticks_not_traded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lost_session_start, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_gap_timeout_goes_stale, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_other_session_dropped, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_risk_limits, setup, teardown),
