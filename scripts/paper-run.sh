@@ -34,6 +34,7 @@
 #                       batches on one rig tears it down itself)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/gw_ready.sh
 
 prefix=p$$
 subnet=10.$((200 + $$ % 50)).$(($$ / 50 % 250)).0/24
@@ -158,12 +159,7 @@ run_path() {
 		--json "$base.gw.json" --orders-out "$base.orders.csv" \
 		>"$base.gw.txt" 2>"$base.gw.err" &
 	gw_pid=$!
-	for _ in $(seq 100); do
-		grep -q "hot loop on CPU" "$base.gw.err" 2>/dev/null && break
-		kill -0 "$gw_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if ! grep -q "hot loop on CPU" "$base.gw.err"; then
+	if ! gw_wait_ready "$base.gw.err" "$gw_pid"; then
 		cat "$base.gw.err" >&2
 		die "$p: the gateway did not start"
 	fi

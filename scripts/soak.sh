@@ -32,6 +32,7 @@
 #     --gw-extra OPTS   more gateway options (word-split)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/gw_ready.sh
 
 seconds=60
 rate=100000
@@ -138,12 +139,7 @@ nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" --mode xdp \
 	--json "$out/gw.json" --orders-out "$out/gw.orders.csv" \
 	>"$out/gw.txt" 2>"$out/gw.err" &
 gw_pid=$!
-for _ in $(seq 100); do
-	grep -q "hot loop on CPU" "$out/gw.err" 2>/dev/null && break
-	kill -0 "$gw_pid" 2>/dev/null || break
-	sleep 0.1
-done
-grep -q "hot loop on CPU" "$out/gw.err" || { cat "$out/gw.err" >&2; die "the gateway did not start"; }
+gw_wait_ready "$out/gw.err" "$gw_pid" || { cat "$out/gw.err" >&2; die "the gateway did not start"; }
 
 # RSS once a second: wall time (s), VmRSS (kB).
 (

@@ -18,10 +18,7 @@ start_gw() {	# start_gw LOG
 		--feed-source "$RIG_IP_EX" --exchange "$RIG_IP_EX:$RIG_ORDER_PORT" \
 		--cpu 1 --duration 60 --json "$tmp/gw.json" -q >"$1.out" 2>"$1" &
 	gw_pid=$!
-	for _ in $(seq 50); do
-		grep -q "hot loop on CPU" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
+	gw_wait_ready "$1" "$gw_pid" && return 0
 	cat "$1" >&2
 	return 1
 }

@@ -19,10 +19,7 @@ run() {
 		${SYMS:---symbol AAPL:8 --symbol MSFT:10} --cpu 1 --exit-on-end --duration 60 -q \
 		--json "$tmp/$name.gw.json" "$@" >"$tmp/$name.gw.txt" 2>"$tmp/$name.gw.err" &
 	gw_pid=$!
-	for _ in $(seq 50); do
-		grep -q "hot loop on CPU" "$tmp/$name.gw.err" 2>/dev/null && break
-		sleep 0.1
-	done
+	gw_wait_ready "$tmp/$name.gw.err" "$gw_pid" || true	# checked after the run
 	ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --symbols AAPL,MSFT --count 3000 --rate 3000 \
 		--cpu 0 -q --json "$tmp/$name.ex.json" --orders-log "$tmp/$name.ex.csv" \

@@ -9,6 +9,7 @@
 # check NAME CMD....
 
 cd "$(dirname "$0")/../.." || exit 1
+. scripts/gw_ready.sh
 tmp=$(mktemp -d /tmp/gw_test.XXXXXX)
 gw_pid=
 fails=0
