@@ -50,8 +50,17 @@ expect "bad mode" 2 "--mode is xdp or udp" --mode dpdk
 expect "bad rate limit" 2 "--max-rate" --max-rate fast
 expect "unknown flag" 2 "unrecognized option" --frobnicate
 expect "stray argument" 2 "unexpected argument" extra
-timeout 5 "$GW" --help | grep -q -- "--max-pos" && echo "ok   --help lists the options" ||
-	{ echo "FAIL --help"; fails=$((fails + 1)); }
+# Captured first, then searched: "--help | grep -q" under pipefail fails
+# whenever grep exits before the gateway has written all of its help.
+help_rc=0
+help_text=$(timeout 5 "$GW" --help 2>&1) || help_rc=$?
+if [ "$help_rc" -eq 0 ] && grep -q -- "--max-pos" <<<"$help_text" &&
+	grep -q -- "--mode" <<<"$help_text"; then
+	echo "ok   --help exits 0 and lists the options"
+else
+	echo "FAIL --help (exit $help_rc)"
+	fails=$((fails + 1))
+fi
 
 echo "gateway_badconfig: $fails failure(s)"
 [ "$fails" -eq 0 ]

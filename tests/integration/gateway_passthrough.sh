@@ -9,7 +9,9 @@ set -euo pipefail
 gw_rig_up pt
 in_gw() { nsenter --net="$RIG_NETNS_GW" "$@"; }
 in_ex() { ip netns exec "$RIG_NS_EX" "$@"; }
-xdp_attached() { in_gw ip link show "$RIG_IF_GW" | grep -q 'prog/xdp'; }
+# The link line is captured before it is searched (no grep -q on a pipe
+# under pipefail).
+xdp_attached() { [[ $(in_gw ip link show "$RIG_IF_GW") == *prog/xdp* ]]; }
 detached() { ! xdp_attached; }
 
 start_gw() {	# start_gw LOG
