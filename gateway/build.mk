@@ -34,3 +34,23 @@ $(ASAN)/tests/unit/test_steer_bpf: $(ASAN)/tests/unit/test_steer_bpf.o \
 		$(ASAN)/gateway/xdp_steer.o
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lbpf -lelf -lz $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
+
+# Where seen->decided goes: the engine on the hot CPU, hot, paced, after a
+# kernel send, warmed, and with the frame written by the other core.
+$(BUILD)/bench_engine: $(BUILD)/gateway/bench_engine.o $(BUILD)/gateway/engine.o \
+		$(BUILD)/gateway/gap.o $(BUILD)/gateway/warm.o $(BUILD)/libproto.a \
+		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a
+	$(CC) $(CFLAGS) -o $@ $^ -lpthread $(LDLIBS)
+BINS += $(BUILD)/bench_engine
+
+.PHONY: bench-engine
+bench-engine: $(BUILD)/bench_engine
+	./$(BUILD)/bench_engine 3
+BENCHES += bench-engine
+
+# Idle-time warming reads the live engine only and trades a shadow.
+$(ASAN)/tests/unit/test_warm: $(ASAN)/tests/unit/test_warm.o $(ASAN)/gateway/warm.o \
+		$(ASAN)/gateway/engine.o $(ASAN)/gateway/gap.o $(ASAN)/libproto.a \
+		$(ASAN)/libstrategy.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_warm

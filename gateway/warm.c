@@ -5,6 +5,7 @@
 #include "proto/be.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
+#include "strategy/gbm.h"
 
 #define WARM_LOCATE 1
 
@@ -52,7 +53,13 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg,
 	m.p.side = 'B';
 	m.p.shares = 100;
 	memcpy(m.p.stock, w->shadow.inst[0].symbol, ITCH_SYMBOL_LEN);
-	m.p.price = 1000000;
+	/*
+	 * A GBM path, so that the shadow's strategy turns as often as a real
+	 * one does and the dry tick runs the risk checks and the order build
+	 * too (its refusals and orders go nowhere).
+	 */
+	gbm_series(7, w->price, WARM_PRICES);
+	m.p.price = w->price[0];
 	w->seq = 2;
 	len = build_packet(w->frame + FRAME_HDR_LEN, sizeof(w->frame) - FRAME_HDR_LEN,
 			   w->seq, &m);
@@ -66,21 +73,34 @@ void warm_destroy(struct warm *w)
 	engine_destroy(&w->shadow);
 }
 
+/* Where the trade's price sits in the kept frame. */
+#define WARM_OFF_PRICE (FRAME_HDR_LEN + MOLD_HDR_LEN + MOLD_BLOCK_HDR_LEN + ITCH_P_OFF_PRICE)
+
 void warm_run(struct warm *w)
 {
 	struct gw_decision d[GW_MAX_DECISIONS];
 	struct gw_decision fake = { .price = 1000000, .limit = 1000000, .shares = 100, .change = 1 };
+	const struct gw_decision *o = &fake;
 	struct gw_order *rec;
 	struct frame_udp u;
+	unsigned int nd;
 	uint64_t sum;
 
 	/* Each dry tick is the next message of the shadow's session. */
-	be64_store(w->frame + FRAME_HDR_LEN + MOLD_OFF_SEQ, w->seq++);
-	if (frame_parse_udp(w->frame, w->len, &u))
+	be64_store(w->frame + FRAME_HDR_LEN + MOLD_OFF_SEQ, w->seq);
+	be32_store(w->frame + WARM_OFF_PRICE, w->price[w->seq % WARM_PRICES]);
+	w->seq++;
+	frame_patch(&w->tmpl, w->frame, w->len - FRAME_HDR_LEN);
+	if (frame_parse_udp(w->frame, w->len, &u) || frame_verify_checksums(&u))
 		return;
-	engine_on_feed(&w->shadow, u.payload, u.payload_len, 0, 0, d, 0);
-	fake.md_seq = w->seq;
-	sum = engine_build_order(&w->shadow, &fake, 0, w->out + FRAME_HDR_LEN, &rec);
+	nd = engine_on_feed(&w->shadow, u.payload, u.payload_len, 0, 0, d, 0);
+	if (nd) {
+		o = &d[0];
+		w->decided++;
+	}
+	else
+		fake.md_seq = w->seq;
+	sum = engine_build_order(&w->shadow, o, 0, w->out + FRAME_HDR_LEN, &rec);
 	frame_finish_sum(&w->tmpl, w->out, OUCH_ENTER_DGRAM_LEN, sum);
 	w->runs++;
 }

@@ -1,0 +1,581 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where the gateway's seen->decided goes.  The engine (frame parse, checksum
+ * verify, MoldUDP64/ITCH decode, strategy, risk, order build, frame finish)
+ * runs on real frames of the demo's default book, on the gateway's hot CPU,
+ * in regimes that add one ingredient of the live loop at a time:
+ *
+ *   hot       back to back: the code and data never leave L1
+ *   paced     one packet every 100 us, the core spinning in between
+ *   +kick     ... and a sendto() after each order: kernel work on this core,
+ *             as the TX kick does on veth
+ *   +warm     ... with the loop's idle-time warming (dry tick + prefetches)
+ *   xcore     ... and the frame written by the other CPU just before, as the
+ *             kernel does in copy mode (the descriptor and the frame lines
+ *             cross between cores)
+ *
+ * For each regime: percentiles of seen->decided over the packets that made
+ * an order (what the gateway's capture reports) and seen->done over all
+ * packets.  Nothing touches the network beyond a loopback socket pair.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "gateway/clock.h"
+#include "gateway/engine.h"
+#include "gateway/warm.h"
+#include "latency/hdr.h"
+#include "proto/frame.h"
+#include "proto/itch.h"
+#include "proto/moldudp64.h"
+#include "strategy/gbm.h"
+
+#define N_SYM		3
+#define PACED_NS	100000		/* 10k packets/s, as the low-rate benchmark */
+#define PACED_PKTS	30000
+#define HOT_PKTS	300000
+#define FRAME_ROOM	256
+#define HOT_CPU		1
+#define OTHER_CPU	0
+
+static const struct { const char *sym; unsigned int len; } book[N_SYM] = {
+	{ "AAPL", 20 }, { "MSFT", 32 }, { "NVDA", 48 },	/* make demo's default */
+};
+
+struct feed {
+	uint8_t (*frame)[FRAME_ROOM];
+	uint16_t *len;
+	size_t n;
+};
+
+struct regime {
+	const char *name;
+	uint64_t pace_ns;	/* 0: back to back */
+	bool kick;		/* sendto() after each order */
+	bool warm;		/* idle-time warming */
+	bool xcore;		/* frame written by the other CPU */
+};
+
+static const struct regime regimes[] = {
+	{ "hot (back to back)", 0, false, false, false },
+	{ "paced 1 us", 1000, false, false, false },
+	{ "paced 10 us", 10000, false, false, false },
+	{ "paced 100 us", PACED_NS, false, false, false },
+	{ "paced 100 us + kick", PACED_NS, true, false, false },
+	{ "  ... + warm", PACED_NS, true, true, false },
+	{ "xcore 100 us + kick", PACED_NS, true, false, true },
+	{ "  ... + warm", PACED_NS, true, true, true },
+};
+#define R_NR (sizeof(regimes) / sizeof(regimes[0]))
+
+struct result {
+	struct hdr_hist decided;	/* packets with an order: seen->decided */
+	struct hdr_hist done;		/* every packet: seen->done */
+	/* --split: the order packets' seen->decided in three parts */
+	struct hdr_hist parse, feed, build;
+	uint64_t orders;
+};
+
+static bool split;
+static uint64_t t_parsed, t_fed;
+
+static struct gw_cfg bench_cfg(void)
+{
+	struct gw_cfg c = { 0 };
+
+	c.n_inst = N_SYM;
+	for (int i = 0; i < N_SYM; i++) {
+		strcpy(c.inst[i].symbol, book[i].sym);
+		c.inst[i].length = book[i].len;
+		c.inst[i].unit = 100;
+	}
+	/* The gateway's defaults (opts.c). */
+	c.limit_bp = 10;
+	c.order_log = 1u << 18;
+	c.tick_ring = 1u << 16;
+	c.hold_slots = 4096;
+	c.gap_retry_ns = 1000000;
+	c.gap_timeout_ns = 1000000000;
+	c.order_timeout_ns = 1000000000;
+	c.risk.max_order = 100000;
+	c.risk.collar_bp = 500;
+	strcpy(c.firm, "T2TG");
+	return c;
+}
+
+static void sym8(char dst[8], const char *s)
+{
+	memset(dst, ' ', 8);
+	memcpy(dst, s, strlen(s));
+}
+
+/* Packet 0: the stock directory; then one trade per packet, symbols in turn. */
+static int feed_build(struct feed *f, size_t n_trades)
+{
+	struct frame_endpoint src = { .mac = { 2, 0, 0, 0, 0, 1 }, .ip = 0x0a000001, .port = 40000 };
+	struct frame_endpoint dst = { .mac = { 1, 0, 0x5e, 0, 0, 1 }, .ip = 0xe9363601, .port = 26400 };
+	struct frame_template t;
+	char session[MOLD_SESSION_LEN];
+	struct gbm g[N_SYM];
+	struct mold_builder b;
+	struct itch_msg m;
+	uint64_t seq = 1;
+
+	f->n = n_trades + 1;
+	f->frame = calloc(f->n, FRAME_ROOM);
+	f->len = calloc(f->n, sizeof(*f->len));
+	if (!f->frame || !f->len)
+		return -ENOMEM;
+	frame_template_init(&t, &src, &dst, 1, 0);
+	mold_session_set(session, "BENCH");
+	for (int i = 0; i < N_SYM; i++)
+		gbm_init(&g[i], 42 + i);
+
+	mold_builder_init(&b, f->frame[0] + FRAME_HDR_LEN, FRAME_ROOM - FRAME_HDR_LEN, session, seq);
+	for (int i = 0; i < N_SYM; i++) {
+		memset(&m, 0, sizeof(m));
+		m.type = 'R';
+		m.locate = (uint16_t)(i + 1);
+		sym8(m.r.stock, book[i].sym);
+		if (mold_builder_append_itch(&b, &m) < 0)
+			return -EINVAL;
+		seq++;
+	}
+	f->len[0] = (uint16_t)frame_finish(&t, f->frame[0], mold_builder_finish(&b));
+
+	for (size_t k = 1; k < f->n; k++) {
+		int i = (int)((k - 1) % N_SYM);
+
+		memset(&m, 0, sizeof(m));
+		m.type = 'P';
+		m.locate = (uint16_t)(i + 1);
+		m.p.side = 'B';
+		m.p.shares = 100;
+		sym8(m.p.stock, book[i].sym);
+		m.p.price = gbm_next(&g[i]);
+		mold_builder_init(&b, f->frame[k] + FRAME_HDR_LEN, FRAME_ROOM - FRAME_HDR_LEN,
+				  session, seq++);
+		if (mold_builder_append_itch(&b, &m) < 0)
+			return -EINVAL;
+		f->len[k] = (uint16_t)frame_finish(&t, f->frame[k], mold_builder_finish(&b));
+	}
+	return 0;
+}
+
+/* What the AF_XDP loop does with one frame, up to the order on the TX ring. */
+struct stage {
+	struct gw_engine e;
+	struct frame_template out_tmpl;
+	uint8_t tx[8][FRAME_ROOM] __attribute__((aligned(64)));
+	int kick_fd;
+	struct sockaddr_in kick_to;
+	struct warm *warm;
+};
+
+static unsigned int process(struct stage *s, const uint8_t *frame, size_t len,
+			    uint64_t t_seen, uint64_t *t_decided)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	struct frame_udp u;
+	unsigned int nd;
+
+	if (frame_parse_udp(frame, len, &u) || frame_verify_checksums(&u))
+		return 0;
+	if (split)
+		t_parsed = now_ns();
+	nd = engine_on_feed(&s->e, u.payload, u.payload_len, t_seen, t_seen, dec, 0);
+	if (split)
+		t_fed = now_ns();
+	for (unsigned int i = 0; i < nd; i++) {
+		uint8_t *tx = s->tx[i & 7];
+		struct gw_order *rec;
+		uint64_t sum = engine_build_order(&s->e, &dec[i], t_seen, tx + FRAME_HDR_LEN, &rec);
+
+		frame_finish_sum(&s->out_tmpl, tx, OUCH_ENTER_DGRAM_LEN, sum);
+		*t_decided = now_ns();
+	}
+	return nd;
+}
+
+static void kick(struct stage *s)
+{
+	/* The gateway's kick runs veth's transmit and the peer's UDP receive. */
+	sendto(s->kick_fd, s->tx[0] + FRAME_HDR_LEN, OUCH_ENTER_DGRAM_LEN, 0,
+	       (struct sockaddr *)&s->kick_to, sizeof(s->kick_to));
+}
+
+static void record(struct result *r, unsigned int nd, uint64_t t_seen,
+		   uint64_t t_decided, uint64_t t_done)
+{
+	hdr_record(&r->done, (int64_t)(t_done - t_seen));
+	if (nd) {
+		hdr_record(&r->decided, (int64_t)(t_decided - t_seen));
+		r->orders += nd;
+		if (split) {
+			hdr_record(&r->parse, (int64_t)(t_parsed - t_seen));
+			hdr_record(&r->feed, (int64_t)(t_fed - t_parsed));
+			hdr_record(&r->build, (int64_t)(t_decided - t_fed));
+		}
+	}
+}
+
+/* Spin until @until, as the RX loop does, warming if asked. */
+static void idle_until(struct stage *s, uint64_t until, bool warm)
+{
+	uint64_t spins = 0;
+
+	while (now_ns() < until) {
+		if (warm && !(++spins % 8)) {
+			warm_run(s->warm);
+			engine_warm(&s->e);
+		}
+	}
+}
+
+/* The other core publishes frame k into the shared slot; the hot core takes it. */
+struct xcore {
+	const struct feed *f;
+	uint64_t pace_ns;
+	size_t n;			/* frames to send: 1 .. n-1 */
+	uint8_t *slot;			/* one "UMEM frame" per packet, reused */
+	_Atomic uint64_t published;	/* frames written so far */
+	_Atomic uint64_t consumed;	/* frames the hot core is done with */
+	_Atomic int stop;
+	int drain_fd;
+};
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
+static void *producer(void *arg)
+{
+	struct xcore *x = arg;
+	uint64_t next = now_ns() + x->pace_ns;
+	char sink[256];
+
+	pin(OTHER_CPU);
+	for (size_t k = 1; k < x->n && !atomic_load(&x->stop); k++) {
+		uint8_t *dst = x->slot + (k % 64) * FRAME_ROOM;
+
+		/* Paced, but never ahead of the hot core: one frame in flight. */
+		while (now_ns() < next ||
+		       atomic_load_explicit(&x->consumed, memory_order_acquire) < k - 1)
+			while (recv(x->drain_fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+				;
+		next = now_ns() + x->pace_ns;
+		memcpy(dst, x->f->frame[k], x->f->len[k]);
+		atomic_store_explicit(&x->published, k, memory_order_release);
+	}
+	return NULL;
+}
+
+static int run_xcore(struct stage *s, const struct feed *f, struct result *r,
+		     const struct regime *rg)
+{
+	struct xcore x = { .f = f, .pace_ns = rg->pace_ns, .drain_fd = -1 };
+	bool warm = rg->warm;
+	uint64_t t_decided = 0, spins = 0;
+	pthread_t th;
+	size_t k = 1, n = f->n < PACED_PKTS + 1 ? f->n : PACED_PKTS + 1;
+
+	x.n = n;
+	x.slot = aligned_alloc(4096, 64 * FRAME_ROOM);
+	if (!x.slot)
+		return -ENOMEM;
+	x.drain_fd = s->kick_fd == -1 ? -1 : dup(s->kick_fd);	/* the peer's receive */
+	if (pthread_create(&th, NULL, producer, &x)) {
+		free(x.slot);
+		return -EAGAIN;
+	}
+	while (k < n) {
+		uint64_t t_seen;
+		unsigned int nd;
+
+		if (atomic_load_explicit(&x.published, memory_order_acquire) < k) {
+			if (warm && !(++spins % 8)) {
+				warm_run(s->warm);
+				engine_warm(&s->e);
+			}
+			continue;
+		}
+		t_seen = now_ns();
+		nd = process(s, x.slot + (k % 64) * FRAME_ROOM, f->len[k], t_seen, &t_decided);
+		record(r, nd, t_seen, t_decided, now_ns());
+		if (nd && rg->kick)
+			kick(s);
+		atomic_store_explicit(&x.consumed, k, memory_order_release);
+		k++;
+	}
+	atomic_store(&x.stop, 1);
+	pthread_join(th, NULL);
+	if (x.drain_fd >= 0)
+		close(x.drain_fd);
+	free(x.slot);
+	return 0;
+}
+
+static int run(const struct regime *rg, const struct feed *f, struct result *r)
+{
+	struct gw_cfg cfg = bench_cfg();
+	struct stage *s;
+	struct frame_endpoint src = { .ip = 0x0a000002, .port = 40001 };
+	struct frame_endpoint dst = { .ip = 0x0a000001, .port = 40002 };
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t alen = sizeof(a);
+	uint64_t t_decided = 0, next;
+	size_t n = !rg->pace_ns ? f->n : (f->n < PACED_PKTS + 1 ? f->n : PACED_PKTS + 1);
+	char err[256];
+	int ret = -1;
+
+	s = aligned_alloc(64, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	memset(s, 0, sizeof(*s));
+	s->kick_fd = -1;
+	if (engine_init(&s->e, &cfg, err, sizeof(err))) {
+		fprintf(stderr, "bench_engine: %s\n", err);
+		goto out;
+	}
+	frame_template_init(&s->out_tmpl, &src, &dst, 64, 0);
+	/* A socket that sends to itself: every kick is a loopback receive too. */
+	s->kick_fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (s->kick_fd < 0 || bind(s->kick_fd, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(s->kick_fd, (struct sockaddr *)&a, &alen)) {
+		perror("bench_engine: loopback socket");
+		goto out_engine;
+	}
+	s->kick_to = a;
+	if (rg->warm) {
+		s->warm = malloc(sizeof(*s->warm));
+		if (!s->warm || warm_init(s->warm, &cfg, &s->out_tmpl, err, sizeof(err))) {
+			fprintf(stderr, "bench_engine: warm: %s\n", err);
+			free(s->warm);
+			s->warm = NULL;
+			goto out_sock;
+		}
+	}
+	hdr_reset(&r->decided);
+	hdr_reset(&r->done);
+	hdr_reset(&r->parse);
+	hdr_reset(&r->feed);
+	hdr_reset(&r->build);
+	r->orders = 0;
+
+	/* The stock directory, untimed. */
+	process(s, f->frame[0], f->len[0], now_ns(), &t_decided);
+	if (rg->xcore) {
+		ret = run_xcore(s, f, r, rg);
+		goto out_warm;
+	}
+	next = now_ns();
+	for (size_t k = 1; k < n; k++) {
+		uint64_t t_seen;
+		unsigned int nd;
+
+		if (rg->pace_ns) {
+			char sink[256];
+
+			/* Drain what the kicks delivered, then wait for the slot. */
+			while (recv(s->kick_fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
+				;
+			next += rg->pace_ns;
+			idle_until(s, next, rg->warm);
+		}
+		t_seen = now_ns();
+		nd = process(s, f->frame[k], f->len[k], t_seen, &t_decided);
+		record(r, nd, t_seen, t_decided, now_ns());
+		if (nd && rg->kick)
+			kick(s);
+	}
+	ret = 0;
+out_warm:
+	if (s->warm) {
+		warm_destroy(s->warm);
+		free(s->warm);
+	}
+out_sock:
+	if (s->kick_fd >= 0)
+		close(s->kick_fd);
+out_engine:
+	engine_destroy(&s->e);
+out:
+	free(s);
+	return ret;
+}
+
+static void print_row(const char *name, const struct result *r)
+{
+	printf("| %-22s | %7llu | %5lld | %5lld | %6lld | %6lld | %5lld | %6lld |\n", name,
+	       (unsigned long long)hdr_count(&r->decided),
+	       (long long)hdr_value_at_percentile(&r->decided, 50),
+	       (long long)hdr_value_at_percentile(&r->decided, 90),
+	       (long long)hdr_value_at_percentile(&r->decided, 99),
+	       (long long)hdr_value_at_percentile(&r->decided, 99.9),
+	       (long long)hdr_value_at_percentile(&r->done, 50),
+	       (long long)hdr_value_at_percentile(&r->done, 99));
+	if (split)
+		printf("|   parse+csum / decode+strategy / order: p50 %lld / %lld / %lld, p90 %lld / %lld / %lld\n",
+		       (long long)hdr_value_at_percentile(&r->parse, 50),
+		       (long long)hdr_value_at_percentile(&r->feed, 50),
+		       (long long)hdr_value_at_percentile(&r->build, 50),
+		       (long long)hdr_value_at_percentile(&r->parse, 90),
+		       (long long)hdr_value_at_percentile(&r->feed, 90),
+		       (long long)hdr_value_at_percentile(&r->build, 90));
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+#define MAX_REPS 20
+static const double pct[4] = { 50, 90, 99, 99.9 };
+static int64_t rep_pct[R_NR][4][MAX_REPS];
+
+/* Medians over the repetitions of each regime's percentiles. */
+static void print_medians(int reps)
+{
+	printf("Medians over %d repetitions (seen->decided, order packets, ns):\n\n"
+	       "| regime                 | p50   | p90   | p99    | p99.9  |\n"
+	       "|------------------------|------:|------:|-------:|-------:|\n", reps);
+	for (size_t rg = 0; rg < R_NR; rg++) {
+		int64_t m[4];
+
+		for (int q = 0; q < 4; q++) {
+			int64_t v[MAX_REPS];
+
+			memcpy(v, rep_pct[rg][q], sizeof(v[0]) * reps);
+			qsort(v, reps, sizeof(v[0]), cmp_i64);
+			m[q] = v[reps / 2];
+		}
+		printf("| %-22s | %5lld | %5lld | %6lld | %6lld |\n", regimes[rg].name,
+		       (long long)m[0], (long long)m[1], (long long)m[2], (long long)m[3]);
+	}
+}
+
+/* What one idle-time warming step costs, back to back (ns per call). */
+static void warm_cost(const struct feed *f)
+{
+	struct gw_cfg cfg = bench_cfg();
+	struct stage *s = aligned_alloc(64, sizeof(*s));
+	uint64_t t_decided, t0, t1, t2;
+	char err[256];
+	int n = 20000;
+
+	if (!s)
+		return;
+	memset(s, 0, sizeof(*s));
+	s->warm = malloc(sizeof(*s->warm));
+	if (!s->warm || engine_init(&s->e, &cfg, err, sizeof(err)))
+		goto out;
+	if (warm_init(s->warm, &cfg, &s->out_tmpl, err, sizeof(err)))
+		goto out_engine;
+	process(s, f->frame[0], f->len[0], now_ns(), &t_decided);
+	for (int k = 1; k < 1000; k++)
+		process(s, f->frame[k], f->len[k], now_ns(), &t_decided);
+	t0 = now_ns();
+	for (int i = 0; i < n; i++)
+		warm_run(s->warm);
+	t1 = now_ns();
+	for (int i = 0; i < n; i++)
+		engine_warm(&s->e);
+	t2 = now_ns();
+	printf("Warming, back to back: a dry tick (warm_run) %llu ns, engine_warm %llu ns.\n\n",
+	       (unsigned long long)((t1 - t0) / n), (unsigned long long)((t2 - t1) / n));
+	warm_destroy(s->warm);
+out_engine:
+	engine_destroy(&s->e);
+out:
+	free(s->warm);
+	free(s);
+}
+
+static int clock_cost_p50(void)
+{
+	static struct hdr_hist h;
+	uint64_t a = now_ns();
+
+	hdr_reset(&h);
+	for (int i = 0; i < 100000; i++) {
+		uint64_t b = now_ns();
+
+		hdr_record(&h, (int64_t)(b - a));
+		a = b;
+	}
+	return (int)hdr_value_at_percentile(&h, 50);
+}
+
+int main(int argc, char **argv)
+{
+	static struct result res[R_NR];
+	struct feed f;
+	int reps = 1;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--split"))
+			split = true;
+		else
+			reps = atoi(argv[i]);
+	}
+	if (reps < 1 || reps > MAX_REPS) {
+		fprintf(stderr, "usage: bench_engine [--split] [REPS]   (1 to 20, default 1)\n"
+			"  --split  also time parse+csum, decode+strategy and the order build\n"
+			"           apart (two more clock reads per packet)\n");
+		return 2;
+	}
+	if (feed_build(&f, HOT_PKTS)) {
+		fprintf(stderr, "bench_engine: cannot build the feed\n");
+		return 1;
+	}
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		fprintf(stderr, "bench_engine: mlockall: %s (continuing)\n", strerror(errno));
+	pin(HOT_CPU);
+	printf("Engine seen->decided on CPU %d (ns; book %s:%u %s:%u %s:%u; clock read p50 %d ns,\n"
+	       "included once in every figure). Paced regimes: %d packets each.\n\n",
+	       HOT_CPU, book[0].sym, book[0].len, book[1].sym, book[1].len, book[2].sym,
+	       book[2].len, clock_cost_p50(), PACED_PKTS);
+	warm_cost(&f);
+	for (int rep = 1; rep <= reps; rep++) {
+		if (reps > 1)
+			printf("Repetition %d of %d\n\n", rep, reps);
+		printf("seen->decided of the packets that made an order (p50 .. p99.9), and\n"
+		       "seen->done of every packet (all p50, all p99), ns:\n\n"
+		       "| regime                 | orders  | p50   | p90   | p99    | p99.9  | all p50 | all p99 |\n"
+		       "|------------------------|--------:|------:|------:|-------:|-------:|------:|-------:|\n");
+		for (size_t rg = 0; rg < R_NR; rg++) {
+			if (run(&regimes[rg], &f, &res[rg])) {
+				fprintf(stderr, "bench_engine: regime %s failed\n", regimes[rg].name);
+				return 1;
+			}
+			print_row(regimes[rg].name, &res[rg]);
+			for (int q = 0; q < 4; q++)
+				rep_pct[rg][q][rep - 1] = hdr_value_at_percentile(&res[rg].decided, pct[q]);
+			fflush(stdout);
+		}
+		printf("\n");
+	}
+	if (reps > 1)
+		print_medians(reps);
+	free(f.frame);
+	free(f.len);
+	return 0;
+}

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Idle-time warming must change nothing that is real: engine_warm() only
+ * reads the live engine, and the dry ticks of warm_run() trade a shadow
+ * engine of their own.  They must also run the whole per-tick path (the
+ * shadow's strategy turns, so risk checks and order builds run too), or
+ * the code they are there to keep warm is not the code a tick runs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "gateway/engine.h"
+#include "gateway/warm.h"
+#include "proto/moldudp64.h"
+
+static struct gw_cfg cfg(void)
+{
+	struct gw_cfg c = { 0 };
+
+	c.n_inst = 2;
+	strcpy(c.inst[0].symbol, "AAPL");
+	c.inst[0].length = 20;
+	c.inst[0].unit = 100;
+	strcpy(c.inst[1].symbol, "MSFT");
+	c.inst[1].length = 32;
+	c.inst[1].unit = 100;
+	c.limit_bp = 10;
+	c.order_log = 1 << 10;
+	c.tick_ring = 1 << 10;
+	c.hold_slots = 16;
+	c.gap_retry_ns = 1000000;
+	c.gap_timeout_ns = 1000000000;
+	c.order_timeout_ns = 1000000000;
+	c.risk.max_order = 100000;
+	c.risk.collar_bp = 500;
+	strcpy(c.firm, "TEST");
+	return c;
+}
+
+static void test_engine_warm_reads_only(void **state)
+{
+	struct gw_cfg c = cfg();
+	struct gw_engine *e = calloc(1, sizeof(*e)), *before = malloc(sizeof(*e));
+	char err[128];
+
+	(void)state;
+	assert_non_null(e);
+	assert_non_null(before);
+	assert_int_equal(engine_init(e, &c, err, sizeof(err)), 0);
+	e->inst[0].locate = 3;		/* as if the directory had named it */
+	memcpy(before, e, sizeof(*e));
+	for (int i = 0; i < 1000; i++)
+		engine_warm(e);
+	assert_memory_equal(before, e, sizeof(*e));
+	engine_destroy(e);
+	free(before);
+	free(e);
+}
+
+static void test_dry_ticks_trade_the_shadow_only(void **state)
+{
+	struct gw_cfg c = cfg();
+	struct frame_endpoint src = { .ip = 0x0a000002, .port = 40001 };
+	struct frame_endpoint dst = { .ip = 0x0a000001, .port = 40002 };
+	struct frame_template tmpl;
+	struct gw_engine *e = calloc(1, sizeof(*e)), *before = malloc(sizeof(*e));
+	struct warm *w = malloc(sizeof(*w));
+	char err[128];
+
+	(void)state;
+	assert_non_null(e);
+	assert_non_null(before);
+	assert_non_null(w);
+	frame_template_init(&tmpl, &src, &dst, 64, 0);
+	assert_int_equal(engine_init(e, &c, err, sizeof(err)), 0);
+	assert_int_equal(warm_init(w, &c, &tmpl, err, sizeof(err)), 0);
+	memcpy(before, e, sizeof(*e));
+
+	for (int i = 0; i < 2 * WARM_PRICES; i++)
+		warm_run(w);
+
+	assert_int_equal(w->runs, 2 * WARM_PRICES);
+	/* Every dry tick decoded: none fell out at the checksum or the parse. */
+	assert_int_equal(w->shadow.st.ticks_ours, 2 * WARM_PRICES);
+	assert_int_equal(w->shadow.gap.gaps, 0);
+	/*
+	 * The shadow's strategy turned, and its decisions went through the
+	 * risk checks into order builds (one build per dry tick, real or not).
+	 */
+	assert_true(w->shadow.inst[0].strat.sar.trades > 10);
+	assert_true(w->decided > 10);
+	assert_int_equal(w->shadow.st.orders, 2 * WARM_PRICES);
+	/* The live engine saw none of it. */
+	assert_memory_equal(before, e, sizeof(*e));
+
+	warm_destroy(w);
+	engine_destroy(e);
+	free(w);
+	free(before);
+	free(e);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_engine_warm_reads_only),
+		cmocka_unit_test(test_dry_ticks_trade_the_shadow_only),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
