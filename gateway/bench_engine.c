@@ -41,7 +41,6 @@
 #include "proto/moldudp64.h"
 #include "strategy/gbm.h"
 
-#define N_SYM		3
 #define PACED_NS	100000		/* 10k packets/s, as the low-rate benchmark */
 #define PACED_PKTS	30000
 #define HOT_PKTS	300000
@@ -49,9 +48,6 @@
 #define HOT_CPU		1
 #define OTHER_CPU	0
 
-static const struct { const char *sym; unsigned int len; } book[N_SYM] = {
-	{ "AAPL", 20 }, { "MSFT", 32 }, { "NVDA", 48 },	/* make demo's default */
-};
 
 struct feed {
 	uint8_t (*frame)[FRAME_ROOM];
@@ -90,27 +86,12 @@ struct result {
 static bool split;
 static uint64_t t_parsed, t_fed;
 
+/* The gateway's defaults, whose book is make demo's: the feed trades it. */
 static struct gw_cfg bench_cfg(void)
 {
-	struct gw_cfg c = { 0 };
+	struct gw_cfg c;
 
-	c.n_inst = N_SYM;
-	for (int i = 0; i < N_SYM; i++) {
-		strcpy(c.inst[i].symbol, book[i].sym);
-		c.inst[i].length = book[i].len;
-		c.inst[i].unit = 100;
-	}
-	/* The gateway's defaults (opts.c). */
-	c.limit_bp = 10;
-	c.order_log = 1u << 18;
-	c.tick_ring = 1u << 16;
-	c.hold_slots = 4096;
-	c.gap_retry_ns = 1000000;
-	c.gap_timeout_ns = 1000000000;
-	c.order_timeout_ns = 1000000000;
-	c.risk.max_order = 100000;
-	c.risk.collar_bp = 500;
-	strcpy(c.firm, "T2TG");
+	gw_cfg_defaults(&c);
 	return c;
 }
 
@@ -127,7 +108,9 @@ static int feed_build(struct feed *f, size_t n_trades)
 	struct frame_endpoint dst = { .mac = { 1, 0, 0x5e, 0, 0, 1 }, .ip = 0xe9363601, .port = 26400 };
 	struct frame_template t;
 	char session[MOLD_SESSION_LEN];
-	struct gbm g[N_SYM];
+	struct gw_cfg cfg = bench_cfg();
+	unsigned int n_sym = cfg.n_inst;
+	struct gbm g[GW_MAX_INST];
 	struct mold_builder b;
 	struct itch_msg m;
 	uint64_t seq = 1;
@@ -139,15 +122,15 @@ static int feed_build(struct feed *f, size_t n_trades)
 		return -ENOMEM;
 	frame_template_init(&t, &src, &dst, 1, 0);
 	mold_session_set(session, "BENCH");
-	for (int i = 0; i < N_SYM; i++)
+	for (unsigned int i = 0; i < n_sym; i++)
 		gbm_init(&g[i], 42 + i);
 
 	mold_builder_init(&b, f->frame[0] + FRAME_HDR_LEN, FRAME_ROOM - FRAME_HDR_LEN, session, seq);
-	for (int i = 0; i < N_SYM; i++) {
+	for (unsigned int i = 0; i < n_sym; i++) {
 		memset(&m, 0, sizeof(m));
 		m.type = 'R';
 		m.locate = (uint16_t)(i + 1);
-		sym8(m.r.stock, book[i].sym);
+		sym8(m.r.stock, cfg.inst[i].symbol);
 		if (mold_builder_append_itch(&b, &m) < 0)
 			return -EINVAL;
 		seq++;
@@ -155,14 +138,14 @@ static int feed_build(struct feed *f, size_t n_trades)
 	f->len[0] = (uint16_t)frame_finish(&t, f->frame[0], mold_builder_finish(&b));
 
 	for (size_t k = 1; k < f->n; k++) {
-		int i = (int)((k - 1) % N_SYM);
+		unsigned int i = (unsigned int)((k - 1) % n_sym);
 
 		memset(&m, 0, sizeof(m));
 		m.type = 'P';
 		m.locate = (uint16_t)(i + 1);
 		m.p.side = 'B';
 		m.p.shares = 100;
-		sym8(m.p.stock, book[i].sym);
+		sym8(m.p.stock, cfg.inst[i].symbol);
 		m.p.price = gbm_next(&g[i]);
 		mold_builder_init(&b, f->frame[k] + FRAME_HDR_LEN, FRAME_ROOM - FRAME_HDR_LEN,
 				  session, seq++);
@@ -527,6 +510,7 @@ static int clock_cost_p50(void)
 int main(int argc, char **argv)
 {
 	static struct result res[R_NR];
+	struct gw_cfg cfg;
 	struct feed f;
 	int reps = 1;
 
@@ -549,10 +533,12 @@ int main(int argc, char **argv)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		fprintf(stderr, "bench_engine: mlockall: %s (continuing)\n", strerror(errno));
 	pin(HOT_CPU);
-	printf("Engine seen->decided on CPU %d (ns; book %s:%u %s:%u %s:%u; clock read p50 %d ns,\n"
-	       "included once in every figure). Paced regimes: %d packets each.\n\n",
-	       HOT_CPU, book[0].sym, book[0].len, book[1].sym, book[1].len, book[2].sym,
-	       book[2].len, clock_cost_p50(), PACED_PKTS);
+	cfg = bench_cfg();
+	printf("Engine seen->decided on CPU %d (ns; the gateway's default book:", HOT_CPU);
+	for (unsigned int i = 0; i < cfg.n_inst; i++)
+		printf(" %s:%u", cfg.inst[i].symbol, cfg.inst[i].length);
+	printf(";\nclock read p50 %d ns, included once in every figure). Paced regimes: %d packets each.\n\n",
+	       clock_cost_p50(), PACED_PKTS);
 	warm_cost(&f);
 	for (int rep = 1; rep <= reps; rep++) {
 		if (reps > 1)

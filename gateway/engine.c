@@ -41,6 +41,28 @@ static void build_template(struct gw_inst *in, const char *firm)
 	ouch_order_tmpl_init(&in->tmpl, &o);
 }
 
+void gw_cfg_defaults(struct gw_cfg *c)
+{
+	static const struct inst_spec book[] = {
+		{ "AAPL", 20, 100 }, { "MSFT", 32, 100 }, { "NVDA", 48, 100 },
+	};
+
+	memset(c, 0, sizeof(*c));
+	memcpy(c->inst, book, sizeof(book));
+	c->n_inst = sizeof(book) / sizeof(book[0]);
+	c->limit_bp = 10;
+	c->order_log = 1u << 18;
+	c->tick_ring = 1u << 16;
+	strcpy(c->firm, "T2TG");
+	c->risk.max_order = 100000;
+	c->risk.collar_bp = 500;
+	c->hold_slots = 4096;
+	c->gap_retry_ns = 50 * 1000000ull;
+	c->gap_timeout_ns = 2000 * 1000000ull;
+	c->order_timeout_ns = 1000 * 1000000ull;
+	c->max_catchup_ns = 50 * 1000000ull;
+}
+
 int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		char *err, size_t errlen)
 {

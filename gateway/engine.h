@@ -171,6 +171,8 @@ struct gw_engine {
 	uint64_t max_catchup_ns;
 };
 
+/* The gateway's defaults: make demo's book (AAPL:20 MSFT:32 NVDA:48), limits. */
+void gw_cfg_defaults(struct gw_cfg *c);
 int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		char *err, size_t errlen);
 void engine_destroy(struct gw_engine *e);

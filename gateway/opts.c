@@ -13,7 +13,7 @@
 #include "strategy/inst_spec.h"
 
 static const char usage[] =
-"Usage: gateway [options]\n"
+"Usage: t2t-gateway [options]\n"
 "\n"
 "Tick-to-trade gateway: MoldUDP64/ITCH 5.0 in, HMA/HMA3 stop-and-reverse,\n"
 "OUCH 4.2 orders out, over AF_XDP (default) or kernel UDP sockets.\n"
@@ -169,10 +169,6 @@ static int parse_seconds(const char *s, double *v)
 
 static void set_defaults(struct gw_opts *o)
 {
-	static const struct inst_spec defaults[] = {
-		{ "AAPL", 20, 100 }, { "MSFT", 32, 100 }, { "NVDA", 48, 100 },
-	};
-
 	memset(o, 0, sizeof(*o));
 	o->mode = GW_MODE_XDP;
 	o->udp_recv = GW_UDP_SPIN;
@@ -185,21 +181,9 @@ static void set_defaults(struct gw_opts *o)
 	o->rerequest_port = 26403;
 	o->ring_size = 2048;	/* 2048 kept up with ~1 M pkt/s on these VMs */
 	o->retrans_port = 26404;
-	o->eng.hold_slots = 4096;
-	o->eng.gap_retry_ns = 50 * 1000000ull;
-	o->eng.gap_timeout_ns = 2000 * 1000000ull;
-	o->eng.order_timeout_ns = 1000 * 1000000ull;
-	o->eng.max_catchup_ns = 50 * 1000000ull;
-	o->eng.risk.max_order = 100000;
-	o->eng.risk.collar_bp = 500;
 	o->cpu = 1;
 	o->grace = 0.3;
-	o->eng.limit_bp = 10;
-	o->eng.order_log = 1u << 18;
-	o->eng.tick_ring = 1u << 16;
-	strcpy(o->eng.firm, "T2TG");
-	memcpy(o->eng.inst, defaults, sizeof(defaults));
-	o->eng.n_inst = sizeof(defaults) / sizeof(defaults[0]);
+	gw_cfg_defaults(&o->eng);
 }
 
 int opts_parse(struct gw_opts *o, int argc, char **argv)

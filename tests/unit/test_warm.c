@@ -18,27 +18,15 @@
 #include "gateway/warm.h"
 #include "proto/moldudp64.h"
 
+/* The gateway's defaults (make demo's book), with smaller buffers. */
 static struct gw_cfg cfg(void)
 {
-	struct gw_cfg c = { 0 };
+	struct gw_cfg c;
 
-	c.n_inst = 2;
-	strcpy(c.inst[0].symbol, "AAPL");
-	c.inst[0].length = 20;
-	c.inst[0].unit = 100;
-	strcpy(c.inst[1].symbol, "MSFT");
-	c.inst[1].length = 32;
-	c.inst[1].unit = 100;
-	c.limit_bp = 10;
+	gw_cfg_defaults(&c);
 	c.order_log = 1 << 10;
 	c.tick_ring = 1 << 10;
 	c.hold_slots = 16;
-	c.gap_retry_ns = 1000000;
-	c.gap_timeout_ns = 1000000000;
-	c.order_timeout_ns = 1000000000;
-	c.risk.max_order = 100000;
-	c.risk.collar_bp = 500;
-	strcpy(c.firm, "TEST");
 	return c;
 }
 
