@@ -137,7 +137,7 @@ inner() {
 	"$EXSIM" -q --feed 127.0.0.1 --feed-port 27430 --order-port 27431 --count 1000000 \
 		--rate 1000 --warmup 0 --json "$TMP/int.json" >"$TMP/sim" 2>&1 &
 	sim_pid=$!
-	sleep 0.5
+	sleep 1	# at 1,000/s: some ticks out, far from all, even on a slow start
 	kill -INT "$sim_pid"
 	wait "$sim_pid"
 	rc=$?

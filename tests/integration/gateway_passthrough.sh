@@ -35,20 +35,27 @@ check "gateway attached its XDP program" xdp_attached
 pings() { in_ex ping -c 2 -i 0.2 -W 1 "$RIG_IP_GW" >/dev/null; }
 check "ping across the veth still works" pings
 
+# udp_to_kernel PORT WORD OUT: a kernel UDP socket in the gateway namespace
+# listens on PORT; WORD is sent to it from the exchange side every 0.2 s
+# until it arrives (nc may bind late on a busy VM), for up to 5 s.
+udp_to_kernel() {
+	local ncpid
+	in_gw timeout 5 nc -u -l -W 1 "$RIG_IP_GW" "$1" >"$3" &
+	ncpid=$!
+	for _ in $(seq 25); do
+		in_ex bash -c "echo $2 >/dev/udp/$RIG_IP_GW/$1" 2>/dev/null
+		sleep 0.2
+		grep -qs "$2" "$3" && break
+	done
+	wait "$ncpid" || true
+}
+
 # UDP to another port reaches a kernel socket in the gateway namespace.
-in_gw timeout 5 nc -u -l -W 1 "$RIG_IP_GW" 7777 >"$tmp/nc.out" &
-ncpid=$!
-sleep 0.3
-in_ex bash -c "echo hello-kernel >/dev/udp/$RIG_IP_GW/7777"
-wait "$ncpid" || true
+udp_to_kernel 7777 hello-kernel "$tmp/nc.out"
 check "UDP to another port reaches the kernel" grep -q hello-kernel "$tmp/nc.out"
 
 # The feed port on a unicast address is not a configured flow either.
-in_gw timeout 5 nc -u -l -W 1 "$RIG_IP_GW" "$RIG_FEED_PORT" >"$tmp/nc2.out" &
-ncpid=$!
-sleep 0.3
-in_ex bash -c "echo feed-port-unicast >/dev/udp/$RIG_IP_GW/$RIG_FEED_PORT"
-wait "$ncpid" || true
+udp_to_kernel "$RIG_FEED_PORT" feed-port-unicast "$tmp/nc2.out"
 check "the feed port on another address reaches the kernel" grep -q feed-port-unicast "$tmp/nc2.out"
 
 # A genuine feed packet is steered; one from a spoofed source is dropped
