@@ -500,7 +500,6 @@ int main(int argc, char **argv)
 			{ .fd = ffd, .events = POLLIN },
 		};
 		uint64_t now = tool_mono_ns(), wait_ms = timeout_ms;
-		uint32_t now_ms = (uint32_t)((now - start) / 1000000u) + 1;
 		int r, k;
 
 		if (now - start >= max_ms * 1000000u ||
@@ -516,13 +515,8 @@ int main(int argc, char **argv)
 			if (now - ended_at >= linger_ms * 1000000u)
 				break;
 		}
-		if (fill) {
-			if (now - last_scan >= after_ms * 500000u) {
-				scan(&st, ffd, &srv, now_ms, (uint32_t)after_ms, req_max);
-				last_scan = now;
-			}
+		if (fill)
 			wait_ms = after_ms / 2 ? after_ms / 2 : 1;
-		}
 		r = poll(p, 2, (int)wait_ms);
 		if (r < 0 && errno != EINTR) {
 			perror("fault_recv: poll");
@@ -539,6 +533,18 @@ int main(int argc, char **argv)
 				if (st.ended && !ended_at)
 					ended_at = last_rx;
 			}
+		}
+		/*
+		 * Holes are judged after reading what waits in the sockets: after
+		 * a stall, a late packet may already be here, and asking for it
+		 * would be a needless request.
+		 */
+		now = tool_mono_ns();
+		if (fill && now - last_scan >= after_ms * 500000u) {
+			uint32_t now_ms = (uint32_t)((now - start) / 1000000u) + 1;
+
+			scan(&st, ffd, &srv, now_ms, (uint32_t)after_ms, req_max);
+			last_scan = now;
 		}
 	}
 	close(fd);

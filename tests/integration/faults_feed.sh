@@ -51,7 +51,14 @@ expect_eq "dropped by --drop-seqs (2,3 share the opening packet; 5000-5001)" \
 	"$(awk -F, '$1 == "drop" && (($2 <= 3 && $2 + $3 > 2) || ($2 <= 5001 && $2 + $3 > 5000))' "$TMP/a.faults" | wc -l)"
 expect_eq "messages that never came on the feed == dropped" "$(kv "$o" missing_from_feed)" "$dropped"
 expect_eq "messages filled by re-request == dropped" "$(kv "$o" fill_msgs)" "$dropped"
-expect_eq "re-requested messages served" "$(jv "$j" .rerequest.messages)" "$dropped"
+# The server serves at least the dropped messages; more only when a held-back
+# (reordered) packet was still missing when the receiver asked, as it can be
+# when the VM stalls the simulator or the receiver for the 20 ms it waits.
+served=$(jv "$j" .rerequest.messages)
+expect_ge "re-requested messages served >= dropped" "$served" "$dropped"
+[ "$((served - dropped))" -le "$(jv "$j" .faults.reordered_msgs)" ] &&
+	ok "re-requested beyond the dropped: $((served - dropped)), all held back (<= $(jv "$j" .faults.reordered_msgs))" ||
+	fail "served $served, dropped $dropped: more than the held-back messages"
 expect_eq "duplicated packets seen twice" "$(kv "$o" dup_packets)" "$(jv "$j" .faults.dup_packets)"
 expect_ge "duplicated packets" "$(jv "$j" .faults.dup_packets)" 10
 expect_eq "reordered packets arriving late" "$(kv "$o" late_packets)" "$(jv "$j" .faults.reordered_packets)"
