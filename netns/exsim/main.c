@@ -54,13 +54,9 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/* The event loop's own state; the session's parts are reached through r. */
 struct loop {
-	const struct exsim_cfg *c;
 	struct exsim_run *r;
-	struct feed *f;
-	struct sink *s;
-	struct rereq *q;
-	struct hostile *h;
 	uint64_t hb_ns;
 	uint64_t spin_ns;
 	bool progress;		/* stderr is a terminal */
@@ -79,10 +75,10 @@ static void progress(struct loop *L, uint64_t now)
 	fprintf(stderr, "\rexsim: %.0f s  ticks %" PRIu64 "/%" PRIu64
 		"  packets %" PRIu64 "  orders %" PRIu64 " (filled %" PRIu64
 		", canceled %" PRIu64 ", rejected %" PRIu64 ")",
-		(double)(now - L->r->t_start) / 1e9, L->f->ticks_sent,
-		L->r->total, L->f->st.packets, L->s->st.orders, n->executed,
+		(double)(now - L->r->t_start) / 1e9, L->r->feed->ticks_sent,
+		L->r->total, L->r->feed->st.packets, L->r->sink->st.orders, n->executed,
 		n->canceled, n->rejected);
-	if (L->c->rate > 0 && hdr_count(&L->r->lag))
+	if (L->r->cfg->rate > 0 && hdr_count(&L->r->lag))
 		fprintf(stderr, "  lag p99 %.1f us",
 			hdr_value_at_percentile(&L->r->lag, 99) / 1e3);
 	fputs("   ", stderr);
@@ -96,8 +92,8 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 /* Orders first, then re-requests: both without blocking. */
 static void serve_ports(struct loop *L)
 {
-	sink_poll(L->s, ORDERS_PER_POLL);
-	rereq_poll(L->q, REREQ_PER_POLL);
+	sink_poll(L->r->sink, ORDERS_PER_POLL);
+	rereq_poll(L->r->rereq, REREQ_PER_POLL);
 }
 
 /*
@@ -109,7 +105,7 @@ static void serve_ports(struct loop *L)
  */
 static uint64_t wait_until(struct loop *L, uint64_t deadline)
 {
-	struct feed *f = L->f;
+	struct feed *f = L->r->feed;
 
 	for (;;) {
 		uint64_t now = mono_ns(), left;
@@ -135,8 +131,8 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 		if (left > L->spin_ns && now - f->last_send_ns > L->spin_ns) {
 			uint64_t nap = left - L->spin_ns;
 			struct pollfd p[2] = {
-				{ .fd = L->s->fd, .events = POLLIN },
-				{ .fd = L->q->fd, .events = POLLIN },	/* -1: ignored */
+				{ .fd = L->r->sink->fd, .events = POLLIN },
+				{ .fd = L->r->rereq->fd, .events = POLLIN },	/* -1: ignored */
 			};
 			struct timespec ts;
 
@@ -184,7 +180,7 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 		    uint64_t dur_end)
 {
 	struct exsim_run *r = L->r;
-	struct feed *f = L->f;
+	struct feed *f = L->r->feed;
 	uint64_t last_poll = 0;
 
 	feed_stage(f, g, r->total);
@@ -221,7 +217,7 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 		r->t_last = sent;
 		feed_consume(f, k);
 		/* after consume: the poison frames take the next number */
-		hostile_after_packet(L->h);
+		hostile_after_packet(L->r->hostile);
 		feed_stage(f, g, r->total);
 	}
 	feed_discard(f);
@@ -229,7 +225,7 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 
 static void close_session(struct loop *L, struct fill_book *book)
 {
-	struct feed *f = L->f;
+	struct feed *f = L->r->feed;
 	int i;
 
 	system_event(f, 'M');
@@ -401,12 +397,7 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	L.c = &cfg;
 	L.r = &run;
-	L.f = &feed;
-	L.s = &sink;
-	L.q = &rereq;
-	L.h = &hostile;
 	L.hb_ns = (uint64_t)cfg.heartbeat_ms * NS_PER_MS;
 	L.spin_ns = cfg.spin_ns;
 	L.progress = !cfg.quiet && isatty(STDERR_FILENO);
