@@ -38,6 +38,50 @@ static int fail(char *err, size_t errlen, const char *what)
 	return ret;
 }
 
+/*
+ * A UDP socket bound to @local_port on every address and connected to
+ * @ip:@port, so that it receives that peer's datagrams only, with a receive
+ * buffer that holds bursts (two replies per order must not overflow while
+ * the loop reads the feed).  Returns the socket, or -errno with the step
+ * that failed in err.
+ */
+static int open_connected(uint16_t local_port, uint32_t ip, uint16_t port,
+			  const char *what, const char *port_flag, const char *peer,
+			  char *err, size_t errlen)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int one = 1, rcvbuf = RCVBUF_BYTES, fd, saved, ret;
+	char step[128];
+
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0) {
+		snprintf(step, sizeof(step), "%s socket", what);
+		return fail(err, errlen, step);
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	a.sin_addr.s_addr = htonl(INADDR_ANY);
+	a.sin_port = htons(local_port);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a))) {
+		saved = errno;
+		snprintf(step, sizeof(step), "binding the %s socket (%s)", what, port_flag);
+		goto out_fail;
+	}
+	a.sin_addr.s_addr = htonl(ip);
+	a.sin_port = htons(port);
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
+		saved = errno;
+		snprintf(step, sizeof(step), "connecting the %s socket to %s", what, peer);
+		goto out_fail;
+	}
+	return fd;
+out_fail:
+	errno = saved;
+	ret = fail(err, errlen, step);
+	close(fd);
+	return ret;
+}
+
 int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 		  size_t errlen)
 {
@@ -85,48 +129,22 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 		goto out;
 	}
 
-	u->order_fd = socket(AF_INET, SOCK_DGRAM, 0);
+	u->order_fd = open_connected(o->local_port, o->exch_ip, o->exch_port, "order",
+				     "--local-port", "the exchange", err, errlen);
 	if (u->order_fd < 0) {
-		ret = fail(err, errlen, "order socket");
+		ret = u->order_fd;
 		goto out;
 	}
-	setsockopt(u->order_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	/* Two replies per order: under load they must not overflow while we read the feed. */
-	setsockopt(u->order_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	a.sin_addr.s_addr = htonl(INADDR_ANY);
-	a.sin_port = htons(o->local_port);
-	if (bind(u->order_fd, (struct sockaddr *)&a, sizeof(a))) {
-		ret = fail(err, errlen, "binding the order socket (--local-port)");
-		goto out;
-	}
-	a.sin_addr.s_addr = htonl(o->exch_ip);
-	a.sin_port = htons(o->exch_port);
-	if (connect(u->order_fd, (struct sockaddr *)&a, sizeof(a))) {
-		ret = fail(err, errlen, "connecting the order socket to the exchange");
-		goto out;
-	}
-
 	if (o->rerequest_port) {
-		u->rq_fd = socket(AF_INET, SOCK_DGRAM, 0);
+		u->rq_fd = open_connected(o->retrans_port, o->rerequest_ip, o->rerequest_port,
+					  "re-request", "--retrans-port",
+					  "the re-request server", err, errlen);
 		if (u->rq_fd < 0) {
-			ret = fail(err, errlen, "re-request socket");
+			ret = u->rq_fd;
 			goto out;
 		}
-		setsockopt(u->rq_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-		setsockopt(u->rq_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+		/* Retransmissions are ticks too: their kernel stamp is t_hook. */
 		setsockopt(u->rq_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
-		a.sin_addr.s_addr = htonl(INADDR_ANY);
-		a.sin_port = htons(o->retrans_port);
-		if (bind(u->rq_fd, (struct sockaddr *)&a, sizeof(a))) {
-			ret = fail(err, errlen, "binding the re-request socket (--retrans-port)");
-			goto out;
-		}
-		a.sin_addr.s_addr = htonl(o->rerequest_ip);
-		a.sin_port = htons(o->rerequest_port);
-		if (connect(u->rq_fd, (struct sockaddr *)&a, sizeof(a))) {
-			ret = fail(err, errlen, "connecting the re-request socket");
-			goto out;
-		}
 	}
 	return 0;
 out:
