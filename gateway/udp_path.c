@@ -158,6 +158,8 @@ void udp_path_close(struct udp_path *u)
 		close(u->feed_fd);
 	if (u->order_fd >= 0)
 		close(u->order_fd);
+	if (u->rq_fd >= 0)
+		close(u->rq_fd);
 	u->feed_fd = u->order_fd = u->rq_fd = -1;
 }
 
