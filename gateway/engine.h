@@ -412,6 +412,31 @@ static inline bool engine_next_held(struct gw_engine *e, uint64_t now,
 }
 
 /*
+ * Held packets decoded per call of a path's drain: a long catch-up must not
+ * starve the receive side (its overflow would open new gaps); the loop comes
+ * back for the rest.
+ */
+#define GW_DRAIN_BUDGET 32
+
+/*
+ * Decode the next held packet that can be decoded now (after a fill, or
+ * once the session is stale), as a catch-up: false when there is none,
+ * else its decisions are in dec[0 .. *nd).
+ */
+static inline bool engine_feed_held(struct gw_engine *e, uint64_t now,
+				    struct gw_decision *dec, unsigned int *nd)
+{
+	const uint8_t *pkt;
+	uint64_t t_hook;
+	size_t len;
+
+	if (!engine_next_held(e, now, &pkt, &len, &t_hook))
+		return false;
+	*nd = engine_on_feed(e, pkt, len, t_hook, now, dec, GW_F_CATCHUP);
+	return true;
+}
+
+/*
  * Gap bookkeeping for the loop's idle moments and after each batch: the
  * range to re-request now (true: [*seq, *seq + *count)), timeouts, fills.
  */

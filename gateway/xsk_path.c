@@ -15,7 +15,6 @@
 #include "gateway/netif.h"
 #include "gateway/path.h"
 
-#define DRAIN_BUDGET 32	/* held packets decoded per loop iteration */
 #include "proto/moldudp64.h"
 #include "proto/proto_err.h"
 
@@ -171,24 +170,15 @@ static void send_orders(struct xsk_path *x, struct gw_engine *e,
 	}
 }
 
-/*
- * Held packets that can be decoded now (after a fill, or once stale), a
- * bounded number per call: a long catch-up must not starve the RX ring (its
- * overflow would open new gaps); the loop comes back for the rest.
- */
+/* Held packets that can be decoded now, GW_DRAIN_BUDGET at a time. */
 static void drain_held(struct xsk_path *x, struct gw_engine *e, uint64_t now,
 		       struct tx_batch *b)
 {
 	struct gw_decision dec[GW_MAX_DECISIONS];
-	const uint8_t *pkt;
-	uint64_t t_hook;
-	size_t len;
+	unsigned int nd;
 
-	for (int i = 0; i < DRAIN_BUDGET && engine_next_held(e, now, &pkt, &len, &t_hook); i++) {
-		unsigned int nd = engine_on_feed(e, pkt, len, t_hook, now, dec, GW_F_CATCHUP);
-
+	for (int i = 0; i < GW_DRAIN_BUDGET && engine_feed_held(e, now, dec, &nd); i++)
 		send_orders(x, e, dec, nd, now, b);
-	}
 }
 
 /* One feed datagram, then whatever it made decodable of the held ones. */
