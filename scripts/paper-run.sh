@@ -177,15 +177,7 @@ run_path() {
 	wait "$ex_pid" || die "$p: exsim failed: $(cat "$base.ex.err")"
 
 	# The gateway stops by itself after the end of session (+ grace).
-	for _ in $(seq 100); do
-		kill -0 "$gw_pid" 2>/dev/null || break
-		sleep 0.1
-	done
-	if kill -0 "$gw_pid" 2>/dev/null; then
-		echo "paper-run: $p: gateway still running 10 s after the end; stopping it" >&2
-		kill "$gw_pid"
-	fi
-	wait "$gw_pid" || true
+	gw_wait_exit "$gw_pid" 10 "paper-run: $p" || true
 	gw_pid=
 
 	local sent decoded

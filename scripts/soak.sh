@@ -162,15 +162,7 @@ ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEE
 	--json "$out/ex.json" --orders-log "$out/ex.orders.csv" \
 	>"$out/ex.txt" 2>"$out/ex.err" || die "exsim failed: $(cat "$out/ex.err")"
 t_end=$(date +%s.%N)
-for _ in $(seq 300); do
-	kill -0 "$gw_pid" 2>/dev/null || break
-	sleep 0.1
-done
-if kill -0 "$gw_pid" 2>/dev/null; then
-	echo "soak: gateway still running 30 s after the end; stopping it" >&2
-	kill "$gw_pid"
-fi
-wait "$gw_pid" || echo "soak: gateway exit status $?" >&2
+gw_wait_exit "$gw_pid" 30 soak || echo "soak: gateway exit status $?" >&2
 gw_pid=
 wait "$sampler_pid" 2>/dev/null || true
 sampler_pid=
