@@ -80,7 +80,6 @@ struct result {
 	struct hdr_hist done;		/* every packet: seen->done */
 	/* --split: the order packets' seen->decided in three parts */
 	struct hdr_hist parse, feed, build;
-	uint64_t orders;
 };
 
 static bool split;
@@ -204,7 +203,6 @@ static void record(struct result *r, unsigned int nd, uint64_t t_seen,
 	hdr_record(&r->done, (int64_t)(t_done - t_seen));
 	if (nd) {
 		hdr_record(&r->decided, (int64_t)(t_decided - t_seen));
-		r->orders += nd;
 		if (split) {
 			hdr_record(&r->parse, (int64_t)(t_parsed - t_seen));
 			hdr_record(&r->feed, (int64_t)(t_fed - t_parsed));
@@ -359,7 +357,6 @@ static int run(const struct regime *rg, const struct feed *f, struct result *r)
 	hdr_reset(&r->parse);
 	hdr_reset(&r->feed);
 	hdr_reset(&r->build);
-	r->orders = 0;
 
 	/* The stock directory, untimed. */
 	process(s, f->frame[0], f->len[0], now_ns(), &t_decided);
@@ -545,7 +542,7 @@ int main(int argc, char **argv)
 			printf("Repetition %d of %d\n\n", rep, reps);
 		printf("seen->decided of the packets that made an order (p50 .. p99.9), and\n"
 		       "seen->done of every packet (all p50, all p99), ns:\n\n"
-		       "| regime                 | orders  | p50   | p90   | p99    | p99.9  | all p50 | all p99 |\n"
+		       "| regime                 | packets | p50   | p90   | p99    | p99.9  | all p50 | all p99 |\n"
 		       "|------------------------|--------:|------:|------:|-------:|-------:|------:|-------:|\n");
 		for (size_t rg = 0; rg < R_NR; rg++) {
 			if (run(&regimes[rg], &f, &res[rg])) {
