@@ -6,6 +6,7 @@
 #include "proto/be.h"
 #include "proto/feed_decoder.h"
 #include "proto/itch.h"
+#include "proto/mold_check.h"
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
@@ -27,6 +28,10 @@ int feed_decoder_init(struct feed_decoder *d,
 	d->next_seq = 1;
 	d->on_symbol = cfg->on_symbol;
 	d->cb_ctx = cfg->cb_ctx;
+	if (cfg->session) {
+		mold_session_set(d->session, cfg->session);
+		d->have_session = d->pinned = true;
+	}
 	return 0;
 }
 
@@ -41,9 +46,12 @@ void feed_decoder_reset(struct feed_decoder *d)
 {
 	memset(&d->cnt, 0, sizeof(d->cnt));
 	memset(&d->last, 0, sizeof(d->last));
-	memset(d->session, 0, sizeof(d->session));
-	d->have_session = false;
+	if (!d->pinned)
+		memset(d->session, 0, sizeof(d->session));
+	d->have_session = d->pinned;
 	d->ended = false;
+	d->in_order_pkts = 0;
+	d->cand_run = 0;
 	d->next_seq = 1;
 	d->system_event = 0;
 	d->ring.head = 0;
@@ -187,41 +195,90 @@ static bool same_session(const struct feed_decoder *d, const uint8_t *pkt)
 	       !memcmp(d->session, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
 }
 
-uint32_t feed_decode(struct feed_decoder *d, const uint8_t *pkt, size_t len,
-		     uint64_t arrival_ns)
+/*
+ * May a packet of another id become the session?  Only a well-formed data
+ * packet, and only when there is no session, it ended, or it has not shown
+ * itself yet while this id keeps arriving in sequence (see the header).
+ */
+static bool may_adopt(struct feed_decoder *d, const uint8_t *pkt, size_t len,
+		      const struct mold_header *h)
+{
+	if (d->pinned || h->count == MOLD_COUNT_HEARTBEAT || h->count == MOLD_COUNT_END ||
+	    mold_check(pkt, len) != MOLD_WELL_FORMED)
+		return false;
+	if (!d->have_session || d->ended)
+		return true;
+	if (feed_established(d))
+		return false;
+	if (memcmp(d->cand, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN) ||
+	    h->seq != d->cand_next) {
+		memcpy(d->cand, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
+		d->cand_run = 0;
+	}
+	d->cand_next = h->seq + h->count;
+	return ++d->cand_run >= FEED_CHALLENGE_RUN;
+}
+
+static void adopt(struct feed_decoder *d, const uint8_t *pkt)
+{
+	if (d->have_session)
+		d->cnt.session_changes++;
+	memcpy(d->session, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
+	d->have_session = true;
+	d->ended = false;
+	d->next_seq = 1;	/* MoldUDP64 sessions count from 1 */
+	d->in_order_pkts = 0;
+	d->cand_run = 0;
+	d->last.new_session = true;
+}
+
+enum feed_verdict feed_classify(struct feed_decoder *d, const uint8_t *pkt,
+				size_t len, struct mold_header *h)
 {
 	struct feed_result *res = &d->last;
-	uint64_t seq, next;
-	uint32_t skip = 0, walked;
-	uint16_t count;
 
 	d->cnt.packets++;
 	memset(res, 0, sizeof(*res));
-	if (unlikely(len < MOLD_HDR_LEN)) {
+	if (unlikely(mold_parse_header(pkt, len, h))) {
 		d->cnt.short_packet++;
 		res->kind = FEED_SEQ_MALFORMED;
 		res->malformed = true;
-		return 0;
+		return FEED_V_DROP;
 	}
-	seq = be64_load(pkt + MOLD_OFF_SEQ);
-	count = be16_load(pkt + MOLD_OFF_COUNT);
-	res->seq = seq;
-	res->count = count;
-
+	res->seq = h->seq;
+	res->count = h->count;
 	if (unlikely(!same_session(d, pkt))) {
-		if (d->have_session)
-			d->cnt.session_changes++;
-		memcpy(d->session, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
-		d->have_session = true;
-		d->ended = false;
-		d->next_seq = 1;	/* MoldUDP64 sessions count from 1 */
-		res->new_session = true;
+		if (!may_adopt(d, pkt, len, h)) {
+			d->cnt.other_session++;
+			res->kind = FEED_SEQ_FOREIGN;
+			return FEED_V_DROP;
+		}
+		adopt(d, pkt);
 	}
+	/* After the end only repeats and strays arrive: the decoder counts them. */
+	if (likely(h->seq <= d->next_seq) || d->ended)
+		return FEED_V_DECODE;
+	return FEED_V_AHEAD;
+}
+
+uint32_t feed_decode_at(struct feed_decoder *d, const uint8_t *pkt, size_t len,
+			const struct mold_header *h, uint64_t arrival_ns)
+{
+	struct feed_result *res = &d->last;
+	uint64_t seq = h->seq, next;
+	uint16_t count = h->count;
+	uint32_t skip = 0, walked;
 
 	if (unlikely(count == MOLD_COUNT_END)) {
 		res->kind = FEED_SEQ_END_OF_SESSION;
 		if (d->ended) {
 			d->cnt.end_repeats++;
+			return 0;
+		}
+		if (seq < d->next_seq) {
+			/* An old one must not end the live session. */
+			res->kind = FEED_SEQ_STALE_END;
+			d->cnt.stale_end++;
 			return 0;
 		}
 		d->cnt.end_of_session++;
@@ -245,6 +302,8 @@ uint32_t feed_decode(struct feed_decoder *d, const uint8_t *pkt, size_t len,
 	if (likely(seq == next)) {
 		res->kind = FEED_SEQ_IN_ORDER;
 		d->cnt.in_order++;
+		if (d->in_order_pkts < FEED_ESTABLISHED)
+			d->in_order_pkts++;
 	} else if (seq > next) {
 		res->kind = FEED_SEQ_GAP;
 		res->gap_first = next;
@@ -271,4 +330,14 @@ uint32_t feed_decode(struct feed_decoder *d, const uint8_t *pkt, size_t len,
 		d->next_seq = seq + walked;
 	}
 	return res->ticks;
+}
+
+uint32_t feed_decode(struct feed_decoder *d, const uint8_t *pkt, size_t len,
+		     uint64_t arrival_ns)
+{
+	struct mold_header h;
+
+	if (feed_classify(d, pkt, len, &h) == FEED_V_DROP)
+		return 0;
+	return feed_decode_at(d, pkt, len, &h, arrival_ns);
 }

@@ -10,6 +10,25 @@
  *  - maps locate -> symbol from 'R' (stock directory), tracks 'S';
  *  - skips every other message by its block length, counting it by type.
  *
+ * It is two steps, which a receiver with its own gap policy calls apart:
+ * feed_classify() parses the MoldUDP64 header once, decides which session
+ * the packet belongs to and where it falls against the next expected
+ * number; feed_decode_at() decodes a packet classified as decodable.
+ *
+ * Which session is the feed's is decided by evidence, not by whichever
+ * packet came first (junk before the exchange's first packet must not take
+ * the day over):
+ *  - with a pinned session id (config), only that id is ever accepted;
+ *  - otherwise a session is adopted only from a well-formed data packet
+ *    (every block parses and has its type's length: mold_check.h);
+ *  - a new id replaces the current session when the current one has
+ *    ended (end of session), or when it is not yet established (fewer than
+ *    FEED_ESTABLISHED in-order data packets decoded) while the new id shows
+ *    FEED_CHALLENGE_RUN well-formed data packets in sequence;
+ *  - everything else of another id is dropped and counted (other_session).
+ * An end of session is accepted only at or beyond the next expected number;
+ * an older one is counted (stale_end) and ignored.
+ *
  * Malformed input never reads past @len: each class is a named counter and
  * the decoder carries on with the next packet.  The sequence number advances
  * only past blocks that could be read, so messages lost to a truncated or
@@ -38,7 +57,19 @@ enum feed_seq_kind {
 	FEED_SEQ_END_OF_SESSION,/* count 0xFFFF (gap likewise) */
 	FEED_SEQ_AFTER_END,	/* data in a session that already ended: dropped */
 	FEED_SEQ_MALFORMED,	/* shorter than the MoldUDP64 header: dropped */
+	FEED_SEQ_FOREIGN,	/* not the feed's session (or none known yet): dropped */
+	FEED_SEQ_STALE_END,	/* end of session behind next expected: ignored */
 };
+
+/* What a receiver does with a packet (feed_classify()). */
+enum feed_verdict {
+	FEED_V_DECODE,	/* at or before the next expected number: decode it */
+	FEED_V_AHEAD,	/* beyond it: messages are missing before this one */
+	FEED_V_DROP,	/* short, another session's, or before any session */
+};
+
+#define FEED_ESTABLISHED	2	/* in-order data packets: session established */
+#define FEED_CHALLENGE_RUN	2	/* in-sequence packets a new id must show */
 
 struct feed_result {
 	enum feed_seq_kind kind;
@@ -66,6 +97,8 @@ struct feed_counters {
 	uint64_t end_repeats;		/* repeated end-of-session packets */
 	uint64_t after_end;		/* data packets after end of session */
 	uint64_t session_changes;	/* switch to a new session id */
+	uint64_t other_session;		/* packets of another session: dropped */
+	uint64_t stale_end;		/* end of session behind next expected */
 	/* messages */
 	uint64_t msgs;			/* in-sequence messages walked */
 	uint64_t ticks;			/* 'P' appended to the ring */
@@ -92,6 +125,7 @@ typedef void (*feed_symbol_cb)(void *ctx, uint16_t locate,
 
 struct feed_decoder_config {
 	uint32_t ring_capacity;		/* power of two */
+	const char *session;		/* pinned session id, or NULL: by evidence */
 	feed_symbol_cb on_symbol;	/* optional: called for each 'R' */
 	void *cb_ctx;
 };
@@ -104,7 +138,13 @@ struct feed_decoder {
 	uint64_t next_seq;		/* next expected sequence number */
 	char session[MOLD_SESSION_LEN];
 	bool have_session;
+	bool pinned;			/* session fixed by the config */
 	bool ended;
+	uint32_t in_order_pkts;		/* of this session, up to FEED_ESTABLISHED */
+	/* another id that may replace an unestablished session */
+	char cand[MOLD_SESSION_LEN];
+	uint64_t cand_next;
+	uint32_t cand_run;
 	char system_event;		/* last 'S' event code, 0 before any */
 	feed_symbol_cb on_symbol;
 	void *cb_ctx;
@@ -123,11 +163,33 @@ void feed_decoder_destroy(struct feed_decoder *d);
 void feed_decoder_reset(struct feed_decoder *d);
 
 /*
- * Decode one MoldUDP64 packet received at @arrival_ns.  Returns the number
- * of ticks appended to d->ring: [d->ring.head - n, d->ring.head).
+ * Parse the header into @h, settle the session (adopting or switching as
+ * the rules above say) and place the packet against the next expected
+ * number.  Counts short and foreign packets; feed_last() is reset here.
+ */
+enum feed_verdict feed_classify(struct feed_decoder *d, const uint8_t *pkt,
+				size_t len, struct mold_header *h);
+
+/*
+ * Decode a packet feed_classify() did not drop, with its parsed header.
+ * Returns the number of ticks appended to d->ring:
+ * [d->ring.head - n, d->ring.head).
+ */
+uint32_t feed_decode_at(struct feed_decoder *d, const uint8_t *pkt, size_t len,
+			const struct mold_header *h, uint64_t arrival_ns);
+
+/*
+ * Both steps, for a receiver without a gap policy: a packet beyond the next
+ * expected number is decoded at once (the gap is counted and skipped).
  */
 uint32_t feed_decode(struct feed_decoder *d, const uint8_t *pkt, size_t len,
 		     uint64_t arrival_ns);
+
+/* An established session: its in-order data packets have been seen. */
+static inline bool feed_established(const struct feed_decoder *d)
+{
+	return d->in_order_pkts >= FEED_ESTABLISHED;
+}
 
 static inline const struct feed_result *feed_last(const struct feed_decoder *d)
 {

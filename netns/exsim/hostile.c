@@ -13,7 +13,7 @@
 
 #include "netns/exsim/clock.h"
 #include "netns/exsim/hostile.h"
-#include "netns/exsim/mold_check.h"
+#include "proto/mold_check.h"
 #include "proto/be.h"
 #include "strategy/gbm.h"
 

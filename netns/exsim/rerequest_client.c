@@ -25,7 +25,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netns/exsim/mold_check.h"
+#include "proto/mold_check.h"
 #include "netns/tool_util.h"
 #include "proto/be.h"
 #include "proto/moldudp64.h"

@@ -39,12 +39,12 @@ static void on_symbol(void *ctx, uint16_t locate, const char symbol[8])
 
 static int cb_ctx_count;
 
-static int setup(void **state)
+static int setup_session(void **state, const char *pinned)
 {
 	static struct feed_decoder d;
 	struct feed_decoder_config cfg = {
 		.ring_capacity = 64, .on_symbol = on_symbol,
-		.cb_ctx = &cb_ctx_count,
+		.cb_ctx = &cb_ctx_count, .session = pinned,
 	};
 
 	if (feed_decoder_init(&d, &cfg))
@@ -53,6 +53,17 @@ static int setup(void **state)
 	cb_ctx_count = 0;
 	*state = &d;
 	return 0;
+}
+
+static int setup(void **state)
+{
+	return setup_session(state, NULL);
+}
+
+/* Malformed packets as the session's first: only a pinned id takes them. */
+static int setup_pinned(void **state)
+{
+	return setup_session(state, "S1");
 }
 
 static int teardown(void **state)
@@ -379,12 +390,99 @@ static void test_session_change_midstream(void **state)
 {
 	struct feed_decoder *d = *state;
 
+	/* An established session is not taken over by another id. */
 	good(d, "A", 1, 40);
-	assert_int_equal(good(d, "B", 1, 2), 2);
+	good(d, "A", 41, 1);
+	assert_true(feed_established(d));
+	assert_int_equal(good(d, "B", 1, 2), 0);
+	assert_int_equal(good(d, "B", 3, 2), 0);
+	assert_int_equal(feed_last(d)->kind, FEED_SEQ_FOREIGN);
+	assert_int_equal(d->cnt.other_session, 2);
+	assert_int_equal(d->cnt.session_changes, 0);
+	assert_int_equal(feed_next_seq(d), 42);
+}
+
+static void send_raw(struct feed_decoder *d, const char *session, uint64_t seq,
+		     uint16_t count, size_t len)
+{
+	uint8_t junk[64];
+
+	memset(junk, 0x5a, sizeof(junk));
+	mold_session_set((char *)junk, session);
+	be64_store(junk + MOLD_OFF_SEQ, seq);
+	be16_store(junk + MOLD_OFF_COUNT, count);
+	feed_decode(d, junk, len, ARRIVAL);
+}
+
+static void test_junk_first_does_not_take_session(void **state)
+{
+	struct feed_decoder *d = *state;
+
+	/* Ill-formed junk and control packets before the exchange's first. */
+	send_raw(d, "JUNK", 7, 3, 40);
+	send_raw(d, "JUNK", 1000000, 0, MOLD_HDR_LEN);
+	send_raw(d, "JUNK", 5, MOLD_COUNT_END, MOLD_HDR_LEN);
+	assert_false(d->have_session);
+	assert_int_equal(d->cnt.other_session, 3);
+	/* The genuine session is adopted from its first well-formed packet. */
+	assert_int_equal(good(d, "REAL", 1, 2), 2);
+	assert_true(feed_last(d)->new_session);
+	assert_int_equal(good(d, "REAL", 3, 1), 1);
 	assert_int_equal(feed_last(d)->kind, FEED_SEQ_IN_ORDER);
+}
+
+static void test_wellformed_junk_gives_way(void **state)
+{
+	struct feed_decoder *d = *state;
+
+	/* Well-formed junk of another id came first and was adopted ... */
+	assert_int_equal(good(d, "JUNK", 500, 1), 1);
+	assert_false(feed_established(d));
+	/* ... the genuine session, in sequence, replaces it on its second packet. */
+	assert_int_equal(good(d, "REAL", 1, 2), 0);
+	assert_int_equal(feed_last(d)->kind, FEED_SEQ_FOREIGN);
+	assert_int_equal(good(d, "REAL", 3, 2), 2);
 	assert_true(feed_last(d)->new_session);
 	assert_int_equal(d->cnt.session_changes, 1);
-	assert_int_equal(feed_next_seq(d), 3);
+	/* Its first packet was dropped: a gap from 1, as for any lost packet. */
+	assert_int_equal(feed_last(d)->kind, FEED_SEQ_GAP);
+	assert_int_equal(feed_last(d)->gap_first, 1);
+}
+
+static void test_pinned_session(void **state)
+{
+	struct feed_decoder *d = *state;
+	struct mold_header h;
+
+	assert_int_equal(good(d, "OTHER", 1, 2), 0);
+	assert_int_equal(feed_last(d)->kind, FEED_SEQ_FOREIGN);
+	begin("S1", 4);
+	add_trade(1, 1, 1, 'B', 1);
+	end();
+	assert_int_equal(feed_classify(d, pkt, pkt_len, &h), FEED_V_AHEAD);
+	assert_int_equal(h.seq, 4);
+	assert_int_equal(good(d, "S1", 1, 3), 3);
+	assert_int_equal(feed_classify(d, pkt, pkt_len, &h), FEED_V_DECODE);
+}
+
+static void test_stale_end_of_session_ignored(void **state)
+{
+	struct feed_decoder *d = *state;
+	char s[MOLD_SESSION_LEN];
+
+	good(d, "S1", 1, 5);
+	good(d, "S1", 6, 5);
+	mold_session_set(s, "S1");
+	mold_encode_end_of_session(pkt, sizeof(pkt), s, 3);
+	feed_decode(d, pkt, MOLD_HDR_LEN, ARRIVAL);
+	assert_int_equal(feed_last(d)->kind, FEED_SEQ_STALE_END);
+	assert_false(d->ended);
+	assert_int_equal(d->cnt.stale_end, 1);
+	assert_int_equal(good(d, "S1", 11, 1), 1);
+	mold_encode_end_of_session(pkt, sizeof(pkt), s, 12);
+	feed_decode(d, pkt, MOLD_HDR_LEN, ARRIVAL);
+	assert_true(d->ended);
+	assert_int_equal(d->cnt.end_of_session, 1);
 }
 
 /* ---- malformed input: counter, what survives, and the stream goes on ---- */
@@ -576,6 +674,7 @@ static void test_init_rejects_bad_capacity(void **state)
 }
 
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define P(f) cmocka_unit_test_setup_teardown(f, setup_pinned, teardown)
 
 int main(void)
 {
@@ -590,13 +689,17 @@ int main(void)
 		T(test_end_of_session),
 		T(test_end_of_session_reveals_gap),
 		T(test_session_change_midstream),
+		T(test_junk_first_does_not_take_session),
+		T(test_wellformed_junk_gives_way),
+		P(test_pinned_session),
+		T(test_stale_end_of_session_ignored),
 		T(test_short_packet),
-		T(test_block_overrun),
-		T(test_count_too_high),
-		T(test_count_too_low),
-		T(test_zero_length_block),
-		T(test_bad_length),
-		T(test_unknown_and_skipped_types),
+		P(test_block_overrun),
+		P(test_count_too_high),
+		P(test_count_too_low),
+		P(test_zero_length_block),
+		P(test_bad_length),
+		P(test_unknown_and_skipped_types),
 		cmocka_unit_test(test_ring_wraps),
 		cmocka_unit_test(test_init_rejects_bad_capacity),
 	};

@@ -2,10 +2,11 @@
 /*
  * Structural check of one MoldUDP64 / ITCH 5.0 packet, independent of
  * sequencing: the first defect found, in the decoder's terms
- * (proto/feed_decoder.h counters).  Shared by the hostile-packet generator
- * (which makes each of its packets carry exactly one defect, and rejects a
- * random packet that happens to be well formed) and by the test receiver
- * fault_recv (which classifies every packet, old ones included).
+ * (proto/feed_decoder.h counters).  Shared by the decoder (a session is
+ * adopted only from a well-formed packet), the simulator's hostile-packet
+ * generator (which makes each of its packets carry exactly one defect, and
+ * rejects a random packet that happens to be well formed) and the test
+ * receiver fault_recv (which classifies every packet, old ones included).
  *
  * Order of the checks, first hit wins: shorter than the header; heartbeat
  * or end of session with bytes after the header (count_too_low); then for
@@ -16,8 +17,8 @@
  * length other than the type's (bad_length); last, bytes left after the
  * count blocks (count_too_low).
  */
-#ifndef NETNS_EXSIM_MOLD_CHECK_H
-#define NETNS_EXSIM_MOLD_CHECK_H
+#ifndef PROTO_MOLD_CHECK_H
+#define PROTO_MOLD_CHECK_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -68,4 +69,4 @@ static inline enum mold_defect mold_check(const uint8_t *pkt, size_t len)
 	return p == end ? MOLD_WELL_FORMED : MOLD_COUNT_TOO_LOW;
 }
 
-#endif /* NETNS_EXSIM_MOLD_CHECK_H */
+#endif /* PROTO_MOLD_CHECK_H */
