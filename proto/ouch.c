@@ -122,13 +122,16 @@ int ouch_reply_len(char type)
 int ouch_encode_reply(uint8_t *dst, size_t cap, const struct ouch_reply *r)
 {
 	int mlen = ouch_reply_len(r->type);
-	uint8_t *m = dst + SOUP_HDR_LEN;
+	size_t pre = r->number ? OUCH_REPLY_NO_LEN : 0;
+	uint8_t *m = dst + SOUP_HDR_LEN + pre;
 
 	if (mlen < 0)
 		return mlen;
-	if (cap < (size_t)(SOUP_HDR_LEN + mlen))
+	if (cap < SOUP_HDR_LEN + pre + (size_t)mlen)
 		return PROTO_E_NOSPACE;
-	soup_header(dst, SOUP_TYPE_SEQ, (size_t)mlen);
+	soup_header(dst, r->number ? SOUP_TYPE_NUMBERED : SOUP_TYPE_SEQ, pre + (size_t)mlen);
+	if (r->number)
+		be64_store(dst + SOUP_HDR_LEN, r->number);
 	m[0] = (uint8_t)r->type;
 	be64_store(m + OUCH_R_OFF_TIMESTAMP, r->timestamp);
 	memcpy(m + OUCH_R_OFF_TOKEN, r->token, ORDER_TOKEN_LEN);
@@ -167,16 +170,27 @@ int ouch_encode_reply(uint8_t *dst, size_t cap, const struct ouch_reply *r)
 		m[OUCH_J_OFF_REASON] = (uint8_t)r->rejected.reason;
 		break;
 	}
-	return SOUP_HDR_LEN + mlen;
+	return (int)(SOUP_HDR_LEN + pre) + mlen;
 }
 
 int ouch_decode_reply(const uint8_t *pkt, size_t len, struct ouch_reply *r)
 {
 	const uint8_t *m;
+	uint64_t number = 0;
 	size_t mlen;
 	int want, err;
 
 	m = soup_payload(pkt, len, SOUP_TYPE_SEQ, &mlen, &err);
+	if (!m && err == PROTO_E_PKT_TYPE) {
+		m = soup_payload(pkt, len, SOUP_TYPE_NUMBERED, &mlen, &err);
+		if (m && mlen <= OUCH_REPLY_NO_LEN)
+			return PROTO_E_LENGTH;
+		if (m) {
+			number = be64_load(m);
+			m += OUCH_REPLY_NO_LEN;
+			mlen -= OUCH_REPLY_NO_LEN;
+		}
+	}
 	if (!m)
 		return err;
 	want = ouch_reply_len((char)m[0]);
@@ -186,6 +200,7 @@ int ouch_decode_reply(const uint8_t *pkt, size_t len, struct ouch_reply *r)
 		return PROTO_E_LENGTH;
 
 	memset(r, 0, sizeof(*r));
+	r->number = number;
 	r->type = (char)m[0];
 	r->timestamp = be64_load(m + OUCH_R_OFF_TIMESTAMP);
 	memcpy(r->token, m + OUCH_R_OFF_TOKEN, ORDER_TOKEN_LEN);
@@ -225,4 +240,33 @@ int ouch_decode_reply(const uint8_t *pkt, size_t len, struct ouch_reply *r)
 		break;
 	}
 	return (int)len;
+}
+
+int ouch_encode_resend(uint8_t *dst, size_t cap, uint64_t first, uint16_t count)
+{
+	if (cap < OUCH_RESEND_DGRAM_LEN)
+		return PROTO_E_NOSPACE;
+	soup_header(dst, SOUP_TYPE_RESEND, 10);
+	be64_store(dst + SOUP_HDR_LEN, first);
+	be16_store(dst + SOUP_HDR_LEN + 8, count);
+	return OUCH_RESEND_DGRAM_LEN;
+}
+
+int ouch_decode_resend(const uint8_t *pkt, size_t len, uint64_t *first,
+		       uint16_t *count)
+{
+	const uint8_t *m;
+	size_t mlen;
+	int err;
+
+	m = soup_payload(pkt, len, SOUP_TYPE_RESEND, &mlen, &err);
+	if (!m)
+		return err;
+	if (mlen != 10)
+		return PROTO_E_LENGTH;
+	*first = be64_load(m);
+	*count = be16_load(m + 8);
+	if (!*first || !*count)
+		return PROTO_E_RANGE;
+	return OUCH_RESEND_DGRAM_LEN;
 }

@@ -5,6 +5,13 @@
  *
  * Datagram: Packet Length (2, counts the type byte and payload), Packet Type
  * (1: 'U' client -> exchange, 'S' exchange -> client), one OUCH message.
+ *
+ * Over UDP a reply can be lost, so the project adds two packet types
+ * (docs/wire.md, "Reply recovery"): 's', a reply with its number in the
+ * client's reply stream (Reply Number (8) before the OUCH message), and
+ * 'r', the client's request to send replies again (First Reply Number (8),
+ * Count (2)).  A plain 'S' reply is accepted as well: it carries no number,
+ * so its loss cannot be seen.
  * Gateway side: encode Enter Order, decode the four replies.  Simulator side:
  * decode Enter Order, encode the replies.  Decoders check every length and
  * never read past @len; alphanumeric fields stay raw space-padded bytes.
@@ -24,6 +31,14 @@
 #define SOUP_HDR_LEN		3
 #define SOUP_TYPE_UNSEQ		'U'
 #define SOUP_TYPE_SEQ		'S'
+#define SOUP_TYPE_NUMBERED	's'	/* reply with its Reply Number */
+#define SOUP_TYPE_RESEND	'r'	/* client: send replies again */
+
+#define OUCH_REPLY_NO_LEN	8	/* Reply Number after the type byte */
+#define OUCH_RESEND_DGRAM_LEN	(SOUP_HDR_LEN + 8 + 2)
+#define OUCH_RESEND_MAX		1024	/* replies one request may ask for */
+/* Largest reply datagram: a numbered Accepted. */
+#define OUCH_REPLY_DGRAM_MAX	(SOUP_HDR_LEN + OUCH_REPLY_NO_LEN + 66)
 
 #define OUCH_LEN_ENTER		49
 #define OUCH_LEN_ACCEPTED	66
@@ -132,6 +147,7 @@ struct ouch_rejected {
 
 /* A reply from the exchange: 'A', 'E', 'C' or 'J'. */
 struct ouch_reply {
+	uint64_t number;	/* in the client's reply stream; 0: unnumbered ('S') */
 	char type;
 	uint64_t timestamp;
 	char token[ORDER_TOKEN_LEN];
@@ -218,15 +234,27 @@ static inline uint64_t ouch_order_tmpl_write(const struct ouch_order_tmpl *t,
 int ouch_decode_enter_order(const uint8_t *pkt, size_t len,
 			    struct ouch_enter_order *o);
 
-/* Simulator side: reply datagram ('S').  Returns its length or < 0. */
+/*
+ * Simulator side: reply datagram, 's' with r->number when it is not 0,
+ * else 'S'.  Returns its length or < 0.
+ */
 int ouch_encode_reply(uint8_t *dst, size_t cap, const struct ouch_reply *r);
 
 /*
- * Gateway side: decode a reply datagram.  Returns the datagram length or
- * PROTO_E_SHORT, PROTO_E_LENGTH, PROTO_E_PKT_TYPE (not 'S'),
- * PROTO_E_MSG_TYPE (not A E C J).
+ * Gateway side: decode a reply datagram ('S', or 's' with its number).
+ * Returns the datagram length or PROTO_E_SHORT, PROTO_E_LENGTH,
+ * PROTO_E_PKT_TYPE (neither), PROTO_E_MSG_TYPE (not A E C J).
  */
 int ouch_decode_reply(const uint8_t *pkt, size_t len, struct ouch_reply *r);
+
+/* Resend request ('r'): replies [first, first + count). */
+int ouch_encode_resend(uint8_t *dst, size_t cap, uint64_t first, uint16_t count);
+/*
+ * Returns OUCH_RESEND_DGRAM_LEN, or PROTO_E_SHORT / PROTO_E_LENGTH /
+ * PROTO_E_PKT_TYPE (not 'r') / PROTO_E_RANGE (number 0 or count 0).
+ */
+int ouch_decode_resend(const uint8_t *pkt, size_t len, uint64_t *first,
+		       uint16_t *count);
 
 /* Fixed message length of a reply type, or PROTO_E_MSG_TYPE. */
 int ouch_reply_len(char type);

@@ -255,6 +255,41 @@ static void test_reply_errors(void **state)
 	assert_int_equal(ouch_reply_len('J'), 24);
 }
 
+/* 's': the Reply Number between the packet type and the OUCH reply. */
+static void test_numbered_reply(void **state)
+{
+	struct ouch_reply r, back;
+	uint8_t b[128];
+
+	(void)state;
+	reply_hdr(&r, 'E');
+	r.executed.shares = 100;
+	r.executed.price = 1000000;
+	r.number = 0x0102030405060708ull;
+	assert_int_equal(ouch_encode_reply(b, sizeof(b), &r), 3 + 8 + 40);
+	assert_int_equal(b[0], 0);
+	assert_int_equal(b[1], 49);		/* type + number + message */
+	assert_int_equal(b[2], 's');
+	assert_int_equal(b[3], 0x01);
+	assert_int_equal(b[10], 0x08);
+	assert_int_equal(b[11], 'E');
+	assert_int_equal(ouch_decode_reply(b, 51, &back), 51);
+	assert_int_equal(back.number, r.number);
+	assert_int_equal(back.type, 'E');
+	assert_int_equal(back.executed.shares, 100);
+	/* The plain 'S' form carries no number. */
+	r.number = 0;
+	assert_int_equal(ouch_encode_reply(b, sizeof(b), &r), 43);
+	assert_int_equal(ouch_decode_reply(b, 43, &back), 43);
+	assert_int_equal(back.number, 0);
+	/* Too short for a number and a message, or cut: refused. */
+	b[1] = 9;
+	b[2] = 's';
+	assert_int_equal(ouch_decode_reply(b, 11, &back), PROTO_E_LENGTH);
+	assert_int_equal(ouch_encode_reply(b, 50, &(struct ouch_reply){ .type = 'E', .number = 1 }),
+			 PROTO_E_NOSPACE);
+}
+
 static void test_token(void **state)
 {
 	char t[14];
@@ -366,6 +401,7 @@ int main(void)
 		cmocka_unit_test(test_executed),
 		cmocka_unit_test(test_canceled_rejected),
 		cmocka_unit_test(test_reply_errors),
+		cmocka_unit_test(test_numbered_reply),
 		cmocka_unit_test(test_token),
 		cmocka_unit_test(test_order_template),
 		cmocka_unit_test(test_strerror),
