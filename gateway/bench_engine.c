@@ -166,10 +166,31 @@ struct stage {
 	struct warm *warm;
 };
 
+/*
+ * The exchange fills the order before the next tick comes (replies take
+ * microseconds, ticks come every 1-100 us here), so that the instrument's
+ * exposure is what it would be live.  Outside the timed part.
+ */
+static void fill(struct stage *s, const struct gw_order *rec)
+{
+	struct ouch_reply r = { .type = 'E', .timestamp = 1 };
+	uint8_t buf[OUCH_REPLY_DGRAM_MAX];
+	int len;
+
+	order_token_encode(r.token, rec->md_seq, rec->order_no);
+	r.executed.shares = rec->shares;
+	r.executed.price = rec->price;
+	r.executed.liquidity = 'R';
+	len = ouch_encode_reply(buf, sizeof(buf), &r);
+	if (len > 0)
+		engine_on_reply(&s->e, buf, (size_t)len);
+}
+
 static unsigned int process(struct stage *s, const uint8_t *frame, size_t len,
 			    uint64_t t_seen, uint64_t *t_decided)
 {
 	struct gw_decision dec[GW_MAX_DECISIONS];
+	struct gw_order *recs[GW_MAX_DECISIONS];
 	struct frame_udp u;
 	unsigned int nd;
 
@@ -182,12 +203,14 @@ static unsigned int process(struct stage *s, const uint8_t *frame, size_t len,
 		t_fed = now_ns();
 	for (unsigned int i = 0; i < nd; i++) {
 		uint8_t *tx = s->tx[i & 7];
-		struct gw_order *rec;
-		uint64_t sum = engine_build_order(&s->e, &dec[i], t_seen, tx + FRAME_HDR_LEN, &rec);
+		uint64_t sum = engine_build_order(&s->e, &dec[i], t_seen, tx + FRAME_HDR_LEN,
+						  &recs[i]);
 
 		frame_finish_sum(&s->out_tmpl, tx, OUCH_ENTER_DGRAM_LEN, sum);
 		*t_decided = now_ns();
 	}
+	for (unsigned int i = 0; i < nd; i++)
+		fill(s, recs[i]);
 	return nd;
 }
 

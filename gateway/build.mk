@@ -1,9 +1,12 @@
 # gateway/: the AF_XDP gateway and its kernel-UDP fallback.
 
-GATEWAY_SRCS := gateway/main.c gateway/opts.c gateway/engine.c \
+# The engine and its parts: what the unit tests and bench_engine link too.
+ENGINE_SRCS := gateway/engine.c gateway/gap.c gateway/inst.c gateway/risk.c \
+	gateway/orders.c
+
+GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
 	gateway/xsk_port.c gateway/xdp_steer.c gateway/netif.c \
-	gateway/xsk_path.c gateway/udp_path.c gateway/report.c \
-	gateway/warm.c gateway/gap.c
+	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c
 
 # xdp_steer.c includes the bpftool skeleton.
 $(BUILD)/gateway/xdp_steer.o: $(BUILD)/bpf/steer.skel.h
@@ -15,16 +18,17 @@ $(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libproto.a \
 
 BINS += $(BUILD)/t2t-gateway
 
-# Unit test of the engine (no network), under ASan+UBSan.
-$(ASAN)/tests/unit/test_engine: $(ASAN)/tests/unit/test_engine.o \
-		$(ASAN)/gateway/engine.o $(ASAN)/gateway/gap.o $(ASAN)/libproto.a $(ASAN)/libstrategy.a
+# Unit tests of the engine and its parts (no network), under ASan+UBSan.
+ENGINE_TESTS := $(addprefix $(ASAN)/tests/unit/,test_engine test_gap test_orders test_risk)
+$(ENGINE_TESTS): %: %.o $(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libproto.a \
+		$(ASAN)/libstrategy.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
-UNIT_TESTS += $(ASAN)/tests/unit/test_engine
+UNIT_TESTS += $(ENGINE_TESTS)
 
 INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_e2e.sh \
 	tests/integration/gateway_badconfig.sh tests/integration/gateway_risk.sh \
 	tests/integration/gateway_gaps.sh tests/integration/gateway_hostile.sh \
-	tests/integration/gateway_overload.sh
+	tests/integration/gateway_overload.sh tests/integration/gateway_session.sh
 
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h
@@ -37,8 +41,8 @@ UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
 
 # Where seen->decided goes: the engine on the hot CPU, hot, paced, after a
 # kernel send, warmed, and with the frame written by the other core.
-$(BUILD)/bench_engine: $(BUILD)/gateway/bench_engine.o $(BUILD)/gateway/engine.o \
-		$(BUILD)/gateway/gap.o $(BUILD)/gateway/warm.o $(BUILD)/libproto.a \
+$(BUILD)/bench_engine: $(BUILD)/gateway/bench_engine.o $(call objs,$(ENGINE_SRCS)) \
+		$(BUILD)/gateway/warm.o $(BUILD)/libproto.a \
 		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread $(LDLIBS)
 BINS += $(BUILD)/bench_engine
@@ -50,7 +54,7 @@ BENCHES += bench-engine
 
 # Idle-time warming reads the live engine only and trades a shadow.
 $(ASAN)/tests/unit/test_warm: $(ASAN)/tests/unit/test_warm.o $(ASAN)/gateway/warm.o \
-		$(ASAN)/gateway/engine.o $(ASAN)/gateway/gap.o $(ASAN)/libproto.a \
+		$(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libproto.a \
 		$(ASAN)/libstrategy.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_warm

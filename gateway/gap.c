@@ -5,116 +5,287 @@
 
 #include "gateway/gap.h"
 
-static void *map(size_t len)
-{
-	void *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-
-	if (p == MAP_FAILED)
-		return NULL;
-	memset(p, 0, len);	/* touched now, not on the first gap */
-	return p;
-}
-
 static size_t area_size(uint32_t cap)
 {
-	return (size_t)cap * (GAP_HOLD_MTU + sizeof(uint16_t) + 2 * sizeof(uint64_t) +
-			      2 * sizeof(uint32_t));
+	return (size_t)cap * (GAP_HOLD_MTU + 2 * sizeof(uint16_t) + 2 * sizeof(uint64_t) +
+			      3 * sizeof(uint32_t));
 }
 
-int gap_init(struct gw_gap *g, uint32_t cap, uint64_t retry_ns,
-	     uint64_t timeout_ns)
+int gap_init(struct gw_gap *g, const struct gap_cfg *cfg)
 {
+	uint32_t cap = cfg->hold;
 	uint8_t *a;
 
 	memset(g, 0, sizeof(*g));
-	if (!cap)
+	if (!cap || !cfg->window || cfg->window > GAP_WINDOW_MAX)
 		return -EINVAL;
-	a = map(area_size(cap));
-	if (!a)
+	a = mmap(NULL, area_size(cap), PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (a == MAP_FAILED)
 		return -ENOMEM;
-	g->cap = cap;
+	memset(a, 0, area_size(cap));	/* touched now, not on the first gap */
+	g->cfg = *cfg;
 	g->seq = (uint64_t *)a;
 	g->t_hook = g->seq + cap;
-	g->held = (uint32_t *)(g->t_hook + cap);
-	g->free = g->held + cap;
-	g->len = (uint16_t *)(g->free + cap);
-	g->buf = (uint8_t *)(g->len + cap);
-	for (uint32_t i = 0; i < cap; i++)
-		g->free[i] = cap - 1 - i;
-	g->free_n = cap;
-	g->retry_ns = retry_ns;
-	g->timeout_ns = timeout_ns;
+	g->free = (uint32_t *)(g->t_hook + cap);
+	g->sorted = g->free + cap;
+	g->len = (uint16_t *)(g->sorted + 2 * cap);
+	g->nmsg = g->len + cap;
+	g->buf = (uint8_t *)(g->nmsg + cap);
+	gap_reset(g);
 	return 0;
 }
 
 void gap_destroy(struct gw_gap *g)
 {
 	if (g->seq)
-		munmap(g->seq, area_size(g->cap));
-	memset(g, 0, sizeof(*g));
+		munmap(g->seq, area_size(g->cfg.hold));
+	g->seq = NULL;
 }
 
-bool gap_hold(struct gw_gap *g, const uint8_t *pkt, size_t len, uint64_t seq,
-	      uint64_t t_hook)
+void gap_reset(struct gw_gap *g)
 {
-	uint32_t s;
+	uint32_t cap = g->cfg.hold;
 
-	if (!g->free_n || len > GAP_HOLD_MTU) {
-		g->hold_overflow++;
-		return false;
+	for (uint32_t i = 0; i < cap; i++)
+		g->free[i] = cap - 1 - i;
+	g->free_n = cap;
+	g->lo = g->n_held = 0;
+	g->high = g->high_ns = g->since_ns = 0;
+	g->n_req = 0;
+	g->per_req = GAP_PER_REQ_MIN;
+	g->stale = false;
+	g->why = NULL;
+}
+
+static uint64_t pkt_end(const struct gw_gap *g, uint32_t slot)
+{
+	return g->seq[slot] + g->nmsg[slot];
+}
+
+/* Position in sorted[] (absolute) of the first held packet with seq >= s. */
+static uint32_t lower_bound(const struct gw_gap *g, uint64_t s)
+{
+	uint32_t a = g->lo, b = g->lo + g->n_held;
+
+	while (a < b) {
+		uint32_t m = a + (b - a) / 2;
+
+		if (g->seq[g->sorted[m]] < s)
+			a = m + 1;
+		else
+			b = m;
 	}
-	s = g->free[--g->free_n];
+	return a;
+}
+
+/* Is message s inside a held packet? */
+static bool held_covers(const struct gw_gap *g, uint64_t s)
+{
+	uint32_t i = lower_bound(g, s + 1);
+
+	return i > g->lo && pkt_end(g, g->sorted[i - 1]) > s;
+}
+
+static void go_stale(struct gw_gap *g, const char *why)
+{
+	g->stale = true;
+	g->why = why;
+	g->n_req = 0;
+}
+
+/* Keep a packet in sequence order; false when the area is full. */
+static bool hold(struct gw_gap *g, const uint8_t *pkt, size_t len,
+		 const struct mold_header *h, uint64_t t_hook)
+{
+	uint16_t n = h->count == MOLD_COUNT_END ? 0 : h->count;
+	uint32_t pos, s, cap = g->cfg.hold;
+
+	pos = lower_bound(g, h->seq);
+	if (pos < g->lo + g->n_held && g->seq[g->sorted[pos]] == h->seq) {
+		/* A second copy: keep whichever carries more. */
+		s = g->sorted[pos];
+		if (n <= g->nmsg[s] || len > GAP_HOLD_MTU)
+			return true;
+	} else {
+		if (!g->free_n || len > GAP_HOLD_MTU)
+			return false;
+		if (g->lo + g->n_held == 2 * cap) {
+			memmove(g->sorted, g->sorted + g->lo, g->n_held * sizeof(*g->sorted));
+			pos -= g->lo;
+			g->lo = 0;
+		}
+		memmove(g->sorted + pos + 1, g->sorted + pos,
+			(g->lo + g->n_held - pos) * sizeof(*g->sorted));
+		s = g->free[--g->free_n];
+		g->sorted[pos] = s;
+		g->n_held++;
+		g->st.held_pkts++;
+	}
 	memcpy(g->buf + (size_t)s * GAP_HOLD_MTU, pkt, len);
 	g->len[s] = (uint16_t)len;
-	g->seq[s] = seq;
+	g->nmsg[s] = n;
+	g->seq[s] = h->seq;
 	g->t_hook[s] = t_hook;
-	g->held[g->n_held++] = s;
-	g->held_pkts++;
 	return true;
 }
 
-/* Position in held[] of the smallest sequence number. */
-static uint32_t smallest(const struct gw_gap *g)
+void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
+	       const struct mold_header *h, uint64_t next, uint64_t t_hook,
+	       uint64_t now, bool established)
 {
-	uint32_t best = 0;
+	bool data = h->count != MOLD_COUNT_HEARTBEAT && h->count != MOLD_COUNT_END;
+	uint64_t end = data ? h->seq + h->count : h->seq;
+	uint64_t known = g->high > next ? g->high : next;
 
-	for (uint32_t i = 1; i < g->n_held; i++)
-		if (g->seq[g->held[i]] < g->seq[g->held[best]])
-			best = i;
-	return best;
-}
-
-uint64_t gap_first_held(const struct gw_gap *g)
-{
-	return g->seq[g->held[smallest(g)]];
-}
-
-uint64_t gap_last_held(const struct gw_gap *g)
-{
-	uint64_t last = 0;
-
-	for (uint32_t i = 0; i < g->n_held; i++)
-		if (g->seq[g->held[i]] > last)
-			last = g->seq[g->held[i]];
-	return last;
+	if (established && end > known && end - known > g->cfg.max_hole) {
+		/* Never to be filled: a stray number, or a day lost. */
+		g->st.too_far++;
+		go_stale(g, "a packet announced more messages than --max-hole beyond "
+			 "everything seen");
+		return;
+	}
+	if (!gap_open(g)) {
+		g->since_ns = now;
+		g->st.episodes++;
+		g->progress_seq = next;
+		g->progress_ns = now;
+	}
+	if (end > g->high) {
+		g->high = end;
+		g->high_ns = now;
+	}
+	if (h->count == MOLD_COUNT_HEARTBEAT)
+		return;
+	if (!hold(g, pkt, len, h, t_hook))
+		g->st.hold_dropped++;
 }
 
 bool gap_pop(struct gw_gap *g, uint64_t next, const uint8_t **pkt,
 	     size_t *len, uint64_t *t_hook)
 {
-	uint32_t i, s;
+	uint32_t s;
 
 	if (!g->n_held)
 		return false;
-	i = smallest(g);
-	s = g->held[i];
+	s = g->sorted[g->lo];
 	if (g->seq[s] > next && !g->stale)
 		return false;
-	g->held[i] = g->held[--g->n_held];
+	g->lo++;
+	g->n_held--;
+	if (!g->n_held)
+		g->lo = 0;
 	g->free[g->free_n++] = s;
 	*pkt = g->buf + (size_t)s * GAP_HOLD_MTU;
 	*len = g->len[s];
 	*t_hook = g->t_hook[s];
 	return true;
+}
+
+void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now)
+{
+	uint64_t took;
+
+	if (!gap_open(g) || g->n_held || next < g->high)
+		return;
+	took = now - g->since_ns;
+	if (!g->stale)
+		g->st.recovered++;
+	if (took > g->st.recovery_ns_max)
+		g->st.recovery_ns_max = took;
+	g->st.recovery_ns_total += took;
+	g->since_ns = 0;
+	g->n_req = 0;
+}
+
+/* The first missing range at or after @pos: [*a, *b); false if none. */
+static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_t *b)
+{
+	uint32_t i = lower_bound(g, pos + 1), end = g->lo + g->n_held;
+
+	/* A packet starting at or before pos may still cover it. */
+	if (i > g->lo && pkt_end(g, g->sorted[i - 1]) > pos)
+		pos = pkt_end(g, g->sorted[i - 1]);
+	for (; i < end; i++) {
+		uint32_t s = g->sorted[i];
+
+		if (g->seq[s] > pos) {
+			*a = pos;
+			*b = g->seq[s];
+			return true;
+		}
+		if (pkt_end(g, s) > pos)
+			pos = pkt_end(g, s);
+	}
+	*a = pos;
+	*b = g->high;
+	return pos < g->high;
+}
+
+static void drop_req(struct gw_gap *g, uint32_t i)
+{
+	g->req[i] = g->req[--g->n_req];
+}
+
+bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
+		 uint16_t *count)
+{
+	uint64_t pos = next, a, b;
+
+	if (!gap_open(g) || g->stale)
+		return false;
+	if (next != g->progress_seq) {
+		g->progress_seq = next;
+		g->progress_ns = now;
+	} else if (g->cfg.timeout_ns && now - g->progress_ns > g->cfg.timeout_ns) {
+		g->st.timeouts++;
+		go_stale(g, "missing messages were not sent again in time (--gap-timeout)");
+		return false;
+	}
+	/* Answered (in part or whole: the rest is a hole again) or overtaken. */
+	for (uint32_t i = 0; i < g->n_req;) {
+		if (g->req[i].seq < next || held_covers(g, g->req[i].seq))
+			drop_req(g, i);
+		else
+			i++;
+	}
+	for (uint32_t i = 0; i < g->n_req; i++) {
+		struct gap_req *r = &g->req[i];
+
+		if (now - r->sent_ns >= g->cfg.retry_ns) {
+			r->sent_ns = now;
+			g->st.retries++;
+			g->st.requests++;
+			*seq = r->seq;
+			*count = (uint16_t)r->count;
+			return true;
+		}
+	}
+	while (g->n_req < g->cfg.window && hole_from(g, pos, &a, &b)) {
+		uint64_t n = b - a;
+		bool asked = false;
+
+		if (n > g->per_req)
+			n = g->per_req;
+		for (uint32_t i = 0; i < g->n_req; i++) {
+			const struct gap_req *r = &g->req[i];
+
+			if (r->seq <= a && a < r->seq + r->count) {
+				pos = r->seq + r->count;
+				asked = true;
+				break;
+			}
+			if (a < r->seq && r->seq < a + n)
+				n = r->seq - a;
+		}
+		if (asked)
+			continue;
+		g->req[g->n_req++] = (struct gap_req){ .seq = a, .count = (uint32_t)n,
+						       .sent_ns = now };
+		g->st.requests++;
+		*seq = a;
+		*count = (uint16_t)n;
+		return true;
+	}
+	return false;
 }

@@ -2,22 +2,39 @@
 /*
  * Sequence gap recovery: hold, re-request, catch up.
  *
- * Policy.  The strategy must see every tick of a session exactly once and
- * in sequence order, or it is not the strategy the backtester runs.  So
- * when a packet arrives beyond the next expected sequence number, it and
- * every later one are held (copied into a preallocated hold area) and not
- * decoded; the missing range is asked of the exchange's MoldUDP64
- * re-request server, at most once per retry interval.  Retransmitted
- * messages are decoded as they arrive; then the held packets are decoded in
- * sequence order and trading resumes on them (their orders are sent late
- * and flagged catch-up, and kept out of the latency figures).  While loss
- * goes on, one request covers everything missing up to the last held
- * packet, and a new one goes out as soon as a retransmission moved the
- * sequence on (otherwise after the retry interval).  No progress within the
- * timeout, or more held packets than the hold area takes, marks the
- * session stale: it is reported, the held packets are
- * decoded for the counters, and the gateway sends no more orders for the
- * session.
+ * Policy.  The strategy must see every message of a session exactly once
+ * and in sequence order, or it is not the strategy the backtester runs.
+ *
+ *  - A packet beyond the next expected sequence number is held (copied into
+ *    a preallocated hold area, kept sorted by sequence number) and not yet
+ *    decoded; from then until nothing is missing, the session is "in
+ *    recovery".  A heartbeat beyond the next expected number only tells
+ *    that messages exist up to it.
+ *  - What is missing (the holes: before the first held packet, between
+ *    held packets, after the last one up to the highest number announced)
+ *    is asked of the exchange's MoldUDP64 re-request server, one request
+ *    per hole chunk, each sized to what one answer packet carries (the
+ *    largest packet seen so far, at least GAP_PER_REQ_MIN), up to `window`
+ *    requests outstanding.  A real server answers a request with one
+ *    packet: the moment any answer to a request arrives, the request is
+ *    done and the rest of its range is a hole asked for again at once.  The
+ *    retry interval covers only requests that got no answer at all.
+ *  - Retransmitted packets are decoded as they arrive, or held like any
+ *    other when they land beyond the next expected number; the held packets
+ *    are then decoded in order, a bounded number per loop turn.
+ *  - A full hold area drops the packet (counted); its messages are one more
+ *    hole, asked for like any other.  Overload therefore costs recovery
+ *    time, never the session.
+ *  - The session goes stale (reported, no more orders; held packets are
+ *    decoded for the counters, requests stop) only when nothing moves for
+ *    `timeout` while messages are missing (the exchange does not answer),
+ *    or when an established session is told of messages more than
+ *    `max_hole` beyond everything seen (a number that can never be filled).
+ *  - Late ticks: a tick decoded late is followed by the strategy but not
+ *    traded when it is older than `max_catchup`, measured on the gateway's
+ *    own clock from when its packet should have arrived: for a held packet
+ *    its own arrival, for a retransmitted one the arrival of the first
+ *    packet held after it (when its loss was seen).
  */
 #ifndef GATEWAY_GAP_H
 #define GATEWAY_GAP_H
@@ -26,61 +43,122 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define GAP_HOLD_MTU		1500
-#define GAP_REQ_MAX		2000	/* messages per re-request (the server's cap) */
+#include "proto/moldudp64.h"
 
-struct gw_gap {
-	uint32_t cap;			/* hold slots */
-	uint32_t n_held;
-	uint8_t *buf;			/* cap x GAP_HOLD_MTU */
-	uint16_t *len;
-	uint64_t *seq;
-	uint64_t *t_hook;
-	uint32_t *held;			/* slots in use, unordered */
-	uint32_t *free;			/* stack of free slots */
-	uint32_t free_n;
-	bool stale;
-	uint64_t opened_ns;		/* when the current gap opened */
-	uint64_t progress_ns;		/* when next expected last moved (or opened) */
-	uint64_t progress_seq;		/* next expected then */
-	uint64_t last_req_ns;
-	uint64_t last_req_end;		/* end of the range last asked for */
-	uint64_t retry_ns, timeout_ns;
-	/* counters */
-	uint64_t gaps;			/* gaps opened */
-	uint64_t filled;		/* ... and filled */
-	uint64_t held_pkts;		/* packets held */
-	uint64_t hold_overflow;		/* a packet did not fit: session stale */
-	uint64_t timeouts;		/* gap not filled in time: session stale */
-	uint64_t requests;		/* re-requests sent */
-	uint64_t retrans_pkts;		/* retransmitted packets decoded */
-	uint64_t retrans_ahead;		/* retransmissions beyond next expected: dropped */
-	uint64_t fill_ns_max;		/* longest time to fill a gap */
+#define GAP_HOLD_MTU		1500
+#define GAP_REQ_MAX		2000	/* messages per request (servers' usual cap) */
+#define GAP_PER_REQ_MIN		32	/* a full packet of trades */
+#define GAP_WINDOW_MAX		32
+
+struct gap_cfg {
+	uint32_t hold;		/* packets held while messages are missing */
+	uint64_t retry_ns;	/* a request with no answer is sent again after this */
+	uint64_t timeout_ns;	/* nothing moves this long while missing: stale */
+	uint64_t max_hole;	/* a jump this far beyond everything seen: stale */
+	uint32_t window;	/* requests outstanding at once */
+	uint64_t max_catchup_ns;/* late ticks older than this: followed, not traded */
 };
 
-int gap_init(struct gw_gap *g, uint32_t hold_slots, uint64_t retry_ns,
-	     uint64_t timeout_ns);
+struct gap_req {
+	uint64_t seq;
+	uint32_t count;
+	uint64_t sent_ns;
+};
+
+struct gap_stats {
+	uint64_t episodes;		/* times messages went missing */
+	uint64_t recovered;		/* ... and everything came back */
+	uint64_t held_pkts;		/* packets held */
+	uint64_t hold_dropped;		/* hold area full: dropped, asked for again */
+	uint64_t timeouts;		/* no answer in time: session stale */
+	uint64_t too_far;		/* a number beyond max_hole: session stale */
+	uint64_t requests;		/* re-requests sent (retries included) */
+	uint64_t retries;		/* ... of which sent again, unanswered */
+	uint64_t retrans_pkts;		/* retransmitted packets received */
+	uint64_t recovery_ns_max;	/* longest recovery */
+	uint64_t recovery_ns_total;
+};
+
+struct gw_gap {
+	struct gap_cfg cfg;
+	/* hold area: cfg.hold slots */
+	uint8_t *buf;			/* hold x GAP_HOLD_MTU */
+	uint16_t *len;
+	uint16_t *nmsg;			/* messages in the packet */
+	uint64_t *seq;
+	uint64_t *t_hook;
+	uint32_t *free;			/* stack of free slots */
+	uint32_t free_n;
+	uint32_t *sorted;		/* [lo, lo + n_held): slots by seq; 2 x hold */
+	uint32_t lo;
+	uint32_t n_held;
+	/* what is missing */
+	uint64_t high;			/* one past the last message known to exist */
+	uint64_t high_ns;		/* when it was learnt */
+	uint64_t since_ns;		/* in recovery since; 0 = nothing missing */
+	uint64_t progress_seq;		/* next expected when it last moved */
+	uint64_t progress_ns;
+	struct gap_req req[GAP_WINDOW_MAX];
+	uint32_t n_req;
+	uint32_t per_req;		/* messages one answer packet carries */
+	bool stale;
+	const char *why;		/* of the staleness, for the report */
+	struct gap_stats st;
+};
+
+int gap_init(struct gw_gap *g, const struct gap_cfg *cfg);
 void gap_destroy(struct gw_gap *g);
 
+/* A new session: nothing held, nothing missing, not stale. */
+void gap_reset(struct gw_gap *g);
+
+/* Messages are missing (held packets wait, or holes wait for answers). */
 static inline bool gap_open(const struct gw_gap *g)
 {
-	return g->n_held != 0;
+	return g->since_ns != 0;
 }
 
-/* Keep a packet for later; false if it does not fit (the caller goes stale). */
-bool gap_hold(struct gw_gap *g, const uint8_t *pkt, size_t len, uint64_t seq,
-	      uint64_t t_hook);
+/* Answers are sized from the packets seen: call for every data packet. */
+static inline void gap_note_count(struct gw_gap *g, uint16_t count)
+{
+	if (count > g->per_req && count <= GAP_REQ_MAX)
+		g->per_req = count;
+}
+
+/*
+ * A packet (data, end of session or heartbeat) beyond @next, the next
+ * expected number.  Held unless it is a heartbeat or the area is full.
+ * @established: the session has shown itself (feed_established()).
+ */
+void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
+	       const struct mold_header *h, uint64_t next, uint64_t t_hook,
+	       uint64_t now, bool established);
 
 /*
  * Take back the held packet with the smallest sequence number if it is
- * decodable now (seq <= next, or any when the session is stale).  Its
- * bytes stay valid until the next gap_hold().
+ * decodable now (seq <= next, or any once stale).  Its bytes stay valid
+ * until the next gap_ahead().
  */
 bool gap_pop(struct gw_gap *g, uint64_t next, const uint8_t **pkt,
 	     size_t *len, uint64_t *t_hook);
 
-/* Smallest and largest held sequence numbers (gap_open() must be true). */
-uint64_t gap_first_held(const struct gw_gap *g);
-uint64_t gap_last_held(const struct gw_gap *g);
+/* After decoding: end the recovery when nothing is missing any more. */
+void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now);
+
+/*
+ * When a retransmitted message should have arrived: when its loss was seen
+ * (the arrival of the first packet held after it).
+ */
+static inline uint64_t gap_due(const struct gw_gap *g)
+{
+	return g->n_held ? g->t_hook[g->sorted[g->lo]] : g->high_ns;
+}
+
+/*
+ * The next re-request to send now, [*seq, *seq + *count): call until false.
+ * Also where the timeout makes the session stale.
+ */
+bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
+		 uint16_t *count);
 
 #endif /* GATEWAY_GAP_H */

@@ -193,14 +193,13 @@ int main(int argc, char **argv)
 		if (engine.gap.stale && !stale_reported) {
 			stale_reported = 1;
 			fprintf(stderr, "gateway: feed session STALE at sequence %" PRIu64
-				": a gap was not filled (%s); no more orders for it\n",
-				engine.dec.next_seq, engine.gap.hold_overflow ?
-				"hold area full" : "re-request timed out");
+				": %s; no more orders for it\n", engine.dec.next_seq,
+				engine.gap.why);
 		}
 		/* The kill switch: polled here, enforced by the hot loop per order. */
-		if (!engine.killed && (kill_requested ||
+		if (!engine.risk.killed && (kill_requested ||
 				       (o.kill_file && access(o.kill_file, F_OK) == 0))) {
-			engine.killed = 1;
+			engine.risk.killed = 1;
 			fprintf(stderr, "gateway: KILL SWITCH engaged (%s): no new orders from now on\n",
 				kill_requested ? "SIGUSR1" : o.kill_file);
 		}

@@ -27,7 +27,8 @@ static const char usage[] =
 "  -i, --iface IF         interface (default t2t-vgw)\n"
 "  --queue Q              receive queue for the AF_XDP socket (default 0)\n"
 "  --ring N               AF_XDP ring size, power of 2, 64..16384 (default\n"
-"                         2048: smaller rings drop at high rates)\n"
+"                         4096: 50 ms of the fastest tested feed; smaller\n"
+"                         rings drop when the loop's core is taken away)\n"
 "  --xdp-mode drv|generic XDP attach mode (default drv)\n"
 "  --zero-copy            ask for zero-copy AF_XDP (veth has none)\n"
 "  --replace-xdp          replace another program attached to IF\n"
@@ -43,25 +44,37 @@ static const char usage[] =
 "  --exchange-mac MAC     next-hop MAC (default: the neighbour table entry)\n"
 "  --local-port PORT      UDP port orders leave from and replies arrive on\n"
 "                         (default 26402)\n"
+"  --session ID           accept only this MoldUDP64 session id (default: the\n"
+"                         first session that shows well-formed packets)\n"
 "Gaps (see gateway/gap.h for the policy):\n"
 "  --rerequest IP:PORT    MoldUDP64 re-request server (default the exchange's\n"
 "                         address, port 26403); 'off' = no gap recovery\n"
 "  --retrans-port PORT    local port for its answers (default 26404)\n"
-"  --gap-retry MS         ask again after MS (default 50)\n"
-"  --gap-timeout MS       unfilled after MS: session stale, no more orders\n"
-"                         (default 2000)\n"
-"  --hold N               packets held while a gap is open (default 4096)\n"
-"  --max-catchup MS       ticks decoded late (after a gap) older than MS are\n"
-"                         followed by the strategy but not traded (default\n"
-"                         50; 0 = trade them all)\n"
+"  --gap-retry MS         ask again after MS without an answer (default 50)\n"
+"  --gap-window N         re-requests outstanding at once, 1..32 (default 8)\n"
+"  --max-hole N           a packet announcing more than N messages beyond\n"
+"                         everything seen: session stale (default 500000)\n"
+"  --gap-timeout MS       no progress for MS while messages are missing:\n"
+"                         session stale, no more orders (default 2000)\n"
+"  --hold N               packets held while messages are missing (default\n"
+"                         8192)\n"
+"  --max-catchup MS       ticks decoded MS or more after their packet should\n"
+"                         have arrived (gateway clock) are followed by the\n"
+"                         strategy but not traded (default 50; 0 = trade all)\n"
 "Risk (checked per order in the hot path; 0 = no limit):\n"
-"  --max-pos SHARES       |position| per symbol, open orders included (0)\n"
+"  --max-pos SHARES       |position| per symbol, open orders included\n"
+"                         (default: the symbol's unit, the strategy's largest)\n"
 "  --max-order SHARES     shares per order (default 100000)\n"
 "  --max-rate N[:BURST]   orders per second, token bucket (0)\n"
 "  --collar-bp BP         limit within BP of the last trade (default 500)\n"
 "  --max-open N           orders awaiting a final reply (0)\n"
 "  --order-timeout MS     no final reply after MS: timed out, reported, not\n"
-"                         resent (default 1000)\n"
+"                         resent, still counted as possibly filled (default\n"
+"                         1000)\n"
+"  --reply-probe MS       an order open MS asks the exchange for the replies\n"
+"                         after the last one seen (default 2)\n"
+"  --reply-retry MS       a missing reply is asked for again after MS\n"
+"                         (default 5)\n"
 "  --kill-file PATH       kill switch: no new orders once PATH exists (also\n"
 "                         SIGUSR1)\n"
 "Strategy:\n"
@@ -179,7 +192,8 @@ static void set_defaults(struct gw_opts *o)
 	o->exch_port = 26401;
 	o->local_port = 26402;
 	o->rerequest_port = 26403;
-	o->ring_size = 2048;	/* 2048 kept up with ~1 M pkt/s on these VMs */
+	/* 50 ms at the fastest tested rate (about 32,000 packed packets/s) */
+	o->ring_size = 4096;
 	o->retrans_port = 26404;
 	o->cpu = 1;
 	o->grace = 0.3;
@@ -193,7 +207,8 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		O_NO_WARM, O_NO_CSUM, O_RING, O_FEED, O_FEED_SRC, O_REREQ, O_RETRANS_PORT, O_GAP_RETRY,
 		O_GAP_TIMEOUT, O_HOLD, O_MAX_CATCHUP, O_MAX_POS, O_MAX_ORDER, O_MAX_RATE, O_COLLAR,
 		O_MAX_OPEN, O_ORDER_TIMEOUT, O_KILL_FILE, O_EXCH, O_EXCH_MAC, O_LOCAL_PORT, O_LIMIT,
-		O_FIRM, O_CPU, O_FIFO, O_DURATION, O_EXIT_END, O_GRACE,
+		O_FIRM, O_CPU, O_FIFO, O_DURATION, O_EXIT_END, O_GRACE, O_SESSION,
+		O_GAP_WINDOW, O_MAX_HOLE, O_REPLY_PROBE, O_REPLY_RETRY,
 		O_ORDER_LOG, O_JSON, O_ORDERS_OUT, O_CAPTURE, O_CAPTURE_NOTE,
 	};
 	static const struct option lopts[] = {
@@ -215,6 +230,9 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		{ "rerequest", required_argument, NULL, O_REREQ },
 		{ "retrans-port", required_argument, NULL, O_RETRANS_PORT },
 		{ "gap-retry", required_argument, NULL, O_GAP_RETRY },
+		{ "gap-window", required_argument, NULL, O_GAP_WINDOW },
+		{ "max-hole", required_argument, NULL, O_MAX_HOLE },
+		{ "session", required_argument, NULL, O_SESSION },
 		{ "gap-timeout", required_argument, NULL, O_GAP_TIMEOUT },
 		{ "hold", required_argument, NULL, O_HOLD },
 		{ "max-catchup", required_argument, NULL, O_MAX_CATCHUP },
@@ -224,6 +242,8 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		{ "collar-bp", required_argument, NULL, O_COLLAR },
 		{ "max-open", required_argument, NULL, O_MAX_OPEN },
 		{ "order-timeout", required_argument, NULL, O_ORDER_TIMEOUT },
+		{ "reply-probe", required_argument, NULL, O_REPLY_PROBE },
+		{ "reply-retry", required_argument, NULL, O_REPLY_RETRY },
 		{ "kill-file", required_argument, NULL, O_KILL_FILE },
 		{ "symbol", required_argument, NULL, 's' },
 		{ "limit-bp", required_argument, NULL, O_LIMIT },
@@ -335,21 +355,39 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		case O_GAP_RETRY:
 		case O_GAP_TIMEOUT:
 		case O_ORDER_TIMEOUT:
+		case O_REPLY_PROBE:
+		case O_REPLY_RETRY:
 			if (parse_long(optarg, 1, 3600000, &v))
 				return bad("wants milliseconds, 1..3600000", optarg);
-			*(c == O_GAP_RETRY ? &o->eng.gap_retry_ns : c == O_GAP_TIMEOUT ?
-			  &o->eng.gap_timeout_ns : &o->eng.order_timeout_ns) =
+			*(c == O_GAP_RETRY ? &o->eng.gap.retry_ns : c == O_GAP_TIMEOUT ?
+			  &o->eng.gap.timeout_ns : c == O_ORDER_TIMEOUT ? &o->eng.orders.timeout_ns :
+			  c == O_REPLY_PROBE ? &o->eng.orders.probe_ns : &o->eng.orders.retry_ns) =
 				(uint64_t)v * 1000000ull;
 			break;
 		case O_MAX_CATCHUP:
 			if (parse_long(optarg, 0, 3600000, &v))
 				return bad("--max-catchup wants milliseconds, 0..3600000", optarg);
-			o->eng.max_catchup_ns = (uint64_t)v * 1000000ull;
+			o->eng.gap.max_catchup_ns = (uint64_t)v * 1000000ull;
+			break;
+		case O_GAP_WINDOW:
+			if (parse_long(optarg, 1, GAP_WINDOW_MAX, &v))
+				return bad("--gap-window wants 1..32", optarg);
+			o->eng.gap.window = (uint32_t)v;
+			break;
+		case O_MAX_HOLE:
+			if (parse_long(optarg, 1, 1L << 40, &v))
+				return bad("--max-hole wants a number of messages, 1..2^40", optarg);
+			o->eng.gap.max_hole = (uint64_t)v;
+			break;
+		case O_SESSION:
+			if (!optarg[0] || strlen(optarg) > MOLD_SESSION_LEN)
+				return bad("--session wants 1 to 10 characters", optarg);
+			o->eng.session = optarg;
 			break;
 		case O_HOLD:
 			if (parse_long(optarg, 1, 1 << 20, &v))
 				return bad("--hold wants 1..1048576 packets", optarg);
-			o->eng.hold_slots = (uint32_t)v;
+			o->eng.gap.hold = (uint32_t)v;
 			break;
 		case O_MAX_POS:
 		case O_MAX_ORDER:
@@ -396,12 +434,12 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		case O_LIMIT:
 			if (parse_long(optarg, 0, 10000, &v))
 				return bad("--limit-bp wants 0..10000", optarg);
-			o->eng.limit_bp = (uint32_t)v;
+			o->eng.orders.limit_bp = (uint32_t)v;
 			break;
 		case O_FIRM:
 			if (!optarg[0] || strlen(optarg) > 4)
 				return bad("--firm wants 1 to 4 characters", optarg);
-			strcpy(o->eng.firm, optarg);
+			strcpy(o->eng.orders.firm, optarg);
 			break;
 		case O_CPU: {
 			long ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -431,7 +469,7 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		case O_ORDER_LOG:
 			if (parse_long(optarg, 1, 1L << 26, &v) || (v & (v - 1)))
 				return bad("--order-log wants a power of two up to 2^26", optarg);
-			o->eng.order_log = (uint32_t)v;
+			o->eng.orders.log_size = (uint32_t)v;
 			break;
 		case O_JSON:
 			o->json = optarg;

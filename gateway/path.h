@@ -39,6 +39,7 @@ struct udp_path {
 	int order_fd;			/* connected to the exchange */
 	int rq_fd;			/* connected to the re-request server; -1 = off */
 	int blocking;
+	uint32_t feed_source;		/* required sender, host order; 0 = any */
 	int64_t rt_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint64_t no_kernel_stamp;
 	uint64_t send_errors;

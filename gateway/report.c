@@ -37,16 +37,6 @@ const char *const stage_names[STAGE_NR] = {
 static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
 #define NPCT (sizeof(pcts) / sizeof(pcts[0]))
 
-static const char *const risk_names[RISK_NR] = {
-	[RISK_KILLED] = "kill_switch",
-	[RISK_STALE] = "stale_session",
-	[RISK_MAX_POS] = "max_position",
-	[RISK_MAX_ORDER] = "max_order_size",
-	[RISK_RATE] = "max_rate",
-	[RISK_COLLAR] = "price_collar",
-	[RISK_MAX_OPEN] = "max_open_orders",
-};
-
 const char *path_name(const struct gw_opts *o)
 {
 	if (o->mode == GW_MODE_XDP)
@@ -78,39 +68,198 @@ static int sym_len(const char sym[8])
 	return n;
 }
 
-static double pnl_dollars(const struct gw_engine *e)
-{
-	int64_t sum = 0;
-
-	for (unsigned int i = 0; i < e->n_inst; i++)
-		sum += engine_inst_pnl(&e->inst[i]);
-	return (double)sum / 10000.0;
-}
-
 void report_status(FILE *out, const struct gw_report *r, double dt_s,
 		   uint64_t *prev_ticks)
 {
 	/* The hot loop writes these; aligned 64-bit loads see whole values. */
 	const volatile struct gw_stats *s = &r->e->st;
+	const volatile struct orders_stats *os = &r->e->ord.st;
 	uint64_t ticks = s->ticks;
 	struct xdp_statistics st;
 
 	fprintf(out, "%s: %8.0f ticks/s  ticks %-9" PRIu64 " orders %-6" PRIu64
 		" fills %-6" PRIu64 " cancels %-5" PRIu64 " pnl %+.2f  pos",
 		path_name(r->o), (double)(ticks - *prev_ticks) / dt_s, ticks,
-		(uint64_t)s->orders, (uint64_t)s->fills, (uint64_t)s->cancels,
-		pnl_dollars(r->e));
+		(uint64_t)os->orders, (uint64_t)os->fills, (uint64_t)os->cancels,
+		(double)engine_pnl(r->e) / 10000.0);
 	for (unsigned int i = 0; i < r->e->n_inst; i++) {
 		const volatile struct gw_inst *in = &r->e->inst[i];
 
 		fprintf(out, " %.*s %+" PRId64, sym_len(r->e->inst[i].symbol),
 			r->e->inst[i].symbol, (int64_t)in->pos_shares);
 	}
-	fprintf(out, "  malformed %" PRIu64 "  gaps %" PRIu64 "  xdp drops %" PRIu64 "%s\n",
-		malformed(&r->e->dec.cnt), r->e->gap.gaps, xdp_drops(r, &st),
+	fprintf(out, "  malformed %" PRIu64 "  gaps %" PRIu64 "  xdp drops %" PRIu64 "%s%s\n",
+		malformed(&r->e->dec.cnt), r->e->gap.st.episodes, xdp_drops(r, &st),
+		gap_open(&r->e->gap) ? "  RECOVERING" : "",
 		r->e->gap.stale ? "  STALE" : "");
 	fflush(out);
 	*prev_ticks = ticks;
+}
+
+/*
+ * Every counter of the run, in one table: the summary and the JSON are both
+ * written from it, group by group, in this order.
+ */
+enum val_kind { V_NUM, V_BOOL, V_STR };
+
+struct counter {
+	const char *group;
+	const char *name;
+	enum val_kind kind;
+	uint64_t v;
+	const char *str;
+};
+
+#define COUNTERS_MAX 160
+
+struct counters {
+	struct counter c[COUNTERS_MAX];
+	unsigned int n;
+};
+
+static void put(struct counters *t, const char *group, const char *name,
+		enum val_kind kind, uint64_t v, const char *str)
+{
+	if (t->n < COUNTERS_MAX)
+		t->c[t->n++] = (struct counter){ group, name, kind, v, str };
+}
+
+#define NUM(g, n, v) put(t, g, n, V_NUM, (v), NULL)
+#define BOOL(g, n, v) put(t, g, n, V_BOOL, !!(v), NULL)
+#define STR(g, n, s) put(t, g, n, V_STR, 0, (s))
+
+static void feed_counters(struct counters *t, const struct gw_engine *e)
+{
+	const struct feed_counters *c = &e->dec.cnt;
+	const struct gw_stats *s = &e->st;
+
+	NUM("feed", "packets", c->packets);
+	NUM("feed", "messages", c->msgs);
+	NUM("feed", "ticks", s->ticks);
+	NUM("feed", "ticks_ours", s->ticks_ours);
+	NUM("feed", "unknown_locate", s->unknown_locate);
+	NUM("feed", "bad_price", s->bad_price);
+	NUM("feed", "stock_directory", c->stock_directory);
+	NUM("feed", "system_events", c->system_events);
+	NUM("feed", "heartbeats", c->heartbeats);
+	NUM("feed", "stale_heartbeats", c->stale_heartbeats);
+	BOOL("feed", "end_of_session", e->dec.ended);
+	NUM("feed", "end_repeats", c->end_repeats);
+	NUM("feed", "stale_end", c->stale_end);
+	NUM("feed", "after_end", c->after_end);
+	NUM("feed", "duplicates", c->duplicates);
+	NUM("feed", "dup_msgs", c->dup_msgs);
+	NUM("feed", "overlaps", c->overlaps);
+	NUM("feed", "other_session", c->other_session);
+	NUM("feed", "session_changes", c->session_changes);
+	NUM("feed", "spoofed", s->spoofed);
+	NUM("feed", "next_seq", e->dec.next_seq);
+	NUM("feed", "malformed", malformed(c));
+	NUM("feed", "short_packet", c->short_packet);
+	NUM("feed", "block_overrun", c->block_overrun);
+	NUM("feed", "count_too_high", c->count_too_high);
+	NUM("feed", "count_too_low", c->count_too_low);
+	NUM("feed", "zero_length_block", c->zero_length_block);
+	NUM("feed", "bad_length", c->bad_length);
+	NUM("feed", "unknown_type", c->unknown_type);
+	NUM("feed", "lost_msgs", c->lost_msgs);
+}
+
+static void gap_counters(struct counters *t, const struct gw_engine *e)
+{
+	const struct gap_stats *g = &e->gap.st;
+
+	NUM("gaps", "opened", g->episodes);
+	NUM("gaps", "filled", g->recovered);
+	NUM("gaps", "held", g->held_pkts);
+	NUM("gaps", "hold_dropped", g->hold_dropped);
+	NUM("gaps", "requests", g->requests);
+	NUM("gaps", "retries", g->retries);
+	NUM("gaps", "retrans_pkts", g->retrans_pkts);
+	NUM("gaps", "recovery_ns_max", g->recovery_ns_max);
+	NUM("gaps", "recovery_ns_total", g->recovery_ns_total);
+	NUM("gaps", "timeouts", g->timeouts);
+	NUM("gaps", "too_far", g->too_far);
+	NUM("gaps", "ticks_stale", e->st.ticks_stale);
+	BOOL("gaps", "recovering", gap_open(&e->gap));
+	BOOL("gaps", "stale", e->gap.stale);
+	STR("gaps", "stale_why", e->gap.why ? e->gap.why : "");
+}
+
+static void order_counters(struct counters *t, const struct gw_engine *e)
+{
+	const struct orders_stats *o = &e->ord.st;
+
+	NUM("orders", "sent", o->orders);
+	NUM("orders", "failed", o->failed);
+	NUM("orders", "accepted", o->accepted);
+	NUM("orders", "filled", o->fills);
+	NUM("orders", "canceled", o->cancels);
+	NUM("orders", "rejected", o->rejects);
+	NUM("orders", "open", e->ord.open);
+	NUM("orders", "restores", e->st.restores);
+	NUM("orders", "catchup", e->st.catchup_orders);
+	NUM("orders", "untraded", e->st.untraded);
+	for (int i = 0; i < UNTRADED_NR; i++) {
+		static char names[UNTRADED_NR][32];
+
+		snprintf(names[i], sizeof(names[i]), "untraded_%s", untraded_names[i]);
+		NUM("orders", names[i], e->st.untraded_by[i]);
+	}
+	NUM("orders", "timed_out", o->timeouts);
+	NUM("orders", "replies", o->replies);
+	NUM("orders", "bad_replies", o->bad_replies);
+	NUM("orders", "unknown_token", o->unknown_token);
+	NUM("orders", "late_replies", o->late_replies);
+	NUM("orders", "dup_replies", o->dup_replies);
+	NUM("orders", "unnumbered_replies", o->unnumbered);
+	NUM("orders", "reply_holes", o->reply_holes);
+	NUM("orders", "reply_recovered", o->reply_recovered);
+	NUM("orders", "reply_lost", o->reply_lost);
+	NUM("orders", "resend_requests", o->resend_requests);
+	BOOL("orders", "kill_switch", e->risk.killed);
+}
+
+static void path_counters(struct counters *t, const struct gw_report *r)
+{
+	const struct gw_stats *s = &r->e->st;
+
+	for (int i = 0; i < RISK_NR; i++)
+		NUM("risk", risk_reason_names[i], r->e->risk.refused[i]);
+	if (r->x) {
+		uint64_t cnt[STEER_NR_COUNTERS] = { 0 };
+		struct xdp_statistics st = { 0 };
+
+		xdp_steer_counters(&r->x->steer, cnt);
+		xsk_port_kernel_stats(&r->x->port, &st);
+		for (int i = 0; i < STEER_NR_COUNTERS; i++)
+			NUM("xdp", steer_counter_names[i], cnt[i]);
+		NUM("xdp", "bad_frames", s->bad_frames);
+		NUM("xdp", "bad_checksum", s->bad_checksum);
+		NUM("xdp", "other_packets", s->other_packets);
+		NUM("xdp", "rx_dropped", st.rx_dropped);
+		NUM("xdp", "rx_invalid", st.rx_invalid_descs);
+		NUM("xdp", "rx_ring_full", st.rx_ring_full);
+		NUM("xdp", "rx_fill_ring_empty", st.rx_fill_ring_empty_descs);
+		NUM("xdp", "tx_invalid", st.tx_invalid_descs);
+		NUM("xdp", "tx_ring_empty", st.tx_ring_empty_descs);
+		NUM("xdp", "tx_pool_empty", r->x->port.tx_pool_empty);
+		NUM("xdp", "tx_ring_full", r->x->port.tx_ring_full);
+		NUM("xdp", "kicks", r->x->kicks);
+		NUM("xdp", "kick_errors", r->x->port.kick_errors);
+	} else if (r->u) {
+		NUM("udp", "send_errors", r->u->send_errors);
+		NUM("udp", "no_kernel_stamp", r->u->no_kernel_stamp);
+	}
+}
+
+static void collect(struct counters *t, const struct gw_report *r)
+{
+	t->n = 0;
+	feed_counters(t, r->e);
+	gap_counters(t, r->e);
+	order_counters(t, r->e);
+	path_counters(t, r);
 }
 
 /* An order-log record as the capture log sees it. */
@@ -141,7 +290,7 @@ static void capture_header(const struct gw_report *r, struct capture_meta *m)
 {
 	const struct gw_opts *o = r->o;
 	const struct gw_engine *e = r->e;
-	uint32_t n = e->next_order, cap = e->order_mask + 1;
+	uint32_t n = e->ord.next, cap = e->ord.mask + 1;
 	char host[256] = "?", date[32] = "?", syms[CAPTURE_VAL_LEN] = "";
 	time_t now = time(NULL);
 	struct tm tm;
@@ -190,7 +339,7 @@ static void capture_header(const struct gw_report *r, struct capture_meta *m)
 static int write_capture(const struct gw_report *r)
 {
 	const struct gw_engine *e = r->e;
-	uint32_t n = e->next_order, cap = e->order_mask + 1;
+	uint32_t n = e->ord.next, cap = e->ord.mask + 1;
 	struct capture_writer w;
 	struct capture_meta m;
 	int ret;
@@ -202,7 +351,7 @@ static int write_capture(const struct gw_report *r)
 	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
 		struct capture_rec c;
 
-		order_to_rec(e, &e->orders[no & e->order_mask], &c);
+		order_to_rec(e, &e->ord.log[no & e->ord.mask], &c);
 		capture_write(&w, &c);
 	}
 	return capture_close(&w);
@@ -211,7 +360,7 @@ static int write_capture(const struct gw_report *r)
 int report_build(struct gw_report *r)
 {
 	const struct gw_engine *e = r->e;
-	uint32_t n = e->next_order, cap = e->order_mask + 1;
+	uint32_t n = e->ord.next, cap = e->ord.mask + 1;
 	uint32_t first = n > cap ? n - cap : 0;
 
 	for (int i = 0; i < STAGE_NR; i++) {
@@ -221,7 +370,7 @@ int report_build(struct gw_report *r)
 		hdr_reset(r->stage[i]);
 	}
 	for (uint32_t no = first; no < n; no++) {
-		const struct gw_order *o = &e->orders[no & e->order_mask];
+		const struct gw_order *o = &e->ord.log[no & e->ord.mask];
 
 		/* Catch-up orders waited for a gap to fill: not tick-to-trade. */
 		if (o->state == GW_ORDER_SEND_FAILED || !o->t_sent || !o->t_hook ||
@@ -280,11 +429,60 @@ static void print_hist_row(FILE *out, const char *name, const struct hdr_hist *h
 	fprintf(out, " %8" PRId64 "\n", hdr_max(h));
 }
 
+/* Groups of the table, one line each (wrapped), as "name value, ...". */
+static void print_counters(FILE *out, const struct counters *t)
+{
+	const char *group = NULL;
+	int col = 0;
+
+	for (unsigned int i = 0; i < t->n; i++) {
+		const struct counter *c = &t->c[i];
+		char val[96];
+		int w;
+
+		if (c->kind == V_STR && !c->str[0])
+			continue;
+		if (c->kind == V_NUM)
+			snprintf(val, sizeof(val), "%" PRIu64, c->v);
+		else if (c->kind == V_BOOL)
+			snprintf(val, sizeof(val), "%s", c->v ? "yes" : "no");
+		else
+			snprintf(val, sizeof(val), "\"%s\"", c->str);
+		if (!group || strcmp(group, c->group)) {
+			if (group)
+				fputc('\n', out);
+			group = c->group;
+			col = fprintf(out, "%-8s", c->group);
+			col += fprintf(out, " %s %s", c->name, val);
+			continue;
+		}
+		w = (int)(strlen(c->name) + strlen(val) + 3);
+		if (col + w > 100)
+			col = fprintf(out, ",\n%8s", "") - 2;
+		else
+			col += fprintf(out, ",");
+		col += fprintf(out, " %s %s", c->name, val);
+	}
+	if (group)
+		fputc('\n', out);
+}
+
+/* A session is "ok" only when nothing is missing and it did not go stale. */
+static const char *session_verdict(const struct gw_engine *e)
+{
+	if (e->gap.stale)
+		return "STALE (no orders after it went stale)";
+	if (gap_open(&e->gap))
+		return "INCOMPLETE (messages still missing)";
+	if (!e->dec.ended)
+		return "ok so far (no end of session seen)";
+	return "ok (ended, every message decoded)";
+}
+
 void report_summary(FILE *out, const struct gw_report *r)
 {
 	const struct gw_engine *e = r->e;
-	const struct feed_counters *c = &e->dec.cnt;
-	const struct gw_stats *s = &e->st;
+	struct counters t;
 
 	fprintf(out, "\n=== gateway summary: %s on %s", path_name(r->o), r->o->ifname);
 	if (r->x)
@@ -292,82 +490,42 @@ void report_summary(FILE *out, const struct gw_report *r)
 			r->o->xdp_generic ? "generic" : "driver", r->o->queue,
 			r->x->port.hugepages ? "2 MB huge" : "4 KB");
 	fprintf(out, ", %.2f s\n", r->elapsed_s);
-	fprintf(out, "feed:    packets %" PRIu64 ", messages %" PRIu64 ", ticks %" PRIu64
-		" (ours %" PRIu64 "), heartbeats %" PRIu64 ", end of session %s\n",
-		c->packets, c->msgs, s->ticks, s->ticks_ours, c->heartbeats,
-		e->dec.ended ? "seen" : "not seen");
-	fprintf(out, "         gaps %" PRIu64 " (%" PRIu64 " messages), duplicates %"
-		PRIu64 ", malformed %" PRIu64 " (short %" PRIu64 ", overrun %" PRIu64
-		", count %" PRIu64 "/%" PRIu64 ", zero-length %" PRIu64 ", bad length %"
-		PRIu64 ", unknown type %" PRIu64 ")\n",
-		c->gaps, c->gap_msgs, c->duplicates, malformed(c), c->short_packet,
-		c->block_overrun, c->count_too_high, c->count_too_low,
-		c->zero_length_block, c->bad_length, c->unknown_type);
-	fprintf(out, "orders:  sent %" PRIu64 ", failed %" PRIu64 ", accepted %" PRIu64
-		", filled %" PRIu64 ", canceled %" PRIu64 ", rejected %" PRIu64
-		", replies %" PRIu64 " (bad %" PRIu64 ", unknown token %" PRIu64 ")\n",
-		s->orders, s->orders_failed, s->accepted, s->fills, s->cancels,
-		s->rejects, s->replies, s->bad_replies, s->unknown_token);
+	fprintf(out, "session: %.10s, %s", e->dec.have_session ? e->dec.session : "(none)",
+		session_verdict(e));
+	if (e->gap.stale)
+		fprintf(out, ": %s", e->gap.why);
+	fprintf(out, "; longest recovery %.3f ms\n", (double)e->gap.st.recovery_ns_max / 1e6);
+	collect(&t, r);
+	print_counters(out, &t);
+	if (e->st.untraded) {
+		uint64_t n = e->st.untraded < GW_UNTRADED_LOG ? e->st.untraded : GW_UNTRADED_LOG;
 
-	fprintf(out, "         timed out %" PRIu64 " (late replies %" PRIu64 "), duplicate replies %"
-		PRIu64 ", catch-up %" PRIu64 " (too late, not sent: %" PRIu64 "), kill switch %s\n",
-		s->timeouts, s->late_replies, s->dup_replies, s->catchup_orders,
-		s->catchup_suppressed,
-		e->killed ? "ENGAGED" : "off");
-	fprintf(out, "risk:    refused");
-	for (int i = 0; i < RISK_NR; i++)
-		fprintf(out, " %s %" PRIu64, risk_names[i], s->risk[i]);
-	fprintf(out, "\n");
-	fprintf(out, "gaps:    opened %" PRIu64 ", filled %" PRIu64 ", packets held %" PRIu64
-		", re-requests %" PRIu64 ", retransmitted packets %" PRIu64
-		", longest fill %.3f ms, timeouts %" PRIu64 ", hold overflow %" PRIu64
-		", session %s, other-session packets %" PRIu64 "\n",
-		e->gap.gaps, e->gap.filled, e->gap.held_pkts, e->gap.requests,
-		e->gap.retrans_pkts, (double)e->gap.fill_ns_max / 1e6, e->gap.timeouts,
-		e->gap.hold_overflow, e->gap.stale ? "STALE (no orders)" : "ok",
-		s->other_session);
-	fprintf(out, "  %-8s %6s %4s %9s %7s %6s %7s %7s %10s %14s %12s\n", "symbol",
+		fprintf(out, "untraded strategy changes (the next tick trades toward the target):");
+		for (uint64_t i = 0; i < n && i < 8; i++) {
+			const struct gw_untraded *u = &e->untraded[i];
+			const struct gw_inst *in = &e->inst[u->inst];
+
+			fprintf(out, " %.*s %+" PRId64 "@%" PRIu64 " (%s)", sym_len(in->symbol),
+				in->symbol, u->shares, u->md_seq, untraded_names[u->why]);
+		}
+		fprintf(out, "%s\n", e->st.untraded > 8 ? " ..." : "");
+	}
+	fprintf(out, "  %-8s %6s %4s %9s %7s %6s %7s %7s %10s %8s %14s %12s\n", "symbol",
 		"locate", "len", "ticks", "orders", "fills", "cancels", "rejects",
-		"position", "cash", "pnl");
+		"position", "target", "cash", "pnl");
 	for (unsigned int i = 0; i < e->n_inst; i++) {
 		const struct gw_inst *in = &e->inst[i];
 
 		fprintf(out, "  %-8.8s %6d %4u %9" PRIu64 " %7" PRIu64 " %6" PRIu64
-			" %7" PRIu64 " %7" PRIu64 " %+10" PRId64 " %14.4f %+12.4f\n",
+			" %7" PRIu64 " %7" PRIu64 " %+10" PRId64 " %+8" PRId64 " %14.4f %+12.4f\n",
 			in->symbol, in->locate, in->strat.hma.hp.L, in->ticks, in->orders,
-			in->fills, in->cancels, in->rejects, in->pos_shares,
-			(double)in->cash / 10000.0, (double)engine_inst_pnl(in) / 10000.0);
+			in->fills, in->cancels, in->rejects, in->pos_shares, inst_target(in),
+			(double)in->cash / 10000.0, (double)inst_pnl(in) / 10000.0);
 	}
-	fprintf(out, "  total pnl %+.4f\n", pnl_dollars(e));
-
-	if (r->x) {
-		uint64_t cnt[STEER_NR_COUNTERS];
-		struct xdp_statistics st;
-
-		if (!xdp_steer_counters(&r->x->steer, cnt)) {
-			fprintf(out, "xdp:    ");
-			for (int i = 0; i < STEER_NR_COUNTERS; i++)
-				fprintf(out, " %s %" PRIu64, steer_counter_names[i], cnt[i]);
-			fprintf(out, "\n");
-		}
-		if (!xsk_port_kernel_stats(&r->x->port, &st))
-			fprintf(out, "socket:   rx_dropped %llu, rx_invalid %llu, rx_ring_full %llu, "
-				"fill_ring_empty %llu, tx_invalid %llu, tx_ring_empty %llu; "
-				"tx pool empty %" PRIu64 ", tx ring full %" PRIu64 ", kicks %" PRIu64
-				", kick errors %" PRIu64 "\n",
-				st.rx_dropped, st.rx_invalid_descs, st.rx_ring_full,
-				st.rx_fill_ring_empty_descs, st.tx_invalid_descs,
-				st.tx_ring_empty_descs, r->x->port.tx_pool_empty,
-				r->x->port.tx_ring_full, r->x->kicks, r->x->port.kick_errors);
-		fprintf(out, "frames:   unparseable %" PRIu64 ", bad checksum %" PRIu64 "%s, other %"
-			PRIu64 "\n", s->bad_frames, s->bad_checksum,
-			s->bad_checksum && !s->feed_packets ?
-			" (all of them: is TX checksum offload on at the sender? ethtool -K IF tx off)" : "",
-			s->other_packets);
-	} else if (r->u) {
-		fprintf(out, "sockets: send errors %" PRIu64 ", datagrams without kernel stamp %"
-			PRIu64 "\n", r->u->send_errors, r->u->no_kernel_stamp);
-	}
+	fprintf(out, "  total pnl %+.4f\n", (double)engine_pnl(e) / 10000.0);
+	if (r->x && e->st.bad_checksum && !e->st.feed_packets)
+		fprintf(out, "  every frame had a bad checksum: is TX checksum offload on at the "
+			"sender? (ethtool -K IF tx off)\n");
 
 	fprintf(out, "latency per order (ns):\n  %-16s %8s %8s %8s %8s %8s %8s %8s %8s\n",
 		"stage", "count", "min", "p50", "p90", "p99", "p99.9", "p99.99", "max");
@@ -395,81 +553,76 @@ static void json_hist(FILE *f, const char *name, const struct hdr_hist *h,
 	fprintf(f, "}%s\n", last ? "" : ",");
 }
 
+/* The table as JSON objects, one per group. */
+static void json_counters(FILE *f, const struct counters *t)
+{
+	const char *group = NULL;
+
+	for (unsigned int i = 0; i < t->n; i++) {
+		const struct counter *c = &t->c[i];
+
+		if (!group || strcmp(group, c->group)) {
+			fprintf(f, "%s  \"%s\": {", group ? "},\n" : "", c->group);
+			group = c->group;
+		} else {
+			fprintf(f, ", ");
+		}
+		if (c->kind == V_NUM)
+			fprintf(f, "\"%s\": %" PRIu64, c->name, c->v);
+		else if (c->kind == V_BOOL)
+			fprintf(f, "\"%s\": %s", c->name, c->v ? "true" : "false");
+		else
+			fprintf(f, "\"%s\": \"%s\"", c->name, c->str);
+	}
+	if (group)
+		fprintf(f, "},\n");
+}
+
 int report_json(const char *path, const struct gw_report *r)
 {
 	const struct gw_engine *e = r->e;
-	const struct feed_counters *c = &e->dec.cnt;
-	const struct gw_stats *s = &e->st;
 	FILE *f = fopen(path, "w");
+	struct counters t;
+	uint64_t nun;
 
 	if (!f)
 		return -errno;
 	fprintf(f, "{\n  \"path\": \"%s\",\n  \"elapsed_s\": %.3f,\n", path_name(r->o),
 		r->elapsed_s);
-	fprintf(f, "  \"feed\": {\"packets\": %" PRIu64 ", \"messages\": %" PRIu64
-		", \"ticks\": %" PRIu64 ", \"ticks_ours\": %" PRIu64 ", \"gaps\": %" PRIu64
-		", \"gap_msgs\": %" PRIu64 ", \"duplicates\": %" PRIu64
-		", \"malformed\": %" PRIu64 ", \"heartbeats\": %" PRIu64
-		", \"end_of_session\": %s, \"next_seq\": %" PRIu64 "},\n",
-		c->packets, c->msgs, s->ticks, s->ticks_ours, c->gaps, c->gap_msgs,
-		c->duplicates, malformed(c), c->heartbeats, e->dec.ended ? "true" : "false",
-		e->dec.next_seq);
-	fprintf(f, "  \"orders\": {\"sent\": %" PRIu64 ", \"failed\": %" PRIu64
-		", \"accepted\": %" PRIu64 ", \"filled\": %" PRIu64 ", \"canceled\": %"
-		PRIu64 ", \"rejected\": %" PRIu64 ", \"replies\": %" PRIu64
-		", \"bad_replies\": %" PRIu64 ", \"unknown_token\": %" PRIu64 "},\n",
-		s->orders, s->orders_failed, s->accepted, s->fills, s->cancels, s->rejects,
-		s->replies, s->bad_replies, s->unknown_token);
-	fprintf(f, "  \"orders_more\": {\"timed_out\": %" PRIu64 ", \"late_replies\": %" PRIu64
-		", \"dup_replies\": %" PRIu64 ", \"catchup\": %" PRIu64
-		", \"catchup_suppressed\": %" PRIu64 ", \"kill_switch\": %s},\n",
-		s->timeouts, s->late_replies, s->dup_replies, s->catchup_orders,
-		s->catchup_suppressed,
-		e->killed ? "true" : "false");
-	fprintf(f, "  \"risk\": {");
-	for (int i = 0; i < RISK_NR; i++)
-		fprintf(f, "%s\"%s\": %" PRIu64, i ? ", " : "", risk_names[i], s->risk[i]);
-	fprintf(f, "},\n");
-	fprintf(f, "  \"gaps\": {\"opened\": %" PRIu64 ", \"filled\": %" PRIu64
-		", \"held\": %" PRIu64 ", \"requests\": %" PRIu64 ", \"retrans_pkts\": %"
-		PRIu64 ", \"retrans_ahead\": %" PRIu64 ", \"fill_ns_max\": %" PRIu64
-		", \"timeouts\": %" PRIu64 ", \"hold_overflow\": %" PRIu64
-		", \"stale\": %s, \"other_session\": %" PRIu64 ", \"ticks_stale\": %" PRIu64 "},\n",
-		e->gap.gaps, e->gap.filled, e->gap.held_pkts, e->gap.requests,
-		e->gap.retrans_pkts, e->gap.retrans_ahead, e->gap.fill_ns_max,
-		e->gap.timeouts, e->gap.hold_overflow, e->gap.stale ? "true" : "false",
-		s->other_session, s->ticks_stale);
+	fprintf(f, "  \"session\": \"%.10s\",\n", e->dec.have_session ? e->dec.session : "");
+	collect(&t, r);
+	json_counters(f, &t);
 	fprintf(f, "  \"symbols\": [\n");
 	for (unsigned int i = 0; i < e->n_inst; i++) {
 		const struct gw_inst *in = &e->inst[i];
 
 		fprintf(f, "    {\"symbol\": \"%.*s\", \"locate\": %d, \"length\": %u, "
-			"\"ticks\": %" PRIu64 ", \"orders\": %" PRIu64 ", \"fills\": %" PRIu64
-			", \"cancels\": %" PRIu64 ", \"rejects\": %" PRIu64
-			", \"position\": %" PRId64 ", \"cash\": %" PRId64 ", \"pnl\": %" PRId64
+			"\"unit\": %u, \"ticks\": %" PRIu64 ", \"orders\": %" PRIu64
+			", \"fills\": %" PRIu64 ", \"cancels\": %" PRIu64 ", \"rejects\": %" PRIu64
+			", \"restores\": %" PRIu64
+			", \"bad_price\": %" PRIu64 ", \"position\": %" PRId64
+			", \"target\": %" PRId64 ", \"open_buy\": %" PRId64
+			", \"open_sell\": %" PRId64 ", \"cash\": %" PRId64 ", \"pnl\": %" PRId64
 			", \"last_price\": %u, \"strategy_position\": %d}%s\n",
-			sym_len(in->symbol), in->symbol, in->locate, in->strat.hma.hp.L, in->ticks, in->orders,
-			in->fills, in->cancels, in->rejects, in->pos_shares, in->cash,
-			engine_inst_pnl(in), in->last_price, in->strat.sar.pos,
-			i + 1 < e->n_inst ? "," : "");
+			sym_len(in->symbol), in->symbol, in->locate, in->strat.hma.hp.L, in->unit,
+			in->ticks, in->orders, in->fills, in->cancels, in->rejects, in->restores,
+			in->bad_price, in->pos_shares, inst_target(in),
+			e->ord.open_buy[i], e->ord.open_sell[i], in->cash, inst_pnl(in),
+			in->last_price, in->strat.sar.pos, i + 1 < e->n_inst ? "," : "");
 	}
-	fprintf(f, "  ],\n");
-	if (r->x) {
-		uint64_t cnt[STEER_NR_COUNTERS] = { 0 };
-		struct xdp_statistics st = { 0 };
+	fprintf(f, "  ],\n  \"untraded\": [");
+	nun = e->st.untraded < GW_UNTRADED_LOG ? e->st.untraded : GW_UNTRADED_LOG;
+	for (uint64_t i = 0; i < nun; i++) {
+		const struct gw_untraded *u = &e->untraded[i];
+		const struct gw_inst *in = &e->inst[u->inst];
 
-		xdp_steer_counters(&r->x->steer, cnt);
-		xsk_port_kernel_stats(&r->x->port, &st);
-		fprintf(f, "  \"xdp\": {");
-		for (int i = 0; i < STEER_NR_COUNTERS; i++)
-			fprintf(f, "\"%s\": %" PRIu64 ", ", steer_counter_names[i], cnt[i]);
-		fprintf(f, "\"bad_frames\": %" PRIu64 ", \"bad_checksum\": %" PRIu64 ", ",
-			s->bad_frames, s->bad_checksum);
-		fprintf(f, "\"rx_dropped\": %llu, \"rx_ring_full\": %llu, "
-			"\"rx_fill_ring_empty\": %llu, \"tx_ring_empty\": %llu},\n",
-			st.rx_dropped, st.rx_ring_full, st.rx_fill_ring_empty_descs,
-			st.tx_ring_empty_descs);
+		fprintf(f, "%s\n    {\"seq\": %" PRIu64 ", \"symbol\": \"%.*s\", "
+			"\"side\": \"%c\", \"shares\": %" PRId64 ", \"why\": \"%s\"}",
+			i ? "," : "", u->md_seq, sym_len(in->symbol), in->symbol,
+			u->shares > 0 ? 'B' : 'S', u->shares < 0 ? -u->shares : u->shares,
+			untraded_names[u->why]);
 	}
+	fprintf(f, "%s],\n", nun ? "\n  " : "");
 	if (r->clock_read)
 		json_hist(f, "clock_read_ns", r->clock_read, 0);
 	fprintf(f, "  \"latency_ns\": {\n");
@@ -492,23 +645,26 @@ static const char *state_name(uint8_t s)
 int report_orders_csv(const char *path, const struct gw_report *r)
 {
 	const struct gw_engine *e = r->e;
-	uint32_t n = e->next_order, cap = e->order_mask + 1;
+	uint32_t n = e->ord.next, cap = e->ord.mask + 1;
 	FILE *f = fopen(path, "w");
 
 	if (!f)
 		return -errno;
 	fprintf(f, "order_no,md_seq,symbol,side,shares,price,state,fill_price,"
-		"t_send,t_hook,t_seen,t_decided,t_queued,t_sent\n");
+		"t_send,t_hook,t_seen,t_decided,t_queued,t_sent,kind\n");
 	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
-		const struct gw_order *o = &e->orders[no & e->order_mask];
+		const struct gw_order *o = &e->ord.log[no & e->ord.mask];
 		const struct gw_inst *in = &e->inst[o->inst];
 
+		/* S: the strategy's change; R: a restore; A: a change resized */
+		char kind = o->flags & GW_F_RESTORE ? 'R' : o->flags & GW_F_RESIZED ? 'A' : 'S';
+
 		fprintf(f, "%u,%" PRIu64 ",%.*s,%c,%u,%u,%s,%u,%" PRIu64 ",%" PRIu64 ",%"
-			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%c\n",
 			o->order_no, o->md_seq, sym_len(in->symbol), in->symbol, o->side, o->shares,
 			o->price, state_name(o->state), o->fill_price,
 			o->t_hook ? itch_ts_recover(o->t_exch, o->t_hook) : 0,
-			o->t_hook, o->t_seen, o->t_decided, o->t_queued, o->t_sent);
+			o->t_hook, o->t_seen, o->t_decided, o->t_queued, o->t_sent, kind);
 	}
 	return fclose(f) ? -errno : 0;
 }

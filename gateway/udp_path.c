@@ -12,6 +12,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -92,6 +93,7 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 
 	u->feed_fd = u->order_fd = u->rq_fd = -1;
 	u->blocking = o->udp_recv == GW_UDP_BLOCK;
+	u->feed_source = o->feed_source;
 	u->rt_offset = realtime_offset();
 	u->no_kernel_stamp = u->send_errors = 0;
 
@@ -178,6 +180,14 @@ static uint64_t kernel_stamp(struct udp_path *u, struct msghdr *m)
 	return 0;
 }
 
+/* The feed's sender, when one is required (host order; 0 = any). */
+static bool spoofed(const struct udp_path *u, const struct sockaddr_in *from,
+		    socklen_t fromlen)
+{
+	return u->feed_source && (fromlen < sizeof(*from) || from->sin_family != AF_INET ||
+				  ntohl(from->sin_addr.s_addr) != u->feed_source);
+}
+
 static void drain_replies(struct udp_path *u, struct gw_engine *e)
 {
 	uint8_t buf[2048];
@@ -201,7 +211,7 @@ static void send_orders(struct udp_path *u, struct gw_engine *e,
 		rec->t_queued = now_ns();
 		if (send(u->order_fd, out, sizeof(out), 0) != (ssize_t)sizeof(out)) {
 			u->send_errors++;
-			engine_order_failed(e, rec);
+			orders_failed(&e->ord, rec);
 			continue;
 		}
 		rec->t_sent = now_ns();
@@ -253,24 +263,32 @@ static void drain_retrans(struct udp_path *u, struct gw_engine *e)
 	}
 }
 
-/* Re-requests, order timeouts: between datagrams, never per tick. */
+/* Re-requests, reply recovery, order timeouts: between datagrams. */
 static void housekeeping(struct udp_path *u, struct gw_engine *e, uint64_t now)
 {
+	uint8_t buf[MOLD_REREQ_LEN > OUCH_RESEND_DGRAM_LEN ? MOLD_REREQ_LEN :
+		    OUCH_RESEND_DGRAM_LEN];
 	struct mold_rerequest rq;
-	uint8_t buf[MOLD_REREQ_LEN];
+	uint64_t first;
+	uint16_t count;
 
 	if (gap_open(&e->gap)) {
-		if (u->rq_fd >= 0 && engine_gap_poll(e, now, &rq.seq, &rq.count)) {
-			memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
+		memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
+		while (u->rq_fd >= 0 && engine_gap_request(e, now, &rq.seq, &rq.count)) {
 			mold_encode_rerequest(buf, sizeof(buf), &rq);
-			if (send(u->rq_fd, buf, sizeof(buf), MSG_DONTWAIT) !=
-			    (ssize_t)sizeof(buf))
+			if (send(u->rq_fd, buf, MOLD_REREQ_LEN, MSG_DONTWAIT) != MOLD_REREQ_LEN)
 				u->send_errors++;
 		}
 		/* A timeout may have made the session stale: release what is held. */
 		drain_held(u, e, now);
 	}
-	engine_expire_orders(e, now);
+	if (orders_resend_due(&e->ord, now, &first, &count)) {
+		ouch_encode_resend(buf, sizeof(buf), first, count);
+		if (send(u->order_fd, buf, OUCH_RESEND_DGRAM_LEN, MSG_DONTWAIT) !=
+		    OUCH_RESEND_DGRAM_LEN)
+			u->send_errors++;
+	}
+	orders_expire(&e->ord, now);
 }
 
 void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
@@ -282,7 +300,9 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 	uint64_t end_at = 0, spins = 0;
 
 	while (!ctl->stop) {
+		struct sockaddr_in from;
 		struct msghdr m = {
+			.msg_name = &from, .msg_namelen = sizeof(from),
 			.msg_iov = &iov, .msg_iovlen = 1,
 			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
 		};
@@ -291,16 +311,22 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 		if (n >= 0) {
 			uint64_t t_seen = now_ns();
 
-			on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), t_seen, 0);
+			if (unlikely(spoofed(u, &from, m.msg_namelen)))
+				e->st.spoofed++;
+			else
+				on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), t_seen, 0);
 			/* A busy feed must not starve the replies (nor the gap work). */
-			if (u->blocking || gap_open(&e->gap) || ++spins % 16 == 0) {
+			if (u->blocking || gap_open(&e->gap) || orders_reply_hole(&e->ord) ||
+			    ++spins % 16 == 0) {
 				drain_replies(u, e);
 				drain_retrans(u, e);
 				housekeeping(u, e, t_seen);
 			}
 			continue;
 		}
-		if (!u->blocking && ++spins % 64)
+		/* While something is missing, its answer is what we wait for. */
+		if (!u->blocking && ++spins % 64 && !gap_open(&e->gap) &&
+		    !orders_reply_hole(&e->ord))
 			continue;
 		drain_replies(u, e);
 		drain_retrans(u, e);

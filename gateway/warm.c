@@ -32,9 +32,9 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg,
 
 	memset(w, 0, sizeof(*w));
 	c.n_inst = 1;
-	c.order_log = 16;
+	c.orders.log_size = 16;
 	c.tick_ring = 16;
-	c.hold_slots = 1;
+	c.gap.hold = 1;
 	if (engine_init(&w->shadow, &c, err, errlen))
 		return -1;
 	w->tmpl = *tmpl;
@@ -79,13 +79,20 @@ void warm_destroy(struct warm *w)
 void warm_run(struct warm *w)
 {
 	struct gw_decision d[GW_MAX_DECISIONS];
-	struct gw_decision fake = { .price = 1000000, .limit = 1000000, .shares = 100, .change = 1 };
+	struct gw_decision fake = { .limit = 1000000, .shares = 100, .side = 'B' };
 	const struct gw_decision *o = &fake;
 	struct gw_order *rec;
 	struct frame_udp u;
 	unsigned int nd;
 	uint64_t sum;
 
+	/*
+	 * The shadow's orders are never answered: forget them, so that its
+	 * exposure stays zero and a turned strategy still reaches the risk
+	 * checks and the order build.
+	 */
+	w->shadow.ord.open_buy[0] = w->shadow.ord.open_sell[0] = 0;
+	w->shadow.ord.open = 0;
 	/* Each dry tick is the next message of the shadow's session. */
 	be64_store(w->frame + FRAME_HDR_LEN + MOLD_OFF_SEQ, w->seq);
 	be32_store(w->frame + WARM_OFF_PRICE, w->price[w->seq % WARM_PRICES]);

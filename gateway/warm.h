@@ -35,6 +35,49 @@ struct warm {
 	uint64_t decided;	/* dry ticks whose decision passed the risk checks */
 };
 
+/*
+ * Read every line the next tick will touch on the live engine: the decoder
+ * and its ring slot, the counters, the instruments and their strategies,
+ * the risk and order state, the next order record.  Plain loads, not
+ * prefetches: a prefetch may be dropped when it misses the TLB, which is
+ * half the point.  Nothing is written.
+ */
+static inline void warm_lines(const void *p, size_t len)
+{
+	for (size_t off = 0; off < len; off += 64)
+		STRAT_TOUCH((const char *)p + off);
+}
+
+static inline void engine_warm(const struct gw_engine *e)
+{
+	const struct tick_ring *r = &e->dec.ring;
+	uint32_t slot = tick_ring_slot(r, r->head);
+	const struct orders *o = &e->ord;
+
+	warm_lines(&e->dec, offsetof(struct feed_decoder, dir));
+	warm_lines(&e->st, sizeof(e->st));
+	STRAT_TOUCH(&r->seq[slot]);
+	STRAT_TOUCH(&r->exch_ts[slot]);
+	STRAT_TOUCH(&r->arrival_ns[slot]);
+	STRAT_TOUCH(&r->price[slot]);
+	STRAT_TOUCH(&r->shares[slot]);
+	STRAT_TOUCH(&r->locate[slot]);
+	STRAT_TOUCH(&r->side[slot]);
+	warm_lines(&e->risk, sizeof(e->risk));
+	warm_lines(o, offsetof(struct orders, rs));
+	warm_lines(&o->log[o->next & o->mask], sizeof(struct gw_order));
+	warm_lines(&e->gap, offsetof(struct gw_gap, req));
+	for (unsigned int i = 0; i < e->n_inst; i++) {
+		const struct gw_inst *in = &e->inst[i];
+
+		if (in->locate >= 0)
+			STRAT_TOUCH(&e->locate_inst[in->locate]);
+		warm_lines(in, offsetof(struct gw_inst, strat));
+		strat_touch(&in->strat);
+		warm_lines(&in->last_price, sizeof(*in) - offsetof(struct gw_inst, last_price));
+	}
+}
+
 /* The shadow trades the first instrument of cfg; tmpl is the path's. */
 int warm_init(struct warm *w, const struct gw_cfg *cfg,
 	      const struct frame_template *tmpl, char *err, size_t errlen);

@@ -153,7 +153,7 @@ static void send_orders(struct xsk_path *x, struct gw_engine *e,
 		if (b->n == sizeof(b->rec) / sizeof(b->rec[0]))
 			tx_flush(x, b);
 		if (addr == UINT64_MAX) {
-			e->st.orders_failed++;
+			orders_unreserve(&e->ord, &dec[i]);
 			continue;
 		}
 		frame = xsk_port_data(&x->port, addr);
@@ -161,7 +161,7 @@ static void send_orders(struct xsk_path *x, struct gw_engine *e,
 		len = frame_finish_sum(&x->tmpl, frame, OUCH_ENTER_DGRAM_LEN, sum);
 		rec->t_decided = now_ns();
 		if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
-			engine_order_failed(e, rec);
+			orders_failed(&e->ord, rec);
 			continue;
 		}
 		rec->t_queued = now_ns();
@@ -196,39 +196,47 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 		drain_held(x, e, t_seen, b);
 }
 
-/* Ask the exchange's re-request server for [seq, seq + count). */
-static void send_rerequest(struct xsk_path *x, struct gw_engine *e,
-			   uint64_t seq, uint16_t count, struct tx_batch *b)
+/* A control datagram (re-request, resend request) through the TX ring. */
+static void send_control(struct xsk_path *x, struct frame_template *t,
+			 const uint8_t *payload, size_t plen, struct tx_batch *b)
 {
-	struct mold_rerequest rq = { .seq = seq, .count = count };
 	uint64_t addr = xsk_port_tx_frame(&x->port);
 	uint8_t *frame;
 	size_t len;
 
 	if (addr == UINT64_MAX)
-		return;		/* counted as tx_pool_empty; retried later */
-	memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
+		return;		/* counted as tx_pool_empty; asked again later */
 	frame = xsk_port_data(&x->port, addr);
-	mold_encode_rerequest(frame + FRAME_HDR_LEN, MOLD_REREQ_LEN, &rq);
-	len = frame_finish(&x->rq_tmpl, frame, MOLD_REREQ_LEN);
+	memcpy(frame + FRAME_HDR_LEN, payload, plen);
+	len = frame_finish(t, frame, plen);
 	if (!xsk_port_tx_queue(&x->port, addr, (uint32_t)len))
 		b->frames++;
 }
 
-/* Off the per-packet path: re-requests, order timeouts. */
+/* Off the per-packet path: re-requests, reply recovery, order timeouts. */
 static void housekeeping(struct xsk_path *x, struct gw_engine *e,
 			 uint64_t now, struct tx_batch *b)
 {
-	uint64_t seq;
+	uint8_t buf[MOLD_REREQ_LEN > OUCH_RESEND_DGRAM_LEN ? MOLD_REREQ_LEN :
+		    OUCH_RESEND_DGRAM_LEN];
+	struct mold_rerequest rq;
+	uint64_t first;
 	uint16_t count;
 
 	if (gap_open(&e->gap)) {
+		memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
+		while (x->rq_enabled && engine_gap_request(e, now, &rq.seq, &rq.count)) {
+			mold_encode_rerequest(buf, sizeof(buf), &rq);
+			send_control(x, &x->rq_tmpl, buf, MOLD_REREQ_LEN, b);
+		}
 		/* A timeout may have made the session stale: release what is held. */
-		if (x->rq_enabled && engine_gap_poll(e, now, &seq, &count))
-			send_rerequest(x, e, seq, count, b);
 		drain_held(x, e, now, b);
 	}
-	engine_expire_orders(e, now);
+	if (orders_resend_due(&e->ord, now, &first, &count)) {
+		ouch_encode_resend(buf, sizeof(buf), first, count);
+		send_control(x, &x->tmpl, buf, OUCH_RESEND_DGRAM_LEN, b);
+	}
+	orders_expire(&e->ord, now);
 }
 
 void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
@@ -306,7 +314,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 		}
 		xsk_ring_cons__release(&p->rx, n);
 		xsk_port_refill(p, recycle, n);
-		if (unlikely(gap_open(&e->gap)))
+		if (unlikely(gap_open(&e->gap) || orders_reply_hole(&e->ord)))
 			housekeeping(x, e, t_seen, &b);
 		tx_flush(x, &b);
 		xsk_port_reap(p);

@@ -8,6 +8,7 @@
 #define STRATEGY_STRAT_H
 
 #include <errno.h>
+#include <stddef.h>
 
 #include "strategy/hma.h"
 #include "strategy/sar.h"
@@ -34,6 +35,33 @@ static inline int strat_on_tick(struct strat *s, uint32_t x)
 	if (d == -ERANGE)
 		return -ERANGE;
 	return sar_step(&s->sar, d, x);
+}
+
+/* A plain load the compiler keeps: pulls a line into the cache and the TLB. */
+#define STRAT_TOUCH(p) ((void)*(const volatile char *)(p))
+
+/*
+ * Read every line the next strat_on_tick() will touch (the parameters and
+ * sums, the ring slots it reads and writes, the rule's state), writing
+ * nothing: for a caller that keeps the path warm while no tick comes.
+ */
+static inline void strat_touch(const struct strat *s)
+{
+	const struct hma_state *h = &s->hma;
+	uint64_t t = h->t;
+
+	for (size_t off = 0; off < offsetof(struct hma_state, x); off += 64)
+		STRAT_TOUCH((const char *)h + off);
+	STRAT_TOUCH(&h->x[(t - h->hp.n) & (HMA_XRING - 1)]);
+	STRAT_TOUCH(&h->x[(t - h->hp.h) & (HMA_XRING - 1)]);
+	STRAT_TOUCH(&h->x[(t - h->hp.a) & (HMA_XRING - 1)]);
+	STRAT_TOUCH(&h->x[(t - h->hp.b) & (HMA_XRING - 1)]);
+	STRAT_TOUCH(&h->x[t & (HMA_XRING - 1)]);
+	STRAT_TOUCH(&h->R[(t - h->hp.s) & (HMA_RRING - 1)]);
+	STRAT_TOUCH(&h->R[t & (HMA_RRING - 1)]);
+	STRAT_TOUCH(&h->Q[(t - h->hp.p) & (HMA_QRING - 1)]);
+	STRAT_TOUCH(&h->Q[t & (HMA_QRING - 1)]);
+	STRAT_TOUCH(&s->sar);
 }
 
 #endif /* STRATEGY_STRAT_H */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * The gateway engine without a network: MoldUDP64 packets built with the
- * shared codec go in; the orders that come out must be exactly those of the
- * strategy run directly on the same prices (trigger seq, side, shares, limit),
- * encoded as valid OUCH with a token that names the triggering message; the
- * exchange's replies must move position and cash as the fills say.
+ * shared codec go in.  When the exchange fills every order, the orders that
+ * come out must be exactly those of the strategy run directly on the same
+ * prices (trigger seq, side, shares, limit), encoded as valid OUCH with a
+ * token that names the triggering message.  When it does not, each order
+ * is sized from the target and the exposure: what was not filled is made
+ * up at the next tick, and the position never passes the target.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,20 +17,18 @@
 
 #include "gateway/engine.h"
 #include "proto/csum.h"
-#include "proto/itch.h"
-#include "proto/moldudp64.h"
 #include "strategy/gbm.h"
+#include "tests/unit/feed_fixture.h"
 
 #define NTICKS 3000
 
 static struct gw_engine e;
-static char session[MOLD_SESSION_LEN];
-static uint64_t next_seq = 1;
 
 static struct gw_cfg cfg(void)
 {
-	struct gw_cfg c = { 0 };
+	struct gw_cfg c;
 
+	gw_cfg_defaults(&c);
 	c.n_inst = 2;
 	strcpy(c.inst[0].symbol, "AAPL");
 	c.inst[0].length = 12;
@@ -36,66 +36,11 @@ static struct gw_cfg cfg(void)
 	strcpy(c.inst[1].symbol, "MSFT");
 	c.inst[1].length = 30;
 	c.inst[1].unit = 7;
-	c.limit_bp = 10;
-	c.order_log = 1 << 12;
+	c.orders.log_size = 1 << 12;
 	c.tick_ring = 1 << 10;
-	c.hold_slots = 512;
-	c.gap_retry_ns = 1000;
-	c.gap_timeout_ns = 1000000;
-	c.order_timeout_ns = 5000;
-	strcpy(c.firm, "TEST");
+	c.gap.hold = 512;
+	strcpy(c.orders.firm, "TEST");
 	return c;
-}
-
-static void sym8(char dst[8], const char *s)
-{
-	memset(dst, ' ', 8);
-	memcpy(dst, s, strlen(s));
-}
-
-/* One packet with one message; returns its length. */
-static size_t pkt_one(uint8_t *buf, const struct itch_msg *m)
-{
-	struct mold_builder b;
-
-	assert_int_equal(mold_builder_init(&b, buf, 1500, session, next_seq), 0);
-	assert_true(mold_builder_append_itch(&b, m) > 0);
-	next_seq++;
-	return mold_builder_finish(&b);
-}
-
-static size_t pkt_directory(uint8_t *buf, uint16_t locate, const char *sym)
-{
-	struct itch_msg m = { .type = 'R', .locate = locate };
-
-	sym8(m.r.stock, sym);
-	m.r.market_category = 'Q';
-	m.r.financial_status = 'N';
-	m.r.round_lot_size = 100;
-	m.r.round_lots_only = 'N';
-	m.r.issue_classification = 'C';
-	m.r.issue_subtype[0] = 'Z';
-	m.r.issue_subtype[1] = ' ';
-	m.r.authenticity = 'P';
-	m.r.short_sale_threshold = 'N';
-	m.r.ipo_flag = 'N';
-	m.r.luld_tier = '1';
-	m.r.etp_flag = 'N';
-	m.r.inverse = 'N';
-	return pkt_one(buf, &m);
-}
-
-static size_t pkt_trade(uint8_t *buf, uint16_t locate, const char *sym,
-			uint32_t price)
-{
-	struct itch_msg m = { .type = 'P', .locate = locate, .timestamp = 12345 };
-
-	m.p.side = 'B';
-	m.p.shares = 100;
-	sym8(m.p.stock, sym);
-	m.p.price = price;
-	m.p.match = next_seq;
-	return pkt_one(buf, &m);
 }
 
 static int setup(void **state)
@@ -104,8 +49,7 @@ static int setup(void **state)
 	char err[128];
 
 	(void)state;
-	mold_session_set(session, "TEST000001");
-	next_seq = 1;
+	fx_begin("TEST000001");
 	return engine_init(&e, &c, err, sizeof(err));
 }
 
@@ -116,7 +60,29 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void test_orders_equal_strategy(void **state)
+/* The exchange answers an order: Accepted, then Executed or Canceled. */
+static void answer(struct gw_order *o, char outcome)
+{
+	uint8_t r[OUCH_REPLY_DGRAM_MAX];
+
+	engine_on_reply(&e, r, fx_reply(r, 'A', o, 0, 0, 0));
+	engine_on_reply(&e, r, fx_reply(r, outcome, o, o->shares, o->price, 0));
+}
+
+/* Build the orders of one feed packet; returns how many. */
+static unsigned int feed(const uint8_t *pkt, size_t len, uint64_t t,
+			 struct gw_order **recs)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	uint8_t out[OUCH_ENTER_DGRAM_LEN];
+	unsigned int nd = engine_on_feed(&e, pkt, len, t, t, dec, 0);
+
+	for (unsigned int i = 0; i < nd; i++)
+		engine_build_order(&e, &dec[i], t, out, &recs[i]);
+	return nd;
+}
+
+static void test_orders_equal_strategy_when_filled(void **state)
 {
 	uint32_t px[NTICKS];
 	struct strat ref;
@@ -128,43 +94,43 @@ static void test_orders_equal_strategy(void **state)
 	gbm_series(7, px, NTICKS);
 	strat_init(&ref, 12);
 
-	/* Before the directory names AAPL, its trades are not ours. */
-	size_t len = pkt_trade(pkt, 5, "AAPL", 1000000);
+	/* Before the directory names AAPL, its trades are nobody's. */
+	size_t len = fx_trade(pkt, 5, "AAPL", 1000000);
 	assert_int_equal(engine_on_feed(&e, pkt, len, 1, 1, dec, 0), 0);
 	assert_int_equal(e.st.ticks, 1);
+	assert_int_equal(e.st.unknown_locate, 1);
 	assert_int_equal(e.st.ticks_ours, 0);
 
-	len = pkt_directory(pkt, 5, "AAPL");
+	len = fx_directory(pkt, 5, "AAPL");
 	assert_int_equal(engine_on_feed(&e, pkt, len, 1, 1, dec, 0), 0);
 	assert_int_equal(e.inst[0].locate, 5);
-	len = pkt_directory(pkt, 9, "IBM");
+	len = fx_directory(pkt, 9, "IBM");
 	engine_on_feed(&e, pkt, len, 1, 1, dec, 0);
 
 	for (int t = 0; t < NTICKS; t++) {
-		uint64_t seq = next_seq;
 		int chg = strat_on_tick(&ref, px[t]);
 		unsigned int nd;
+		uint64_t seq;
 
 		/* Unconfigured IBM trades in between change nothing. */
-		len = pkt_trade(pkt, 9, "IBM", 5000);
+		len = fx_trade(pkt, 9, "IBM", 5000);
 		assert_int_equal(engine_on_feed(&e, pkt, len, 2, 2, dec, 0), 0);
 
-		seq = next_seq;
-		len = pkt_trade(pkt, 5, "AAPL", px[t]);
+		seq = fx_next_seq;
+		len = fx_trade(pkt, 5, "AAPL", px[t]);
 		nd = engine_on_feed(&e, pkt, len, 1000 + t, 1000 + t, dec, 0);
 		assert_int_equal(nd, chg != 0);
 		if (!nd)
 			continue;
 		want_orders++;
 		assert_int_equal(dec[0].md_seq, seq);
-		assert_int_equal(dec[0].change, chg);
+		assert_int_equal(dec[0].flags, 0);
 		assert_int_equal(dec[0].t_hook, 1000 + t);
 
 		struct gw_order *rec;
 		struct ouch_enter_order o;
 		uint64_t tok_seq;
 		uint32_t tok_no;
-
 		uint64_t sum = engine_build_order(&e, &dec[0], 5, out, &rec);
 
 		/* The sum it returns is the datagram's own one's complement sum. */
@@ -183,83 +149,189 @@ static void test_orders_equal_strategy(void **state)
 		assert_int_equal(o.price, chg > 0 ? px[t] + px[t] / 1000 : px[t] - px[t] / 1000);
 		assert_int_equal(rec->md_seq, seq);
 		assert_int_equal(rec->side, o.side);
+		answer(rec, 'E');
 	}
 	assert_true(want_orders > 10);
-	assert_int_equal(e.st.orders, want_orders);
+	assert_int_equal(e.ord.st.orders, want_orders);
 	assert_int_equal(e.inst[0].orders, want_orders);
 	assert_int_equal(e.inst[0].strat.sar.pos, ref.sar.pos);
+	assert_int_equal(e.inst[0].pos_shares, ref.sar.pos * 100);
 	assert_int_equal(e.inst[1].orders, 0);
+	assert_int_equal(e.st.restores, 0);
 }
 
-static size_t reply(uint8_t *buf, char type, const struct gw_order *o,
-		    uint32_t shares, uint32_t price)
+/* Feed AAPL prices until the strategy wants an order; its record. */
+static struct gw_order *until_order(const uint32_t *px, int n, int *t)
 {
-	struct ouch_reply r = { .type = type, .timestamp = 1 };
-	int len;
+	struct gw_order *recs[GW_MAX_DECISIONS];
+	uint8_t pkt[1500];
 
-	order_token_encode(r.token, o->md_seq, o->order_no);
-	if (type == 'E') {
-		r.executed.shares = shares;
-		r.executed.price = price;
-		r.executed.liquidity = 'R';
-		r.executed.match = 1;
-	} else if (type == 'C') {
-		r.canceled.decrement = shares;
-		r.canceled.reason = 'I';
-	} else if (type == 'J') {
-		r.rejected.reason = 'S';
-	} else {
-		r.accepted.side = o->side;
-		r.accepted.shares = o->shares;
-		r.accepted.price = o->price;
+	for (; *t < n; (*t)++) {
+		size_t len = fx_trade(pkt, 5, "AAPL", px[*t]);
+
+		if (feed(pkt, len, 100 + *t, recs)) {
+			(*t)++;
+			return recs[0];
+		}
 	}
-	len = ouch_encode_reply(buf, 128, &r);
-	assert_true(len > 0);
-	return (size_t)len;
+	return NULL;
+}
+
+static void test_unfilled_order_made_up_next_tick(void **state)
+{
+	struct gw_order *recs[GW_MAX_DECISIONS], *o, *again;
+	uint32_t px[400];
+	uint8_t pkt[1500];
+	int t = 0;
+
+	(void)state;
+	gbm_series(3, px, 400);
+	feed(pkt, fx_directory(pkt, 5, "AAPL"), 1, recs);
+	o = until_order(px, 400, &t);
+	assert_non_null(o);
+	assert_int_equal(o->shares, 100);
+	assert_int_equal(o->flags, 0);
+
+	/* While it is open, the next ticks want nothing more. */
+	assert_int_equal(feed(pkt, fx_trade(pkt, 5, "AAPL", px[t]), 200, recs), 0);
+	t++;
+	/* Canceled by the exchange: the next tick makes it up. */
+	answer(o, 'C');
+	assert_int_equal(e.inst[0].pos_shares, 0);
+	assert_int_equal(feed(pkt, fx_trade(pkt, 5, "AAPL", px[t]), 300, recs), 1);
+	again = recs[0];
+	assert_int_equal(again->side, o->side);
+	assert_int_equal(again->shares, 100);
+	assert_true(again->flags & GW_F_RESTORE);
+	assert_int_equal(e.st.restores, 1);
+	answer(again, 'E');
+	assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
+}
+
+/*
+ * A reversal while the entry is still open: the sell counts the open buy as
+ * not filled (the position must not pass the target), and the rest follows
+ * once the buy is known to have filled.
+ */
+static void test_reversal_with_open_order(void **state)
+{
+	struct gw_order *recs[GW_MAX_DECISIONS], *entry, *rev, *rest;
+	uint32_t px[2000];
+	uint8_t pkt[1500];
+	int t = 0;
+
+	(void)state;
+	gbm_series(9, px, 2000);
+	feed(pkt, fx_directory(pkt, 5, "AAPL"), 1, recs);
+	entry = until_order(px, 2000, &t);
+	assert_non_null(entry);
+	rev = until_order(px, 2000, &t);		/* the entry never answered */
+	assert_non_null(rev);
+	assert_int_not_equal(rev->side, entry->side);
+	assert_int_equal(rev->shares, 100);		/* the strategy's change is 200 */
+	assert_true(rev->flags & GW_F_RESIZED);
+	answer(entry, 'E');
+	answer(rev, 'E');
+	assert_int_equal(e.inst[0].pos_shares, 0);
+	assert_int_equal(feed(pkt, fx_trade(pkt, 5, "AAPL", px[t]), 5000, recs), 1);
+	rest = recs[0];
+	assert_int_equal(rest->side, rev->side);
+	assert_int_equal(rest->shares, 100);
+	answer(rest, 'E');
+	assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
+}
+
+/* Whatever the exchange does with each order, the position stays in bounds. */
+static void test_position_never_passes_target(void **state)
+{
+	struct gw_order *recs[GW_MAX_DECISIONS];
+	struct gw_order *open[64];
+	unsigned int nopen = 0;
+	uint64_t rng = 12345;
+	uint32_t px[NTICKS];
+	uint8_t pkt[1500];
+
+	(void)state;
+	gbm_series(21, px, NTICKS);
+	feed(pkt, fx_directory(pkt, 5, "AAPL"), 1, recs);
+	for (int t = 0; t < NTICKS; t++) {
+		unsigned int nd = feed(pkt, fx_trade(pkt, 5, "AAPL", px[t]), 10 + t, recs);
+
+		for (unsigned int i = 0; i < nd && nopen < 64; i++)
+			open[nopen++] = recs[i];
+		/* Answer some open orders, in any order: fill, cancel or wait. */
+		for (unsigned int i = 0; i < nopen;) {
+			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+			switch (rng >> 62) {
+			case 0:
+				answer(open[i], 'E');
+				open[i] = open[--nopen];
+				break;
+			case 1:
+				answer(open[i], 'C');
+				open[i] = open[--nopen];
+				break;
+			default:
+				i++;
+			}
+		}
+		const struct gw_inst *in = &e.inst[0];
+		int64_t hi = in->pos_shares + e.ord.open_buy[0];
+		int64_t lo = in->pos_shares - e.ord.open_sell[0];
+
+		assert_true(hi <= 100 && lo >= -100);
+	}
+	while (nopen)
+		answer(open[--nopen], 'E');
+	feed(pkt, fx_trade(pkt, 5, "AAPL", px[NTICKS - 1]), 99999, recs);
+	if (e.ord.open)
+		answer(recs[0], 'E');
+	assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
+	assert_true(e.st.restores > 10);
 }
 
 static void test_replies_account(void **state)
 {
-	struct gw_decision d = { .md_seq = 77, .price = 1000000, .limit = 1000000,
-				 .shares = 7, .change = 1, .inst = 1 };
+	struct gw_decision d = { .md_seq = 77, .limit = 1000000, .shares = 7, .side = 'B',
+				 .inst = 1 };
 	struct gw_order *buy, *sell, *rej;
-	uint8_t out[OUCH_ENTER_DGRAM_LEN], r[128];
-	size_t n;
+	uint8_t out[OUCH_ENTER_DGRAM_LEN], r[OUCH_REPLY_DGRAM_MAX];
 
 	(void)state;
+	orders_reserve(&e.ord, &d);
 	engine_build_order(&e, &d, 0, out, &buy);		/* buy 7 */
 	d.md_seq = 78;
-	d.change = -2;
+	d.side = 'S';
 	d.shares = 14;
+	orders_reserve(&e.ord, &d);
 	engine_build_order(&e, &d, 0, out, &sell);		/* sell 14 */
 	d.md_seq = 79;
+	orders_reserve(&e.ord, &d);
 	engine_build_order(&e, &d, 0, out, &rej);
 
-	n = reply(r, 'A', buy, 0, 0);
-	engine_on_reply(&e, r, n);
+	engine_on_reply(&e, r, fx_reply(r, 'A', buy, 0, 0, 0));
 	assert_int_equal(buy->state, GW_ORDER_ACCEPTED);
-	n = reply(r, 'E', buy, 7, 1000100);
-	engine_on_reply(&e, r, n);
+	engine_on_reply(&e, r, fx_reply(r, 'E', buy, 7, 1000100, 0));
 	assert_int_equal(e.inst[1].pos_shares, 7);
 	assert_int_equal(e.inst[1].cash, -7 * 1000100LL);
-	n = reply(r, 'E', sell, 14, 1000300);
-	engine_on_reply(&e, r, n);
+	engine_on_reply(&e, r, fx_reply(r, 'E', sell, 14, 1000300, 0));
 	assert_int_equal(e.inst[1].pos_shares, -7);
 	assert_int_equal(e.inst[1].cash, 7 * 1000300LL + 200 * 7LL);
-	n = reply(r, 'J', rej, 0, 0);
-	engine_on_reply(&e, r, n);
+	engine_on_reply(&e, r, fx_reply(r, 'J', rej, 0, 0, 0));
 	assert_int_equal(rej->state, GW_ORDER_REJECTED);
-	assert_int_equal(e.st.fills, 2);
-	assert_int_equal(e.st.rejects, 1);
+	assert_int_equal(e.ord.st.fills, 2);
+	assert_int_equal(e.ord.st.rejects, 1);
+	assert_int_equal(e.inst[1].rejects, 1);
+	assert_int_equal(e.ord.open, 0);
+	assert_int_equal(e.ord.open_sell[1], 0);
 
 	/* A token for an order never sent, and garbage, are counted, not applied. */
 	struct gw_order ghost = { .md_seq = 5, .order_no = 999, .side = 'B' };
 
-	n = reply(r, 'E', &ghost, 100, 1);
-	engine_on_reply(&e, r, n);
-	assert_int_equal(e.st.unknown_token, 1);
+	engine_on_reply(&e, r, fx_reply(r, 'E', &ghost, 100, 1, 0));
+	assert_int_equal(e.ord.st.unknown_token, 1);
 	engine_on_reply(&e, r, 10);
-	assert_int_equal(e.st.bad_replies, 1);
+	assert_int_equal(e.ord.st.bad_replies, 1);
 	assert_int_equal(e.inst[1].pos_shares, -7);
 }
 
@@ -273,280 +345,81 @@ static void test_malformed_feed_is_counted(void **state)
 	assert_int_equal(engine_on_feed(&e, junk, 7, 1, 1, dec, 0), 0);
 	assert_int_equal(e.dec.cnt.short_packet, 1);
 	assert_int_equal(engine_on_feed(&e, junk, sizeof(junk), 1, 1, dec, 0), 0);
-	assert_int_equal(e.st.orders, 0);
+	assert_int_equal(e.dec.cnt.other_session, 1);
+	assert_int_equal(e.ord.st.orders, 0);
 }
 
-/* Gap: later packets held, range re-requested, retransmission then catch-up in order. */
-static void test_gap_hold_and_catch_up(void **state)
+/*
+ * A tick index of @px at which one print of @stray would turn the strategy
+ * (run to that point on px), or -1.
+ */
+static int turning_point(const uint32_t *px, int n, uint32_t stray)
 {
-	enum { N = 400, LOST_FROM = 150, LOST_N = 5 };
-	static uint8_t pkts[N][128];
-	size_t lens[N];
-	uint32_t px[N];
-	uint64_t seqs[N], want[N], got[N];
-	unsigned int nwant = 0, ngot = 0;
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	struct strat ref;
+	struct strat ref, probe;
+
+	strat_init(&ref, 12);
+	for (int t = 0; t < n; t++) {
+		strat_on_tick(&ref, px[t]);
+		probe = ref;
+		if (t > 30 && ref.sar.pos && strat_on_tick(&probe, stray))
+			return t + 1;
+	}
+	return -1;
+}
+
+/* A price-0 print is no tick; a stray print cannot price an order. */
+static void test_bad_and_stray_prints(void **state)
+{
+	static const uint32_t strays[] = { 1, 0xFFFFFFFFu };
+	struct gw_order *recs[GW_MAX_DECISIONS];
 	uint8_t pkt[1500];
-	const uint8_t *hp;
-	size_t hl;
-	uint64_t ht, rseq;
-	uint16_t rcount;
+	uint32_t px[2000];
 
 	(void)state;
-	engine_on_feed(&e, pkt, pkt_directory(pkt, 5, "AAPL"), 1, 1, dec, 0);
-	gbm_series(11, px, N);
-	strat_init(&ref, 12);
-	for (int t = 0; t < N; t++) {
-		seqs[t] = next_seq;
-		lens[t] = pkt_trade(pkts[t], 5, "AAPL", px[t]);
-		if (strat_on_tick(&ref, px[t]))
-			want[nwant++] = seqs[t];
-	}
-	for (int t = 0; t < N; t++) {
+	feed(pkt, fx_directory(pkt, 5, "AAPL"), 1, recs);
+	assert_int_equal(feed(pkt, fx_trade(pkt, 5, "AAPL", 0), 2, recs), 0);
+	assert_int_equal(e.st.bad_price, 1);
+	assert_int_equal(e.inst[0].ticks, 0);
+	assert_int_equal(e.st.ticks_ours, 0);
+
+	gbm_series(4, px, 2000);
+	for (unsigned int k = 0; k < 2; k++) {
+		int at = turning_point(px, 2000, strays[k]);
+		uint64_t refused = e.risk.refused[RISK_PRICE_RANGE] + e.risk.refused[RISK_COLLAR];
 		unsigned int nd;
 
-		if (t >= LOST_FROM && t < LOST_FROM + LOST_N)
-			continue;			/* lost on the wire */
-		nd = engine_on_feed(&e, pkts[t], lens[t], 100 + t, 100 + t, dec, 0);
-		for (unsigned int i = 0; i < nd; i++)
-			got[ngot++] = dec[i].md_seq;
-	}
-	/* Nothing after the gap was traded; the range is asked for once. */
-	assert_true(gap_open(&e.gap));
-	assert_int_equal(e.gap.held_pkts, N - LOST_FROM - LOST_N);
-	assert_int_equal(e.dec.next_seq, seqs[LOST_FROM]);
-	assert_true(engine_gap_poll(&e, 600, &rseq, &rcount));
-	/* Everything from the first missing message up to the last held packet. */
-	assert_int_equal(rseq, seqs[LOST_FROM]);
-	assert_int_equal(rcount, seqs[N - 1] - seqs[LOST_FROM]);
-	assert_false(engine_gap_poll(&e, 600, &rseq, &rcount));	/* retry interval */
-	assert_true(engine_gap_poll(&e, 600 + 1000, &rseq, &rcount));
-
-	/* The retransmission out of order: the later one is refused, then asked again. */
-	assert_int_equal(engine_on_feed(&e, pkts[LOST_FROM + 1], lens[LOST_FROM + 1], 700, 700,
-					dec, GW_F_RETRANS), 0);
-	assert_int_equal(e.gap.retrans_ahead, 1);
-	for (int t = LOST_FROM; t < LOST_FROM + LOST_N; t++) {
-		unsigned int nd = engine_on_feed(&e, pkts[t], lens[t], 800, 800, dec, GW_F_RETRANS);
-
-		for (unsigned int i = 0; i < nd; i++)
-			got[ngot++] = dec[i].md_seq;
-	}
-	while (engine_next_held(&e, 900, &hp, &hl, &ht)) {
-		unsigned int nd = engine_on_feed(&e, hp, hl, ht, 900, dec, GW_F_CATCHUP);
-
-		for (unsigned int i = 0; i < nd; i++) {
-			assert_true(dec[i].flags & GW_F_CATCHUP);
-			got[ngot++] = dec[i].md_seq;
+		assert_true(at > 0);
+		engine_destroy(&e);
+		setup(NULL);
+		feed(pkt, fx_directory(pkt, 5, "AAPL"), 1, recs);
+		for (int t = 0; t < at; t++) {
+			nd = feed(pkt, fx_trade(pkt, 5, "AAPL", px[t]), 10 + t, recs);
+			for (unsigned int i = 0; i < nd; i++)
+				answer(recs[i], 'E');
 		}
+		assert_int_not_equal(e.inst[0].pos_shares, 0);
+		/* The stray print turns the strategy, but no order prices off it. */
+		refused = e.risk.refused[RISK_PRICE_RANGE] + e.risk.refused[RISK_COLLAR];
+		nd = feed(pkt, fx_trade(pkt, 5, "AAPL", strays[k]), 5000, recs);
+		assert_int_not_equal(inst_target(&e.inst[0]), e.inst[0].pos_shares);
+		assert_int_equal(nd, 0);
+		assert_int_equal(e.risk.refused[RISK_PRICE_RANGE] + e.risk.refused[RISK_COLLAR],
+				 refused + 1);
 	}
-	assert_false(gap_open(&e.gap));
-	assert_int_equal(e.gap.filled, 1);
-	assert_int_equal(e.gap.retrans_pkts, LOST_N);
-	assert_int_equal(e.dec.next_seq, seqs[N - 1] + 1);
-	/* Every tick once, in order: the orders are the strategy's, exactly. */
-	assert_int_equal(ngot, nwant);
-	assert_memory_equal(got, want, nwant * sizeof(want[0]));
-	assert_int_equal(e.dec.cnt.gaps, 0);
-}
-
-/* Late ticks older than max_catchup: the strategy follows, no order leaves. */
-static void test_late_ticks_not_traded(void **state)
-{
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	struct strat ref;
-	uint8_t pkt[1500];
-	uint32_t px[200];
-	unsigned int sent = 0, wanted = 0;
-
-	(void)state;
-	e.max_catchup_ns = 1000;
-	engine_on_feed(&e, pkt, pkt_directory(pkt, 5, "AAPL"), 1, 1, dec, 0);
-	gbm_series(5, px, 200);
-	strat_init(&ref, 12);
-	for (int t = 0; t < 200; t++) {
-		size_t len = pkt_trade(pkt, 5, "AAPL", px[t]);	/* ITCH ts 12345 */
-
-		wanted += strat_on_tick(&ref, px[t]) != 0;
-		/* Decoded at 12345 + 500 (fresh) for the first half, + 5000 after. */
-		sent += engine_on_feed(&e, pkt, len, 1, 12345 + (t < 100 ? 500 : 5000), dec,
-				       GW_F_CATCHUP);
-	}
-	assert_true(wanted > 20);
-	assert_int_equal(sent + e.st.catchup_suppressed, wanted);
-	assert_true(e.st.catchup_suppressed > 5);
-	assert_int_equal(e.inst[0].strat.sar.pos, ref.sar.pos);
-}
-
-/* The first packets of the session lost: the directory is asked for too. */
-static void test_lost_session_start(void **state)
-{
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	uint8_t dir[1500], pkt[1500];
-	size_t dlen, len;
-	uint64_t rseq;
-	uint16_t rcount;
-	const uint8_t *hp;
-	size_t hl;
-	uint64_t ht;
-
-	(void)state;
-	dlen = pkt_directory(dir, 5, "AAPL");			/* seq 1: lost */
-	len = pkt_trade(pkt, 5, "AAPL", 1000000);		/* seq 2 */
-	assert_int_equal(engine_on_feed(&e, pkt, len, 1, 1, dec, 0), 0);
-	assert_true(gap_open(&e.gap));
-	assert_true(engine_gap_poll(&e, 10, &rseq, &rcount));
-	assert_int_equal(rseq, 1);
-	assert_int_equal(rcount, 1);
-	/* The retransmitted directory names AAPL before its first trade is decoded. */
-	engine_on_feed(&e, dir, dlen, 20, 20, dec, GW_F_RETRANS);
-	assert_int_equal(e.inst[0].locate, 5);
-	assert_true(engine_next_held(&e, 30, &hp, &hl, &ht));
-	engine_on_feed(&e, hp, hl, ht, 30, dec, GW_F_CATCHUP);
-	assert_int_equal(e.inst[0].ticks, 1);
-	assert_int_equal(e.gap.filled, 1);
-}
-
-static void test_gap_timeout_goes_stale(void **state)
-{
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	uint8_t pkt[1500], later[1500];
-	const uint8_t *hp;
-	size_t len, hl;
-	uint64_t ht, rseq;
-	uint16_t rcount;
-	uint32_t px = 1000000;
-
-	(void)state;
-	engine_on_feed(&e, pkt, pkt_directory(pkt, 5, "AAPL"), 1, 1, dec, 0);
-	next_seq++;					/* one message lost */
-	len = pkt_trade(later, 5, "AAPL", px);
-	assert_int_equal(engine_on_feed(&e, later, len, 10, 10, dec, 0), 0);
-	assert_true(engine_gap_poll(&e, 20, &rseq, &rcount));
-	assert_false(engine_gap_poll(&e, 10 + 1000001, &rseq, &rcount));
-	assert_true(e.gap.stale);
-	assert_int_equal(e.gap.timeouts, 1);
-	/* Stale: the held packet is decoded for the counters, never traded. */
-	assert_true(engine_next_held(&e, 2000000, &hp, &hl, &ht));
-	assert_int_equal(engine_on_feed(&e, hp, hl, ht, 2000000, dec, GW_F_CATCHUP), 0);
-	for (int i = 0; i < 100; i++, px += 1000) {
-		len = pkt_trade(pkt, 5, "AAPL", px);
-		assert_int_equal(engine_on_feed(&e, pkt, len, 3000000, 3000000, dec, 0), 0);
-	}
-	assert_int_equal(e.st.orders, 0);
-	assert_int_equal(e.st.ticks_stale, 101);
-}
-
-static void test_other_session_dropped(void **state)
-{
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	uint8_t pkt[1500];
-	size_t len;
-
-	(void)state;
-	engine_on_feed(&e, pkt, pkt_directory(pkt, 5, "AAPL"), 1, 1, dec, 0);
-	mold_session_set(session, "INTRUDER01");
-	len = pkt_trade(pkt, 5, "AAPL", 1000000);
-	assert_int_equal(engine_on_feed(&e, pkt, len, 1, 1, dec, 0), 0);
-	assert_int_equal(e.st.other_session, 1);
-	assert_int_equal(e.st.ticks, 0);
-	assert_int_equal(e.dec.cnt.session_changes, 0);
-}
-
-/* Each limit refuses the order that would break it, and counts it. */
-static void test_risk_limits(void **state)
-{
-	struct gw_inst *in = &e.inst[0];
-	struct gw_decision d;
-	uint8_t out[OUCH_ENTER_DGRAM_LEN];
-	struct gw_order *rec;
-
-	(void)state;
-	in->last_price = 1000000;
-	e.limit_bp = 10;
-
-	e.risk = (struct gw_risk_cfg){ .max_order = 150 };
-	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));	/* 100 */
-	assert_false(engine_decide(&e, in, 0, -2, 1000000, 0, 0, &d));	/* 200 */
-	assert_int_equal(e.st.risk[RISK_MAX_ORDER], 1);
-
-	e.risk = (struct gw_risk_cfg){ .max_pos = 250 };
-	in->pos_shares = 100;
-	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));	/* to 200 */
-	engine_build_order(&e, &d, 0, out, &rec);			/* open: +100 */
-	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));	/* worst 300 */
-	assert_true(engine_decide(&e, in, 0, -2, 1000000, 0, 0, &d));	/* worst -100 */
-	assert_int_equal(e.st.risk[RISK_MAX_POS], 1);
-
-	e.risk = (struct gw_risk_cfg){ .collar_bp = 5 };
-	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));	/* limit +10 bp */
-	e.limit_bp = 5;
-	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));
-	assert_false(engine_decide(&e, in, 0, 1, 1010000, 0, 0, &d));	/* trigger 1% away */
-	assert_int_equal(e.st.risk[RISK_COLLAR], 2);
-
-	e.risk = (struct gw_risk_cfg){ .max_open = 1 };			/* one is open */
-	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));
-	assert_int_equal(e.st.risk[RISK_MAX_OPEN], 1);
-
-	/* 1000 orders/s, burst 2: two at once, the third 1 ms later. */
-	e.risk = (struct gw_risk_cfg){ .max_rate = 1000, .burst = 2 };
-	e.order_cost_ns = 1000000;
-	e.credit_ns = 2 * e.order_cost_ns;
-	e.credit_at = 5000000;
-	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 5000000, &d));
-	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 5000000, &d));
-	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 5500000, &d));
-	assert_true(engine_decide(&e, in, 0, 1, 1000000, 0, 6000000, &d));
-	assert_int_equal(e.st.risk[RISK_RATE], 1);
-
-	e.risk = (struct gw_risk_cfg){ 0 };
-	e.killed = 1;
-	assert_false(engine_decide(&e, in, 0, 1, 1000000, 0, 0, &d));
-	assert_int_equal(e.st.risk[RISK_KILLED], 1);
-}
-
-static void test_order_timeout(void **state)
-{
-	struct gw_decision d = { .md_seq = 9, .price = 1000000, .limit = 1000000,
-				 .shares = 100, .change = 1, .inst = 0 };
-	uint8_t out[OUCH_ENTER_DGRAM_LEN], r[128];
-	struct gw_order *o;
-
-	(void)state;
-	engine_build_order(&e, &d, 0, out, &o);
-	o->t_sent = 1000;
-	assert_int_equal(e.open_orders, 1);
-	engine_expire_orders(&e, 999);		/* a clock read from before the send */
-	assert_int_equal(o->state, GW_ORDER_SENT);
-	engine_expire_orders(&e, 1000 + 4999);
-	assert_int_equal(o->state, GW_ORDER_SENT);
-	engine_expire_orders(&e, 1000 + 5000);
-	assert_int_equal(o->state, GW_ORDER_TIMED_OUT);
-	assert_int_equal(e.st.timeouts, 1);
-	assert_int_equal(e.open_orders, 0);
-	assert_int_equal(e.inst[0].open_buy, 0);
-	/* The exchange answers after all: the fill is applied, counted late. */
-	engine_on_reply(&e, r, reply(r, 'E', o, 100, 1000000));
-	assert_int_equal(e.st.late_replies, 1);
-	assert_int_equal(e.inst[0].pos_shares, 100);
-	assert_int_equal(e.open_orders, 0);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_orders_equal_strategy, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_replies_account, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_malformed_feed_is_counted, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gap_hold_and_catch_up, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_late_ticks_not_traded, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_lost_session_start, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_gap_timeout_goes_stale, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_other_session_dropped, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_risk_limits, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_order_timeout, setup, teardown),
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+		T(test_orders_equal_strategy_when_filled),
+		T(test_unfilled_order_made_up_next_tick),
+		T(test_reversal_with_open_order),
+		T(test_position_never_passes_target),
+		T(test_replies_account),
+		T(test_malformed_feed_is_counted),
+		T(test_bad_and_stray_prints),
+#undef T
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -24,9 +24,9 @@ static struct gw_cfg cfg(void)
 	struct gw_cfg c;
 
 	gw_cfg_defaults(&c);
-	c.order_log = 1 << 10;
+	c.orders.log_size = 1 << 10;
 	c.tick_ring = 1 << 10;
-	c.hold_slots = 16;
+	c.gap.hold = 16;
 	return c;
 }
 
@@ -75,14 +75,14 @@ static void test_dry_ticks_trade_the_shadow_only(void **state)
 	assert_int_equal(w->runs, 2 * WARM_PRICES);
 	/* Every dry tick decoded: none fell out at the checksum or the parse. */
 	assert_int_equal(w->shadow.st.ticks_ours, 2 * WARM_PRICES);
-	assert_int_equal(w->shadow.gap.gaps, 0);
+	assert_int_equal(w->shadow.gap.st.episodes, 0);
 	/*
 	 * The shadow's strategy turned, and its decisions went through the
 	 * risk checks into order builds (one build per dry tick, real or not).
 	 */
 	assert_true(w->shadow.inst[0].strat.sar.trades > 10);
 	assert_true(w->decided > 10);
-	assert_int_equal(w->shadow.st.orders, 2 * WARM_PRICES);
+	assert_int_equal(w->shadow.ord.st.orders, 2 * WARM_PRICES);
 	/* The live engine saw none of it. */
 	assert_memory_equal(before, e, sizeof(*e));
 
