@@ -64,6 +64,17 @@ struct exsim_cfg {
 	uint32_t rereq_max;		/* messages per request */
 	double rereq_rate;		/* messages per second; 0: unlimited */
 	uint32_t rereq_burst;		/* bucket size, messages */
+	bool rereq_all;			/* answer in as many packets as it takes */
+
+	/* order replies (sink.h) */
+	bool reply_plain;		/* unnumbered 'S' replies, no resends */
+	double reply_drop_rate;		/* replies not sent (kept for resends) */
+
+	/* session attacks (attack.h) */
+	uint32_t junk_first;		/* junk packets before the session's first */
+	uint64_t stale_end_at;		/* after this tick packet: an old end of session */
+	uint64_t far_heartbeat_at;	/* ... a heartbeat a million messages ahead */
+	struct in_addr spoof_from;	/* 0: no spoofed opening */
 
 	/* faults on the feed (faults.h) */
 	double drop_rate, dup_rate, reorder_rate;

@@ -24,6 +24,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "netns/exsim/attack.h"
 #include "netns/exsim/clock.h"
 #include "netns/exsim/exsim.h"
 #include "netns/exsim/feed.h"
@@ -218,6 +219,7 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 		feed_consume(f, k);
 		/* after consume: the poison frames take the next number */
 		hostile_after_packet(L->r->hostile);
+		attack_after_packet(L->r->attack);
 		feed_stage(f, g, r->total);
 	}
 	feed_discard(f);
@@ -322,6 +324,7 @@ int main(int argc, char **argv)
 	static struct exsim_run run;
 	static struct rereq rereq;
 	static struct hostile hostile;
+	static struct attack attack;
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct loop L = { 0 };
 	uint32_t *prices = NULL;
@@ -376,6 +379,7 @@ int main(int argc, char **argv)
 	run.book = &book;
 	run.rereq = &rereq;
 	run.hostile = &hostile;
+	run.attack = &attack;
 	hdr_reset(&run.lag);
 	if (fill_init(&book, cfg.symbols, cfg.nsym, cfg.max_shares)) {
 		fprintf(stderr, "exsim: out of memory\n");
@@ -390,6 +394,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "exsim: %s\n", err);
 		goto out;
 	}
+	attack_init(&attack, &cfg, &feed);
 
 	/* Exact sleeps: the default 50 us timer slack would make every
 	 * ppoll() wake-up late by up to that much. */
@@ -404,6 +409,7 @@ int main(int argc, char **argv)
 
 	run.t_start = mono_ns();
 	L.next_progress = run.t_start + NS_PER_SEC;
+	attack_before_session(&attack);
 	if (open_session(&feed, &gen, &book, cfg.nsym)) {
 		fprintf(stderr, "exsim: sequence log full\n");
 		goto out;

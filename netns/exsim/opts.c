@@ -59,6 +59,11 @@ static const char usage[] =
 "  --order-addr ADDR    address the order port binds to (default 0.0.0.0)\n"
 "  --order-port PORT    OUCH order port (default 26401)\n"
 "  --max-shares N       larger orders are rejected 'Z' (default 1000000)\n"
+"  --reply-numbers on|off  number the replies per client ('s') and answer\n"
+"                       resend requests ('r'), docs/wire.md (default on);\n"
+"                       off: plain 'S' replies, as the spec's exchange\n"
+"  --reply-drop-rate P  do not send this fraction of replies (kept for\n"
+"                       resends): replies lost on the way\n"
 "\n"
 "Re-requests (MoldUDP64, unicast answers from the published messages):\n"
 "  --rerequest-port P   UDP port of the re-request server, at --order-addr\n"
@@ -68,6 +73,9 @@ static const char usage[] =
 "                       0 = unlimited); a request the bucket cannot cover is\n"
 "                       refused whole\n"
 "  --rerequest-burst N  bucket size in messages (default 10000)\n"
+"  --rerequest-answer one|all  one packet per request, as real servers answer\n"
+"                       (default), or every message asked for, in as many\n"
+"                       packets as it takes\n"
 "\n"
 "Faults on the feed (tick packets; sequence numbers, store and record as usual):\n"
 "  --drop-rate P        drop this fraction of tick packets (0..1)\n"
@@ -78,6 +86,14 @@ static const char usage[] =
 "  --fault-seed S       seed of the fault and hostile streams (default 1)\n"
 "  --fault-log FILE     every fault and hostile packet: event,seq,count\n"
 "  --hostile F          F hostile packets per 1000 tick packets (0..1000)\n"
+"  --junk-first N       before the session's first packet, N junk packets:\n"
+"                       random bytes and well-formed packets of another session\n"
+"  --stale-end-at K     after tick packet K, an end of session 100 messages\n"
+"                       behind (an old one); the session goes on\n"
+"  --far-heartbeat-at K after tick packet K, a heartbeat announcing a number a\n"
+"                       million messages ahead\n"
+"  --spoof-from ADDR    before the session, a packet of it at sequence 1 with a\n"
+"                       false directory, sent from ADDR (an address here)\n"
 "  --hostile-classes L  'all' (default) or a comma-separated list of\n"
 "                       short_packet, block_overrun, count_too_high,\n"
 "                       count_too_low, zero_length_block, bad_length,\n"
@@ -109,7 +125,8 @@ enum {
 	OPT_HOST_NETNS, OPT_REREQ_PORT, OPT_REREQ_MAX, OPT_REREQ_RATE,
 	OPT_REREQ_BURST, OPT_DROP_RATE, OPT_DUP_RATE, OPT_REORDER_RATE,
 	OPT_DROP_SEQS, OPT_FAULT_SEED, OPT_FAULT_LOG, OPT_HOSTILE,
-	OPT_HOSTILE_CLASSES,
+	OPT_HOSTILE_CLASSES, OPT_REREQ_ANSWER, OPT_REPLY_NUMBERS, OPT_REPLY_DROP,
+	OPT_JUNK_FIRST, OPT_STALE_END_AT, OPT_FAR_HB_AT, OPT_SPOOF_FROM,
 };
 
 static const struct option longopts[] = {
@@ -152,6 +169,13 @@ static const struct option longopts[] = {
 	{ "fault-log", required_argument, NULL, OPT_FAULT_LOG },
 	{ "hostile", required_argument, NULL, OPT_HOSTILE },
 	{ "hostile-classes", required_argument, NULL, OPT_HOSTILE_CLASSES },
+	{ "rerequest-answer", required_argument, NULL, OPT_REREQ_ANSWER },
+	{ "reply-numbers", required_argument, NULL, OPT_REPLY_NUMBERS },
+	{ "reply-drop-rate", required_argument, NULL, OPT_REPLY_DROP },
+	{ "junk-first", required_argument, NULL, OPT_JUNK_FIRST },
+	{ "stale-end-at", required_argument, NULL, OPT_STALE_END_AT },
+	{ "far-heartbeat-at", required_argument, NULL, OPT_FAR_HB_AT },
+	{ "spoof-from", required_argument, NULL, OPT_SPOOF_FROM },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
@@ -497,6 +521,34 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 			break;
 		case OPT_REREQ_BURST:
 			rc = parse_u32("--rerequest-burst", a, 1, 100000000, &c->rereq_burst);
+			break;
+		case OPT_REREQ_ANSWER:
+			if (!strcmp(a, "one") || !strcmp(a, "all"))
+				c->rereq_all = !strcmp(a, "all");
+			else
+				rc = bad("--rerequest-answer: 'one' or 'all', not '%s'", a);
+			break;
+		case OPT_REPLY_NUMBERS:
+			if (!strcmp(a, "on") || !strcmp(a, "off"))
+				c->reply_plain = !strcmp(a, "off");
+			else
+				rc = bad("--reply-numbers: 'on' or 'off', not '%s'", a);
+			break;
+		case OPT_REPLY_DROP:
+			rc = parse_double("--reply-drop-rate", a, 0, 1, &c->reply_drop_rate);
+			break;
+		case OPT_JUNK_FIRST:
+			rc = parse_u32("--junk-first", a, 0, 10000, &c->junk_first);
+			break;
+		case OPT_STALE_END_AT:
+			rc = parse_u64("--stale-end-at", a, 1, UINT64_MAX, &c->stale_end_at);
+			break;
+		case OPT_FAR_HB_AT:
+			rc = parse_u64("--far-heartbeat-at", a, 1, UINT64_MAX, &c->far_heartbeat_at);
+			break;
+		case OPT_SPOOF_FROM:
+			if (inet_pton(AF_INET, a, &c->spoof_from) != 1 || !c->spoof_from.s_addr)
+				rc = bad("--spoof-from: not an IPv4 address: '%s'", a);
 			break;
 		case OPT_DROP_RATE:
 			rc = parse_double("--drop-rate", a, 0, 1, &c->drop_rate);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "netns/exsim/attack.h"
 #include "netns/exsim/report.h"
 
 /* Characters of a space-padded field before the padding. */
@@ -134,8 +135,17 @@ void report_text(const struct exsim_run *r, FILE *out)
 		n->unknown_symbol, n->bad_side, n->bad_tif, n->bad_shares,
 		n->bad_price, n->overflow);
 	fprintf(out, "             tokens unmatched %" PRIu64 ", bad %" PRIu64
-		"; replies %" PRIu64 ", reply errors %" PRIu64 "\n",
-		ss->unmatched, ss->bad_token, ss->replies, ss->reply_errors);
+		"; replies %" PRIu64 " (%s), reply errors %" PRIu64 ", dropped %" PRIu64
+		"; resend requests %" PRIu64 " (bad %" PRIu64 "), resent %" PRIu64 "\n",
+		ss->unmatched, ss->bad_token, ss->replies,
+		r->sink->numbered ? "numbered" : "plain", ss->reply_errors,
+		ss->replies_dropped, ss->resend_requests, ss->resend_bad, ss->resent);
+	if (r->attack->st.junk || r->attack->st.stale_end || r->attack->st.far_heartbeat ||
+	    r->attack->st.spoofed)
+		fprintf(out, "  attacks    junk before the session %" PRIu64 ", spoofed opening %"
+			PRIu64 ", stale end of session %" PRIu64 ", far heartbeat %" PRIu64 "\n",
+			r->attack->st.junk, r->attack->st.spoofed, r->attack->st.stale_end,
+			r->attack->st.far_heartbeat);
 	fprintf(out, "  positions  %-8s %6s %12s %10s %16s %14s\n",
 		"symbol", "locate", "last", "position", "cash", "pnl");
 	for (i = 0; i < r->book->nsym; i++) {
@@ -307,13 +317,20 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		", \"bad_price\": %" PRIu64 ", \"overflow\": %" PRIu64 "},\n"
 		"    \"unmatched_seq\": %" PRIu64 ", \"bad_token\": %" PRIu64
 		", \"no_kernel_ts\": %" PRIu64 ", \"replies\": %" PRIu64
-		", \"reply_errors\": %" PRIu64 ", \"log_dropped\": %" PRIu64 "},\n",
+		", \"reply_errors\": %" PRIu64 ", \"replies_dropped\": %" PRIu64
+		", \"resend_requests\": %" PRIu64 ", \"resend_bad\": %" PRIu64
+		", \"resent\": %" PRIu64 ", \"log_dropped\": %" PRIu64 "},\n",
 		ss->datagrams, ss->orders, ss->malformed, ss->unreadable,
 		ss->truncated, n->executed, n->canceled, n->no_price, n->rejected,
 		n->closed, n->unknown_symbol, n->bad_side, n->bad_tif,
 		n->bad_shares, n->bad_price, n->overflow, ss->unmatched,
 		ss->bad_token, ss->no_kernel_ts, ss->replies, ss->reply_errors,
+		ss->replies_dropped, ss->resend_requests, ss->resend_bad, ss->resent,
 		ss->log_dropped);
+	fprintf(o, "  \"attacks\": {\"junk\": %" PRIu64 ", \"spoofed\": %" PRIu64
+		", \"stale_end\": %" PRIu64 ", \"far_heartbeat\": %" PRIu64
+		", \"send_errors\": %" PRIu64 "},\n", r->attack->st.junk, r->attack->st.spoofed,
+		r->attack->st.stale_end, r->attack->st.far_heartbeat, r->attack->st.send_errors);
 	fputs("  \"positions\": [", o);
 	for (i = 0; i < r->book->nsym; i++) {
 		const struct fill_symbol *s = &r->book->sym[i];

@@ -26,6 +26,7 @@ struct exsim_run {
 	struct fill_book *book;
 	struct rereq *rereq;
 	struct hostile *hostile;
+	struct attack *attack;
 	struct hdr_hist lag;	/* per tick: actual - intended send time */
 	uint64_t total;		/* ticks planned */
 	uint64_t t_start;	/* first packet */

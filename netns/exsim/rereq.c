@@ -28,6 +28,7 @@ int rereq_open(struct rereq *q, const struct exsim_cfg *c, const struct feed *f,
 	q->max_count = c->rereq_max;
 	q->rate = c->rereq_rate / 1e9;
 	q->burst = c->rereq_burst;
+	q->one_packet = !c->rereq_all;
 	q->tokens = q->burst;
 	q->refill_ns = mono_ns();
 	if (!c->rereq_port)
@@ -73,6 +74,22 @@ static void send_packet(struct rereq *q, size_t len, const struct sockaddr_in *t
 			break;
 	}
 	q->st.send_errors++;
+}
+
+/* How many of messages [seq, seq + n) one packet holds. */
+static uint64_t fit_one_packet(const struct msg_store *s, uint64_t seq, uint64_t n)
+{
+	size_t room = MOLD_MTU_BUDGET - MOLD_HDR_LEN;
+	uint64_t k;
+
+	for (k = 0; k < n; k++) {
+		uint16_t len = 0;
+
+		if (!store_get(s, seq + k, &len) || (size_t)len + MOLD_BLOCK_HDR_LEN > room)
+			break;
+		room -= (size_t)len + MOLD_BLOCK_HDR_LEN;
+	}
+	return k ? k : 1;
 }
 
 /* Messages [seq, seq + n), packed, as many packets as it takes. */
@@ -155,6 +172,8 @@ static void serve(struct rereq *q, size_t len, const struct sockaddr_in *from)
 		n = published - r.seq + 1;
 		q->st.truncated++;
 	}
+	if (q->one_packet)
+		n = fit_one_packet(&f->store, r.seq, n);
 	if (q->rate > 0) {
 		refill(q);
 		if (q->tokens < (double)n) {

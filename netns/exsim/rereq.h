@@ -5,16 +5,19 @@
  * one loop without blocking, like the order port.
  *
  * A request is the spec's 20 bytes: Session (10), Sequence Number (8, the
- * first message wanted), Requested Message Count (2).  The answer is one or
- * more ordinary MoldUDP64 downstream packets of the feed's session, sent
- * from this port to the request's source address and port, carrying
- * messages [seq, seq + n) exactly as they were published (same bytes, the
- * original ITCH timestamps included), packed up to the 1472-byte MTU budget
- * in sequence order.  Every published message can be asked for, those
+ * first message wanted), Requested Message Count (2).  The answer is one
+ * ordinary MoldUDP64 downstream packet of the feed's session, as real
+ * re-request servers send, from this port to the request's source address
+ * and port, carrying messages [seq, seq + n) exactly as they were published
+ * (same bytes, the original ITCH timestamps included), packed up to the
+ * 1472-byte MTU budget: n is what fits, and the client asks again for the
+ * rest.  With --rerequest-answer all, every requested message is sent, in
+ * as many packets as it takes.  Every published message can be asked for, those
  * --drop-rate never sent included, until the simulator exits (after
  * --linger, end of session and --grace).
  *
- *   n = min(count, --rerequest-max (2000), published - seq + 1)
+ *   n = min(count, --rerequest-max (2000), published - seq + 1,
+ *           what one packet holds (unless --rerequest-answer all))
  *
  * A request answered with nothing is counted by reason:
  *   malformed      not exactly 20 bytes
@@ -37,6 +40,7 @@
 #ifndef NETNS_EXSIM_REREQ_H
 #define NETNS_EXSIM_REREQ_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,6 +74,7 @@ struct rereq {
 	const struct feed *feed;
 	uint16_t port;
 	uint32_t max_count;
+	bool one_packet;	/* answer with one packet (what real servers do) */
 	double rate;		/* tokens (messages) per ns; 0: unlimited */
 	double burst;
 	double tokens;

@@ -2,6 +2,7 @@
 /* Order sink: OUCH Enter Orders in, paper-fill replies out, wire-to-wire. */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -11,8 +12,10 @@
 #include "netns/exsim/clock.h"
 #include "netns/exsim/sink.h"
 #include "proto/ouch.h"
+#include "strategy/gbm.h"
 
 #define SINK_RCVBUF	(1 << 20)
+#define SINK_REPLY_SALT	UINT64_C(0x7265706c79646f70)
 /* Enough to read a token: packet header, message type, 14 token bytes. */
 #define SINK_TOKEN_END	(SOUP_HDR_LEN + OUCH_O_OFF_TOKEN + ORDER_TOKEN_LEN)
 
@@ -25,6 +28,10 @@ int sink_open(struct sink *s, const struct exsim_cfg *c, struct fill_book *book,
 	memset(s, 0, sizeof(*s));
 	s->book = book;
 	s->feed = feed;
+	s->numbered = !c->reply_plain;
+	s->drop_thr = c->reply_drop_rate >= 1 ? UINT64_MAX :
+		      (uint64_t)ldexp(c->reply_drop_rate, 64);
+	s->rng = c->fault_seed ^ SINK_REPLY_SALT;
 	hdr_reset(&s->w2w);
 	hdr_reset(&s->w2w_user);
 	hdr_reset(&s->w2w_intended);
@@ -70,19 +77,104 @@ void sink_close(struct sink *s)
 	if (s->log)
 		munmap(s->log, SINK_LOG_CAP * sizeof(struct order_rec));
 	s->log = NULL;
+	for (unsigned int i = 0; i < s->nclients; i++) {
+		munmap(s->client[i].reply, (size_t)SINK_REPLIES * SINK_REPLY_SLOT);
+		munmap(s->client[i].len, SINK_REPLIES);
+	}
+	s->nclients = 0;
 }
 
-static void reply(struct sink *s, const struct ouch_reply *r,
-		  const struct sockaddr_in *to)
+/* The reply stream of a client address, made on its first reply; NULL when full. */
+static struct sink_client *client_of(struct sink *s, const struct sockaddr_in *to,
+				     bool create)
 {
-	uint8_t buf[SOUP_HDR_LEN + OUCH_LEN_ACCEPTED];
-	int len = ouch_encode_reply(buf, sizeof(buf), r);
+	struct sink_client *cl;
 
-	if (len > 0 && sendto(s->fd, buf, (size_t)len, MSG_DONTWAIT,
-			      (const struct sockaddr *)to, sizeof(*to)) == len)
+	for (unsigned int i = 0; i < s->nclients; i++) {
+		cl = &s->client[i];
+		if (cl->addr.sin_addr.s_addr == to->sin_addr.s_addr &&
+		    cl->addr.sin_port == to->sin_port)
+			return cl;
+	}
+	if (!create || s->nclients == SINK_CLIENTS)
+		return NULL;
+	cl = &s->client[s->nclients];
+	/* Reserved, not touched: pages appear as replies are kept. */
+	cl->reply = mmap(NULL, (size_t)SINK_REPLIES * SINK_REPLY_SLOT, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	cl->len = mmap(NULL, SINK_REPLIES, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (cl->reply == MAP_FAILED || cl->len == MAP_FAILED) {
+		if (cl->reply != MAP_FAILED)
+			munmap(cl->reply, (size_t)SINK_REPLIES * SINK_REPLY_SLOT);
+		if (cl->len != MAP_FAILED)
+			munmap(cl->len, SINK_REPLIES);
+		return NULL;
+	}
+	cl->addr = *to;
+	cl->sent = 0;
+	s->nclients++;
+	return cl;
+}
+
+/* Send one reply datagram, unless the lossy network takes it. */
+static void transmit(struct sink *s, const uint8_t *buf, size_t len,
+		     const struct sockaddr_in *to)
+{
+	if (s->drop_thr && gbm_splitmix64(&s->rng) < s->drop_thr) {
+		s->st.replies_dropped++;
+		return;
+	}
+	if (sendto(s->fd, buf, len, MSG_DONTWAIT, (const struct sockaddr *)to,
+		   sizeof(*to)) == (ssize_t)len)
 		s->st.replies++;
 	else
 		s->st.reply_errors++;
+}
+
+static void reply(struct sink *s, struct ouch_reply *r, const struct sockaddr_in *to)
+{
+	struct sink_client *cl = s->numbered ? client_of(s, to, true) : NULL;
+	uint8_t buf[SINK_REPLY_SLOT];
+	int len;
+
+	if (s->numbered && !cl)
+		s->st.too_many_clients++;
+	r->number = cl ? cl->sent + 1 : 0;
+	len = ouch_encode_reply(buf, sizeof(buf), r);
+	if (len <= 0) {
+		s->st.reply_errors++;
+		return;
+	}
+	if (cl) {
+		cl->sent++;
+		memcpy(cl->reply[cl->sent % SINK_REPLIES], buf, (size_t)len);
+		cl->len[cl->sent % SINK_REPLIES] = (uint8_t)len;
+	}
+	transmit(s, buf, (size_t)len, to);
+}
+
+/* A client asks for replies [first, first + count) again. */
+static void resend(struct sink *s, size_t len, const struct sockaddr_in *from)
+{
+	struct sink_client *cl = client_of(s, from, false);
+	uint64_t first, end;
+	uint16_t count;
+
+	s->st.resend_requests++;
+	if (ouch_decode_resend(s->rx, len, &first, &count) < 0 || !cl) {
+		s->st.resend_bad++;
+		return;
+	}
+	end = first + count;
+	if (end > cl->sent + 1)
+		end = cl->sent + 1;
+	if (cl->sent > SINK_REPLIES && first <= cl->sent - SINK_REPLIES)
+		first = cl->sent - SINK_REPLIES + 1;	/* older ones are gone */
+	for (uint64_t n = first; n < end; n++) {
+		transmit(s, cl->reply[n % SINK_REPLIES], cl->len[n % SINK_REPLIES], from);
+		s->st.resent++;
+	}
 }
 
 static void reply_rejected(struct sink *s, const char *token, char reason,
@@ -183,6 +275,10 @@ static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 	uint64_t md_seq = 0, t_send = 0, t_intended = 0, now;
 	uint32_t order_no;
 
+	if (len >= SOUP_HDR_LEN && s->rx[SOUP_OFF_TYPE] == SOUP_TYPE_RESEND) {
+		resend(s, len, from);
+		return;
+	}
 	if (ouch_decode_enter_order(s->rx, len, &o) < 0) {
 		const char *token = (const char *)s->rx + SOUP_HDR_LEN + OUCH_O_OFF_TOKEN;
 

@@ -17,10 +17,20 @@
  * A datagram that is not a valid Enter Order is answered with Rejected 'O'
  * when its token can be read (packet type 'U', message type 'O', at least
  * 18 bytes) and otherwise counted and dropped.
+ *
+ * Replies are numbered per client address (docs/wire.md, "Reply
+ * recovery"): each goes out as 's' with its Reply Number and is kept, so
+ * that a client's resend request ('r', First Reply Number, Count) is
+ * answered with the replies it names, each in its own datagram as first
+ * sent (those not sent yet or no longer kept are skipped).  --reply-numbers
+ * off sends the spec's plain 'S' instead.  --reply-drop-rate P leaves that
+ * fraction of replies (resends too) unsent, as a lossy network would.
  */
 #ifndef NETNS_EXSIM_SINK_H
 #define NETNS_EXSIM_SINK_H
 
+#include <netinet/in.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +42,9 @@
 
 #define SINK_LOG_CAP	(1u << 20)	/* orders kept for --orders-log */
 #define SINK_RX_LEN	2048
+#define SINK_CLIENTS	16		/* order clients with a reply stream */
+#define SINK_REPLIES	(1u << 21)	/* replies kept per client for resends */
+#define SINK_REPLY_SLOT	80		/* >= OUCH_REPLY_DGRAM_MAX */
 
 /* Outcome letters in the order log. */
 #define SINK_EXECUTED	'E'
@@ -67,11 +80,29 @@ struct sink_stats {
 	uint64_t no_kernel_ts;	/* user-space arrival used instead */
 	uint64_t replies;
 	uint64_t reply_errors;
+	uint64_t replies_dropped;	/* --reply-drop-rate */
+	uint64_t resend_requests;
+	uint64_t resend_bad;		/* malformed, or from an unknown client */
+	uint64_t resent;		/* replies sent again */
+	uint64_t too_many_clients;	/* replies beyond SINK_CLIENTS: unnumbered */
 	uint64_t log_dropped;	/* beyond SINK_LOG_CAP */
+};
+
+/* One client's reply stream: every reply numbered and kept for resends. */
+struct sink_client {
+	struct sockaddr_in addr;
+	uint64_t sent;			/* replies numbered so far */
+	uint8_t (*reply)[SINK_REPLY_SLOT];	/* [number % SINK_REPLIES] */
+	uint8_t *len;
 };
 
 struct sink {
 	int fd;
+	bool numbered;
+	uint64_t drop_thr;		/* P x 2^64: replies not sent */
+	uint64_t rng;
+	struct sink_client client[SINK_CLIENTS];
+	unsigned int nclients;
 	struct fill_book *book;
 	const struct feed *feed;
 	uint64_t order_ref;	/* last Order Reference Number given */

@@ -1,7 +1,10 @@
 #!/bin/bash
 # exsim's MoldUDP64 re-request server, asked from the gateway namespace
 # while the simulator lingers after the end of session:
-#  - the whole session, fetched in requests of 2000, is every published
+#  - by default a request is answered as real servers do: with one packet,
+#    as many of the messages asked for as fit, from the first one asked;
+#  - with --rerequest-answer all, the whole session, fetched in requests of
+#    2000, is every published
 #    message with exactly the bytes the feed carried (compared with what a
 #    kernel receiver got) and, for the packets --drop-seqs kept off the
 #    wire, the trades of the --record file;
@@ -28,6 +31,7 @@ ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 	--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT,NVDA --noise 1.5 \
 	--count 3000 --rate 5000 --drop-seqs 3,40-45,1000 --linger 100 --grace 8000 \
+	--rerequest-answer all \
 	--record "$TMP/rec.csv" --json "$TMP/ex.json" --fault-log "$TMP/faults.csv" \
 	>"$TMP/ex.out" 2>&1 &
 ex_pid=$!
@@ -112,6 +116,7 @@ ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 	--rerequest-port "$RIG_REREQUEST_PORT" --count 3000 --rate 0 --linger 0 \
 	--grace 4000 --rerequest-rate 1 --rerequest-burst 3000 --rerequest-max 1000 \
+	--rerequest-answer all \
 	--json "$TMP/rl.json" >"$TMP/rl.out" 2>&1 &
 ex_pid=$!
 bg_pids+=("$ex_pid")
@@ -122,5 +127,29 @@ kill -TERM "$ex_pid" 2>/dev/null
 wait "$ex_pid"
 expect_eq "rate limit: served" "$(jv "$TMP/rl.json" .rerequest.served)" 3
 expect_eq "rate limit: refused" "$(jv "$TMP/rl.json" .rerequest.refusals.rate_limited)" 2
+
+# The default: one packet per request, as many messages as fit, then the rest.
+start_fault_recv one --timeout-ms 5000
+ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
+	--rerequest-port "$RIG_REREQUEST_PORT" --count 500 --rate 0 --linger 0 \
+	--grace 4000 --json "$TMP/one.json" >"$TMP/one.out" 2>&1 &
+ex_pid=$!
+bg_pids+=("$ex_pid")
+wait_recv one
+rr $RQ 10 200 >"$TMP/one.csv" 2>"$TMP/one.err"
+got=$(wc -l <"$TMP/one.csv")
+grep -q "packets=1 " "$TMP/one.err" && [ "$got" -gt 20 ] && [ "$got" -lt 200 ] &&
+	[ "$(head -1 "$TMP/one.csv" | cut -d, -f1)" = 10 ] &&
+	ok "one packet answers a request of 200: $got messages from the first asked" ||
+	fail "one-packet answer: $(tail -1 "$TMP/one.err")"
+# Trades all: the next packet holds as many again.
+rr --expect "$got" $RQ $((10 + got)) $((200 - got)) >/dev/null 2>&1 &&
+	ok "the rest, asked for again, comes as the next packet" ||
+	fail "the rest of the request, asked for again, did not come"
+kill -TERM "$ex_pid" 2>/dev/null
+wait "$ex_pid"
+expect_eq "one packet per request" "$(jv "$TMP/one.json" .rerequest.packets)" \
+	"$(jv "$TMP/one.json" .rerequest.served)"
 
 finish "re-request"
