@@ -23,9 +23,12 @@
 #     --ex-extra OPTS   more exchange simulator options (word-split)
 #     --netem ARGS      tc netem on the exchange side of the veth (feed and
 #                       replies), e.g. "loss 1% duplicate 1%"
-#     --expect-gaps     also check that gaps happened and were all filled
+#     --expect-gaps     check that gaps happened (they must always all be
+#                       filled, the session never stale)
 #     --no-reconcile    skip the position check (replies may be lost)
 #     --no-parity       skip the order check (the caller checks its own way)
+#     --exact           parity must be exact: no order resized, restored or
+#                       left untraded (scripts/parity.sh --exact)
 #     --midrun CMD      run CMD (eval, $gw_pid is the gateway) 0.5 s into
 #                       the feed, e.g. to stall the gateway
 #     --capture         the gateway writes OUT/PATH.capture.gz (capture log,
@@ -50,6 +53,7 @@ netem=
 expect_gaps=0
 reconcile=1
 parity=1
+exact=
 midrun=
 capture=0
 keep_rig=0
@@ -73,6 +77,7 @@ while [ $# -gt 0 ]; do
 	--expect-gaps) expect_gaps=1; shift ;;
 	--no-reconcile) reconcile=0; shift ;;
 	--no-parity) parity=0; shift ;;
+	--exact) exact=1; shift ;;
 	--midrun) midrun=$2; shift 2 ;;
 	--capture) capture=1; shift ;;
 	--keep-rig) keep_rig=1; shift ;;
@@ -186,15 +191,14 @@ run_path() {
 	check "$p" "ticks sent ($sent) == ticks decoded ($decoded)" [ "$sent" = "$decoded" ]
 
 	build/backtest --ticks "$base.ticks.csv" "${bt_symbols[@]}" -o "$base.bt.csv" 2>"$base.bt.err"
-	cut -d, -f2-5 "$base.orders.csv" >"$base.gw_orders.csv"
 	if [ "$parity" -eq 1 ]; then
-		check "$p" "parity: $(($(wc -l <"$base.bt.csv") - 1)) backtest orders == gateway orders (seq, symbol, side, shares)" \
-			cmp -s "$base.bt.csv" "$base.gw_orders.csv"
-		if ! cmp -s "$base.bt.csv" "$base.gw_orders.csv"; then
-			# What differs, and what the gateway counted, for the log.
-			diff "$base.bt.csv" "$base.gw_orders.csv" | head -8 | sed 's/^/         /' || true
-			jq -c '{orders, orders_more, risk, gaps, feed}' "$base.gw.json" |
-				sed 's/^/         /' || true
+		local verdict
+		verdict=$(scripts/parity.sh ${exact:+--exact} "$base.bt.csv" "$base.orders.csv" \
+			  "$base.gw.json" 2>&1) && ok=1 || ok=0
+		check "$p" "parity: $verdict" [ "$ok" = 1 ]
+		if [ "$ok" = 0 ]; then
+			# What the gateway counted, for the log.
+			jq -c '{orders, risk, gaps, feed}' "$base.gw.json" | sed 's/^/         /' || true
 		fi
 	fi
 	if [ "$reconcile" -eq 1 ]; then
@@ -203,13 +207,11 @@ run_path() {
 		check "$p" "reconciled: gateway position and cash == exchange's for every symbol" \
 			cmp -s "$base.gw.book" "$base.ex.book"
 	fi
-	if [ "$expect_gaps" -eq 1 ]; then
-		local opened filled
-		opened=$(jq .gaps.opened "$base.gw.json")
-		filled=$(jq .gaps.filled "$base.gw.json")
-		check "$p" "gaps: $opened opened, $filled filled, $(jq .gaps.requests "$base.gw.json") re-requests, session not stale" \
-			[ "$opened" -gt 0 -a "$filled" -eq "$opened" -a "$(jq .gaps.stale "$base.gw.json")" = false ]
-	fi
+	local opened filled
+	opened=$(jq .gaps.opened "$base.gw.json")
+	filled=$(jq .gaps.filled "$base.gw.json")
+	check "$p" "gaps: $opened opened, $filled filled, $(jq .gaps.requests "$base.gw.json") re-requests, session not stale" \
+		[ "$opened" -ge "$expect_gaps" -a "$filled" -eq "$opened" -a "$(jq .gaps.stale "$base.gw.json")" = false ]
 	check "$p" "no XDP program left on $RIG_IF_GW" \
 		bash -c "! nsenter --net='$RIG_NETNS_GW' ip link show '$RIG_IF_GW' | grep -q xdp"
 }

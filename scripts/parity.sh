@@ -1,0 +1,65 @@
+#!/bin/bash
+# Parity of the gateway's orders with the backtester's on the same ticks.
+#
+#   scripts/parity.sh [--exact] BACKTEST.csv GATEWAY_ORDERS.csv GATEWAY.json
+#
+# The backtester's orders are the strategy's changes of position, one per
+# changing tick (md_seq,symbol,side,shares).  The gateway sizes each order
+# from the target and its exposure (gateway/inst.h), so, tick by tick:
+#   - an order of kind S (the strategy changed here) equals the backtester's
+#     order at that tick: same side, same shares;
+#   - an order of kind A is the strategy's change resized because orders
+#     were in flight: same tick and side as the backtester's;
+#   - a backtester order with no gateway order at its tick must be in the
+#     gateway's list of untraded changes (late tick, orders in flight, a
+#     risk limit), each with its reason;
+#   - orders of kind R (restores) make up for what was not traded, at later
+#     ticks, and are only counted here.
+# Anything else fails.  --exact also fails on any A, R or untraded change:
+# the gateway sent exactly the backtester's orders.  One line says which.
+set -euo pipefail
+
+exact=0
+if [ "${1:-}" = --exact ]; then
+	exact=1
+	shift
+fi
+[ $# -eq 3 ] || { echo "usage: $0 [--exact] BACKTEST.csv GATEWAY_ORDERS.csv GATEWAY.json" >&2; exit 2; }
+bt=$1 gw=$2 json=$3
+untraded=$(mktemp)
+trap 'rm -f "$untraded"' EXIT
+jq -r '.untraded[] | "\(.seq),\(.symbol),\(.side),\(.shares),\(.why)"' "$json" >"$untraded"
+
+awk -F, -v exact="$exact" -v untraded="$untraded" '
+FNR == 1 { file++ }
+file == 1 && FNR > 1 { bt[$1 "," $2] = $3 "," $4; nbt++ }
+file == 2 && FNR > 1 {
+	key = $2 "," $3; kind = $15
+	if (kind == "R") { restores++; next }
+	if (!(key in bt)) { bad++; if (bad <= 5) printf "  no strategy change at %s (gateway order %s %s kind %s)\n", key, $4, $5, kind; next }
+	split(bt[key], b, ",")
+	if (b[1] != $4 || (kind == "S" && b[2] != $5)) {
+		bad++; if (bad <= 5) printf "  %s: backtester %s, gateway %s %s kind %s\n", key, bt[key], $4, $5, kind; next
+	}
+	done[key] = 1
+	if (kind == "S") same++; else resized++
+}
+END {
+	while ((getline line < untraded) > 0) {
+		split(line, u, ",")
+		key = u[1] "," u[2]
+		if (!(key in bt) || substr(bt[key], 1, 1) != u[3]) {
+			bad++; if (bad <= 5) printf "  untraded %s names no strategy change\n", line; continue
+		}
+		if (key in done) { bad++; if (bad <= 5) printf "  %s both traded and untraded\n", key; continue }
+		done[key] = 1; why[u[5]]++; nun++
+	}
+	for (k in bt) if (!(k in done)) { bad++; if (bad <= 5) printf "  backtester order %s,%s neither traded nor listed untraded\n", k, bt[k] }
+	reasons = ""
+	for (w in why) reasons = reasons sprintf(" %s %d", w, why[w])
+	printf "%d strategy orders: %d exactly, %d resized, %d untraded%s; %d restores",
+		nbt, same, resized, nun, (reasons == "" ? "" : " (" substr(reasons, 2) ")"), restores
+	if (bad) { printf "; %d unexplained\n", bad; exit 1 }
+	if (exact && (resized || nun || restores)) { printf "; not exact\n"; exit 1 }
+	printf "\n"
+}' "$bt" "$gw"
