@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "gateway/engine.h"
 
@@ -30,6 +31,11 @@ static void on_symbol(void *ctx, uint16_t locate, const char symbol[8])
 	}
 	if (e->locate_inst[locate] == GW_LOCATE_UNKNOWN)
 		e->locate_inst[locate] = GW_LOCATE_OTHER;
+}
+
+static size_t untraded_size(const struct gw_engine *e)
+{
+	return (size_t)(e->ord.mask + 1) * sizeof(*e->untraded);
 }
 
 void gw_cfg_defaults(struct gw_cfg *c)
@@ -106,7 +112,19 @@ int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 	ret = orders_init(&e->ord, &cfg->orders, err, errlen);
 	if (ret)
 		goto out_gap;
+	/* Written on the hot path like the order log: populated now. */
+	e->untraded = mmap(NULL, untraded_size(e), PROT_READ | PROT_WRITE,
+			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (e->untraded == MAP_FAILED) {
+		e->untraded = NULL;
+		snprintf(err, errlen, "untraded log: %s", strerror(errno));
+		ret = -ENOMEM;
+		goto out_orders;
+	}
+	memset(e->untraded, 0, untraded_size(e));
 	return 0;
+out_orders:
+	orders_destroy(&e->ord);
 out_gap:
 	gap_destroy(&e->gap);
 out_dec:
@@ -116,6 +134,9 @@ out_dec:
 
 void engine_destroy(struct gw_engine *e)
 {
+	if (e->untraded)
+		munmap(e->untraded, untraded_size(e));
+	e->untraded = NULL;
 	orders_destroy(&e->ord);
 	gap_destroy(&e->gap);
 	feed_decoder_destroy(&e->dec);

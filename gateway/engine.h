@@ -34,7 +34,6 @@
 #endif
 
 #define GW_MAX_DECISIONS 64	/* orders one feed packet can trigger */
-#define GW_UNTRADED_LOG 4096	/* untraded strategy changes kept for the report */
 
 /* locate_inst[] values besides an instrument's index + 1. */
 #define GW_LOCATE_UNKNOWN 0	/* no stock directory entry */
@@ -98,7 +97,7 @@ struct gw_engine {
 	struct orders ord;
 	struct gw_gap gap;
 	volatile int ended;		/* end of session decoded */
-	struct gw_untraded untraded[GW_UNTRADED_LOG];
+	struct gw_untraded *untraded;	/* as many as the order log keeps */
 };
 
 /* The gateway's defaults: make demo's book (AAPL:20 MSFT:32 NVDA:48), limits. */
@@ -132,8 +131,8 @@ static inline int engine_decide(struct gw_engine *e, unsigned int k, int chg,
 	d->side = side;
 	d->limit = limit;
 	d->inst = (uint8_t)k;
-	d->flags = !chg ? GW_F_RESTORE :
-		   (uint64_t)(chg < 0 ? -chg : chg) * in->unit != d->shares ? GW_F_RESIZED : 0;
+	d->flags = !chg ? ORDER_F_RESTORE :
+		   (uint64_t)(chg < 0 ? -chg : chg) * in->unit != d->shares ? ORDER_F_RESIZED : 0;
 	orders_reserve(o, d);
 	return 1;
 }
@@ -142,7 +141,7 @@ static inline int engine_decide(struct gw_engine *e, unsigned int k, int chg,
 static inline void engine_untraded(struct gw_engine *e, unsigned int k, int chg,
 				   uint64_t md_seq, enum gw_untraded_why why)
 {
-	struct gw_untraded *u = &e->untraded[e->st.untraded % GW_UNTRADED_LOG];
+	struct gw_untraded *u = &e->untraded[e->st.untraded & e->ord.mask];
 
 	u->md_seq = md_seq;
 	u->shares = (int64_t)chg * e->inst[k].unit;
@@ -241,7 +240,7 @@ static inline unsigned int engine_decode(struct gw_engine *e, const uint8_t *pkt
  * before it are missing, else decode it and run the strategies.  Fills
  * out[] with the orders to send and returns how many.  t_hook: the
  * packet's arrival stamp; now: the loop's clock (t_seen).  flags:
- * GW_F_RETRANS for the re-request server's packets.
+ * ORDER_F_RETRANS for the re-request server's packets.
  */
 static inline unsigned int engine_on_feed(struct gw_engine *e,
 					  const uint8_t *pkt, size_t len,
@@ -258,7 +257,7 @@ static inline unsigned int engine_on_feed(struct gw_engine *e,
 		return 0;
 	if (unlikely(d->last.new_session))
 		gap_reset(&e->gap);
-	if (unlikely(flags & GW_F_RETRANS)) {
+	if (unlikely(flags & ORDER_F_RETRANS)) {
 		e->gap.st.retrans_pkts++;
 		t_due = gap_due(&e->gap);
 	}
@@ -296,7 +295,7 @@ static inline bool engine_feed_held(struct gw_engine *e, uint64_t now,
 	}
 	/* Classified when held; a stale session decodes past its holes. */
 	mold_parse_header(pkt, len, &h);
-	*nd = engine_decode(e, pkt, len, &h, t_hook, now, dec, GW_F_CATCHUP, t_hook);
+	*nd = engine_decode(e, pkt, len, &h, t_hook, now, dec, ORDER_F_CATCHUP, t_hook);
 	return true;
 }
 
@@ -319,9 +318,9 @@ static inline uint64_t engine_build_order(struct gw_engine *e,
 	struct gw_inst *in = &e->inst[d->inst];
 
 	in->orders++;
-	in->restores += !!(d->flags & GW_F_RESTORE);
-	e->st.restores += !!(d->flags & GW_F_RESTORE);
-	e->st.catchup_orders += !!(d->flags & GW_F_CATCHUP);
+	in->restores += !!(d->flags & ORDER_F_RESTORE);
+	e->st.restores += !!(d->flags & ORDER_F_RESTORE);
+	e->st.catchup_orders += !!(d->flags & ORDER_F_CATCHUP);
 	return orders_build(&e->ord, in, d, t_seen, buf, rec);
 }
 

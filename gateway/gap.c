@@ -198,11 +198,18 @@ void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now)
 	g->n_req = 0;
 }
 
-/* The first missing range at or after @pos: [*a, *b); false if none. */
+/*
+ * The first missing range at or after @pos: [*a, *b); false if none, or if
+ * none within GAP_SCAN held packets: this runs after every batch while
+ * recovering, and a long run of held packets would make it walk the whole
+ * area each time; holes beyond the run are found once the front reaches it.
+ */
 static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_t *b)
 {
 	uint32_t i = lower_bound(g, pos + 1), end = g->lo + g->n_held;
 
+	if (end - i > GAP_SCAN)
+		end = i + GAP_SCAN;
 	/* A packet starting at or before pos may still cover it. */
 	if (i > g->lo && pkt_end(g, g->sorted[i - 1]) > pos)
 		pos = pkt_end(g, g->sorted[i - 1]);
@@ -217,6 +224,8 @@ static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_
 		if (pkt_end(g, s) > pos)
 			pos = pkt_end(g, s);
 	}
+	if (end < g->lo + g->n_held)
+		return false;
 	*a = pos;
 	*b = g->high;
 	return pos < g->high;

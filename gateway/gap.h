@@ -49,6 +49,7 @@
 #define GAP_REQ_MAX		2000	/* messages per request (servers' usual cap) */
 #define GAP_PER_REQ_MIN		32	/* a full packet of trades */
 #define GAP_WINDOW_MAX		32
+#define GAP_SCAN		512	/* held packets looked through for a hole */
 
 struct gap_cfg {
 	uint32_t hold;		/* packets held while messages are missing */

@@ -141,6 +141,15 @@ int main(int argc, char **argv)
 	if (h.x && !xp.port.hugepages)
 		fprintf(stderr, "gateway: note: no 2 MB hugepages reserved "
 			"(/proc/sys/vm/nr_hugepages); UMEM on 4 KB pages\n");
+	/* What absorbs a stall, and what it costs. */
+	fprintf(stderr, "gateway: memory: ");
+	if (h.x)
+		fprintf(stderr, "UMEM %.1f MB (RX ring %u packets), ",
+			(double)xp.port.area_size / 1048576, o.ring_size);
+	fprintf(stderr, "hold area %.1f MB (%u packets), order log %.1f MB (%u orders)\n",
+		(double)o.eng.gap.hold * GAP_HOLD_MTU / 1048576, o.eng.gap.hold,
+		(double)(engine.ord.mask + 1) * sizeof(struct gw_order) / 1048576,
+		engine.ord.mask + 1);
 
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);

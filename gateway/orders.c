@@ -53,7 +53,7 @@ void orders_failed(struct orders *o, struct gw_order *r)
 {
 	if (orders_is_open(r))
 		close_order(o, r);
-	r->state = GW_ORDER_SEND_FAILED;
+	r->state = ORDER_SEND_FAILED;
 	o->st.failed++;
 }
 
@@ -66,12 +66,12 @@ void orders_expire(struct orders *o, uint64_t now)
 		struct gw_order *r = &o->log[o->oldest_live & o->mask];
 
 		if (r->order_no == o->oldest_live &&
-		    (r->state == GW_ORDER_SENT || r->state == GW_ORDER_ACCEPTED)) {
+		    (r->state == ORDER_SENT || r->state == ORDER_ACCEPTED)) {
 			/* now may be the batch's t_seen, older than t_sent */
-			if (!o->cfg.timeout_ns || !r->t_sent || now < r->t_sent ||
-			    now - r->t_sent < o->cfg.timeout_ns)
+			if (!o->cfg.timeout_ns || !r->t.t_sent || now < r->t.t_sent ||
+			    now - r->t.t_sent < o->cfg.timeout_ns)
 				return;
-			r->state = GW_ORDER_TIMED_OUT;
+			r->state = ORDER_TIMED_OUT;
 			o->st.timeouts++;
 		}
 		o->oldest_live++;
@@ -96,8 +96,8 @@ bool orders_resend_due(struct orders *o, uint64_t now, uint64_t *first,
 	} else {
 		/* The last reply may be the lost one: ask what follows it. */
 		r = &o->log[o->oldest_live & o->mask];
-		if (o->oldest_live == o->next || !orders_is_open(r) || !r->t_sent ||
-		    now < r->t_sent || now - r->t_sent < o->cfg.probe_ns)
+		if (o->oldest_live == o->next || !orders_is_open(r) || !r->t.t_sent ||
+		    now < r->t.t_sent || now - r->t.t_sent < o->cfg.probe_ns)
 			return false;
 		n = 64;
 	}
@@ -175,8 +175,8 @@ static struct gw_order *find_order(struct orders *o, const char *token)
 
 static bool is_final(const struct gw_order *r)
 {
-	return r->state == GW_ORDER_FILLED || r->state == GW_ORDER_CANCELED ||
-	       r->state == GW_ORDER_REJECTED;
+	return r->state == ORDER_FILLED || r->state == ORDER_CANCELED ||
+	       r->state == ORDER_REJECTED;
 }
 
 char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
@@ -211,28 +211,28 @@ char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
 		o->st.dup_replies++;
 		return 0;
 	}
-	if (r->state == GW_ORDER_TIMED_OUT)
+	if (r->state == ORDER_TIMED_OUT)
 		o->st.late_replies++;
 	/*
 	 * On the rig the exchange puts its CLOCK_MONOTONIC arrival time of the
 	 * order in the Timestamp of its first reply (Accepted or Rejected), the
 	 * way ITCH timestamps carry the send time: the order's t_ack.
 	 */
-	if (!r->t_ack && (rep.type == 'A' || rep.type == 'J'))
-		r->t_ack = rep.timestamp;
+	if (!r->t.t_ack && (rep.type == 'A' || rep.type == 'J'))
+		r->t.t_ack = rep.timestamp;
 	*order = r;
 	*shares = 0;
 	switch (rep.type) {
 	case 'A':
 		o->st.accepted++;
-		if (r->state == GW_ORDER_SENT)
-			r->state = GW_ORDER_ACCEPTED;
+		if (r->state == ORDER_SENT)
+			r->state = ORDER_ACCEPTED;
 		break;
 	case 'E':
 		o->st.fills++;
 		if (orders_is_open(r))
 			close_order(o, r);
-		r->state = GW_ORDER_FILLED;
+		r->state = ORDER_FILLED;
 		r->fill_price = rep.executed.price;
 		r->filled = rep.executed.shares;
 		*shares = rep.executed.shares;
@@ -241,13 +241,13 @@ char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
 		o->st.cancels++;
 		if (orders_is_open(r))
 			close_order(o, r);
-		r->state = GW_ORDER_CANCELED;
+		r->state = ORDER_CANCELED;
 		break;
 	case 'J':
 		o->st.rejects++;
 		if (orders_is_open(r))
 			close_order(o, r);
-		r->state = GW_ORDER_REJECTED;
+		r->state = ORDER_REJECTED;
 		break;
 	}
 	return rep.type;

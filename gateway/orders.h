@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "gateway/inst.h"
+#include "latency/order_rec.h"
 #include "proto/ouch.h"
 
 #define GW_MAX_INST	16
@@ -41,27 +42,15 @@ struct orders_cfg {
 	uint64_t probe_ns;	/* an order open this long: ask what follows */
 };
 
-enum gw_order_state {
-	GW_ORDER_SENT,
-	GW_ORDER_ACCEPTED,
-	GW_ORDER_FILLED,
-	GW_ORDER_CANCELED,
-	GW_ORDER_REJECTED,
-	GW_ORDER_SEND_FAILED,
-	GW_ORDER_TIMED_OUT,
-};
-
-#define GW_F_RETRANS	1	/* triggered by a retransmitted message */
-#define GW_F_CATCHUP	2	/* decoded late, after a gap filled */
-#define GW_F_RESTORE	4	/* no strategy change at its tick: making up */
-#define GW_F_RESIZED	8	/* a strategy change sized by open exposure */
-
-/* One order, as the capture log and the parity check need it. */
+/*
+ * One order in the log.  Its outcome, flags and timestamps are the shared
+ * order record's (latency/order_rec.h); t.t_send stays 0 here: the feed's
+ * timestamp is kept as it came (t_exch) and widened when reported.
+ */
 struct gw_order {
 	uint64_t md_seq;	/* triggering market-data message */
 	uint64_t t_exch;	/* the feed's timestamp of it (48 bits) */
-	uint64_t t_hook, t_seen, t_decided, t_queued, t_sent;
-	uint64_t t_ack;		/* exchange's arrival stamp (reply Timestamp) */
+	struct order_times t;
 	uint32_t order_no;
 	uint32_t price;		/* limit */
 	uint32_t shares;
@@ -69,8 +58,8 @@ struct gw_order {
 	uint32_t filled;	/* shares executed */
 	uint8_t inst;
 	char side;		/* 'B' or 'S' */
-	uint8_t state;		/* enum gw_order_state */
-	uint8_t flags;		/* GW_F_* */
+	uint8_t state;		/* enum order_outcome */
+	uint8_t flags;		/* ORDER_F_* */
 };
 
 /* An order decided in the hot path, not yet built. */
@@ -142,8 +131,8 @@ static inline uint32_t orders_limit(const struct orders *o, uint32_t px, char si
 
 static inline bool orders_is_open(const struct gw_order *r)
 {
-	return r->state == GW_ORDER_SENT || r->state == GW_ORDER_ACCEPTED ||
-	       r->state == GW_ORDER_TIMED_OUT;
+	return r->state == ORDER_SENT || r->state == ORDER_ACCEPTED ||
+	       r->state == ORDER_TIMED_OUT;
 }
 
 /*
@@ -186,16 +175,16 @@ static inline uint64_t orders_build(struct orders *o, const struct gw_inst *in,
 
 	r->md_seq = d->md_seq;
 	r->t_exch = d->t_exch48;
-	r->t_hook = d->t_hook;
-	r->t_seen = t_seen;
-	r->t_decided = r->t_queued = r->t_sent = r->t_ack = 0;
+	r->t.t_hook = d->t_hook;
+	r->t.t_seen = t_seen;
+	r->t.t_decided = r->t.t_queued = r->t.t_sent = r->t.t_ack = 0;
 	r->order_no = no;
 	r->price = d->limit;
 	r->shares = d->shares;
 	r->fill_price = r->filled = 0;
 	r->inst = d->inst;
 	r->side = d->side;
-	r->state = GW_ORDER_SENT;
+	r->state = ORDER_SENT;
 	r->flags = d->flags;
 	o->st.orders++;
 	*rec = r;

@@ -11,28 +11,7 @@
 #include "latency/clock_cost.h"
 #include "proto/itch.h"
 
-/* The capture log's outcomes and flags are the order log's. */
-#define SAME(a, b) ((int)(a) == (int)(b))
-_Static_assert(SAME(GW_ORDER_SENT, CAP_SENT) && SAME(GW_ORDER_ACCEPTED, CAP_ACCEPTED) &&
-	       SAME(GW_ORDER_FILLED, CAP_FILLED) && SAME(GW_ORDER_CANCELED, CAP_CANCELED) &&
-	       SAME(GW_ORDER_REJECTED, CAP_REJECTED) &&
-	       SAME(GW_ORDER_SEND_FAILED, CAP_SEND_FAILED) &&
-	       SAME(GW_ORDER_TIMED_OUT, CAP_TIMED_OUT) && SAME(GW_F_RETRANS, CAP_F_RETRANS) &&
-	       SAME(GW_F_CATCHUP, CAP_F_CATCHUP),
-	       "order states/flags and capture outcomes/flags differ");
-
 #define CLOCK_COST_PAIRS 100000
-
-const char *const stage_names[STAGE_NR] = {
-	[STAGE_FEED] = "send->hook",
-	[STAGE_HOOK_SEEN] = "hook->seen",
-	[STAGE_SEEN_DECIDED] = "seen->decided",
-	[STAGE_DECIDED_QUEUED] = "decided->queued",
-	[STAGE_QUEUED_SENT] = "queued->sent",
-	[STAGE_HOOK_QUEUED] = "hook->queued",
-	[STAGE_HOOK_SENT] = "hook->sent",
-	[STAGE_SEND_ACK] = "send->ack",
-};
 
 static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
 #define NPCT (sizeof(pcts) / sizeof(pcts[0]))
@@ -200,6 +179,11 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 	NUM("orders", "restores", e->st.restores);
 	NUM("orders", "catchup", e->st.catchup_orders);
 	NUM("orders", "untraded", e->st.untraded);
+	/* The logs are rings the size of --order-log: what fell out is gone. */
+	NUM("orders", "log_overwritten", e->ord.next > e->ord.mask + 1 ?
+					 e->ord.next - (e->ord.mask + 1) : 0);
+	NUM("orders", "untraded_overwritten", e->st.untraded > e->ord.mask + 1 ?
+					      e->st.untraded - (e->ord.mask + 1) : 0);
 	for (int i = 0; i < UNTRADED_NR; i++) {
 		static char names[UNTRADED_NR][32];
 
@@ -262,7 +246,7 @@ static void collect(struct counters *t, const struct gw_report *r)
 	path_counters(t, r);
 }
 
-/* An order-log record as the capture log sees it. */
+/* An order-log record as the capture log sees it, its send time widened. */
 static void order_to_rec(const struct gw_engine *e, const struct gw_order *o,
 			 struct capture_rec *c)
 {
@@ -275,15 +259,10 @@ static void order_to_rec(const struct gw_engine *e, const struct gw_order *o,
 	c->side = o->side;
 	c->shares = o->shares;
 	c->price = o->price;
-	c->outcome = o->state < CAP_OUTCOME_NR ? o->state : CAP_SENT;
+	c->outcome = o->state < ORDER_OUTCOME_NR ? o->state : ORDER_SENT;
 	c->flags = o->flags;
-	c->t_send = o->t_hook ? itch_ts_recover(o->t_exch, o->t_hook) : 0;
-	c->t_hook = o->t_hook;
-	c->t_seen = o->t_seen;
-	c->t_decided = o->t_decided;
-	c->t_queued = o->t_queued;
-	c->t_sent = o->t_sent;
-	c->t_ack = o->t_ack;
+	c->t = o->t;
+	c->t.t_send = o->t.t_hook ? itch_ts_recover(o->t_exch, o->t.t_hook) : 0;
 }
 
 static void capture_header(const struct gw_report *r, struct capture_meta *m)
@@ -361,32 +340,15 @@ int report_build(struct gw_report *r)
 {
 	const struct gw_engine *e = r->e;
 	uint32_t n = e->ord.next, cap = e->ord.mask + 1;
-	uint32_t first = n > cap ? n - cap : 0;
+	struct capture_rec c;
 
-	for (int i = 0; i < STAGE_NR; i++) {
-		r->stage[i] = calloc(1, sizeof(*r->stage[i]));
-		if (!r->stage[i])
-			return -ENOMEM;
-		hdr_reset(r->stage[i]);
-	}
-	for (uint32_t no = first; no < n; no++) {
-		const struct gw_order *o = &e->ord.log[no & e->ord.mask];
-
-		/* Catch-up orders waited for a gap to fill: not tick-to-trade. */
-		if (o->state == GW_ORDER_SEND_FAILED || !o->t_sent || !o->t_hook ||
-		    (o->flags & GW_F_CATCHUP))
-			continue;
-		uint64_t t_send = itch_ts_recover(o->t_exch, o->t_hook);
-
-		hdr_record(r->stage[STAGE_FEED], (int64_t)(o->t_hook - t_send));
-		hdr_record(r->stage[STAGE_HOOK_SEEN], (int64_t)(o->t_seen - o->t_hook));
-		hdr_record(r->stage[STAGE_SEEN_DECIDED], (int64_t)(o->t_decided - o->t_seen));
-		hdr_record(r->stage[STAGE_DECIDED_QUEUED], (int64_t)(o->t_queued - o->t_decided));
-		hdr_record(r->stage[STAGE_QUEUED_SENT], (int64_t)(o->t_sent - o->t_queued));
-		hdr_record(r->stage[STAGE_HOOK_QUEUED], (int64_t)(o->t_queued - o->t_hook));
-		hdr_record(r->stage[STAGE_HOOK_SENT], (int64_t)(o->t_sent - o->t_hook));
-		if (o->t_ack)
-			hdr_record(r->stage[STAGE_SEND_ACK], (int64_t)(o->t_ack - t_send));
+	r->lat = malloc(sizeof(*r->lat));
+	if (!r->lat)
+		return -ENOMEM;
+	capture_hists_reset(r->lat);
+	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
+		order_to_rec(e, &e->ord.log[no & e->ord.mask], &c);
+		capture_hists_add(r->lat, &c);
 	}
 
 	/* What one timestamp costs where they were taken (the loop has ended). */
@@ -408,10 +370,8 @@ int report_build(struct gw_report *r)
 
 void report_free(struct gw_report *r)
 {
-	for (int i = 0; i < STAGE_NR; i++) {
-		free(r->stage[i]);
-		r->stage[i] = NULL;
-	}
+	free(r->lat);
+	r->lat = NULL;
 	free(r->clock_read);
 	r->clock_read = NULL;
 }
@@ -498,7 +458,7 @@ void report_summary(FILE *out, const struct gw_report *r)
 	collect(&t, r);
 	print_counters(out, &t);
 	if (e->st.untraded) {
-		uint64_t n = e->st.untraded < GW_UNTRADED_LOG ? e->st.untraded : GW_UNTRADED_LOG;
+		uint64_t n = e->st.untraded;
 
 		fprintf(out, "untraded strategy changes (the next tick trades toward the target):");
 		for (uint64_t i = 0; i < n && i < 8; i++) {
@@ -529,9 +489,8 @@ void report_summary(FILE *out, const struct gw_report *r)
 
 	fprintf(out, "latency per order (ns):\n  %-16s %8s %8s %8s %8s %8s %8s %8s %8s\n",
 		"stage", "count", "min", "p50", "p90", "p99", "p99.9", "p99.99", "max");
-	for (int i = 0; i < STAGE_NR; i++)
-		if (r->stage[i])
-			print_hist_row(out, stage_names[i], r->stage[i]);
+	for (int i = 0; i < STAGE_NR && r->lat; i++)
+		print_hist_row(out, stage_names[i], &r->lat->stage[i]);
 	if (r->clock_read && hdr_count(r->clock_read))
 		fprintf(out, "  each stage includes about one clock read: back to back on CPU %d, "
 			"min %" PRId64 ", p50 %" PRId64 ", p99 %" PRId64 " ns\n", r->o->cpu,
@@ -610,8 +569,9 @@ int report_json(const char *path, const struct gw_report *r)
 			e->ord.open_buy[i], e->ord.open_sell[i], in->cash, inst_pnl(in),
 			in->last_price, in->strat.sar.pos, i + 1 < e->n_inst ? "," : "");
 	}
-	fprintf(f, "  ],\n  \"untraded\": [");
-	nun = e->st.untraded < GW_UNTRADED_LOG ? e->st.untraded : GW_UNTRADED_LOG;
+	/* The first few, for a person: the orders CSV has them all. */
+	fprintf(f, "  ],\n  \"untraded_first\": [");
+	nun = e->st.untraded < 20 ? e->st.untraded : 20;
 	for (uint64_t i = 0; i < nun; i++) {
 		const struct gw_untraded *u = &e->untraded[i];
 		const struct gw_inst *in = &e->inst[u->inst];
@@ -626,26 +586,17 @@ int report_json(const char *path, const struct gw_report *r)
 	if (r->clock_read)
 		json_hist(f, "clock_read_ns", r->clock_read, 0);
 	fprintf(f, "  \"latency_ns\": {\n");
-	for (int i = 0; i < STAGE_NR; i++)
-		json_hist(f, stage_names[i], r->stage[i], i == STAGE_NR - 1);
+	for (int i = 0; i < STAGE_NR && r->lat; i++)
+		json_hist(f, stage_names[i], &r->lat->stage[i], i == STAGE_NR - 1);
 	fprintf(f, "  }\n}\n");
 	return fclose(f) ? -errno : 0;
-}
-
-static const char *state_name(uint8_t s)
-{
-	static const char *const names[] = {
-		"sent", "accepted", "filled", "canceled", "rejected", "send_failed",
-		"timed_out",
-	};
-
-	return s < sizeof(names) / sizeof(names[0]) ? names[s] : "?";
 }
 
 int report_orders_csv(const char *path, const struct gw_report *r)
 {
 	const struct gw_engine *e = r->e;
 	uint32_t n = e->ord.next, cap = e->ord.mask + 1;
+	uint64_t nu = e->st.untraded;
 	FILE *f = fopen(path, "w");
 
 	if (!f)
@@ -657,14 +608,24 @@ int report_orders_csv(const char *path, const struct gw_report *r)
 		const struct gw_inst *in = &e->inst[o->inst];
 
 		/* S: the strategy's change; R: a restore; A: a change resized */
-		char kind = o->flags & GW_F_RESTORE ? 'R' : o->flags & GW_F_RESIZED ? 'A' : 'S';
+		char kind = o->flags & ORDER_F_RESTORE ? 'R' : o->flags & ORDER_F_RESIZED ? 'A' : 'S';
+		struct capture_rec c;
 
+		order_to_rec(e, o, &c);
 		fprintf(f, "%u,%" PRIu64 ",%.*s,%c,%u,%u,%s,%u,%" PRIu64 ",%" PRIu64 ",%"
 			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%c\n",
 			o->order_no, o->md_seq, sym_len(in->symbol), in->symbol, o->side, o->shares,
-			o->price, state_name(o->state), o->fill_price,
-			o->t_hook ? itch_ts_recover(o->t_exch, o->t_hook) : 0,
-			o->t_hook, o->t_seen, o->t_decided, o->t_queued, o->t_sent, kind);
+			o->price, order_outcome_names[c.outcome], o->fill_price, c.t.t_send,
+			c.t.t_hook, c.t.t_seen, c.t.t_decided, c.t.t_queued, c.t.t_sent, kind);
+	}
+	/* Then every strategy change that did not become an order at its tick: kind U. */
+	for (uint64_t i = nu > cap ? nu - cap : 0; i < nu; i++) {
+		const struct gw_untraded *u = &e->untraded[i & e->ord.mask];
+		const struct gw_inst *in = &e->inst[u->inst];
+
+		fprintf(f, "-,%" PRIu64 ",%.*s,%c,%" PRId64 ",0,untraded_%s,0,0,0,0,0,0,0,U\n",
+			u->md_seq, sym_len(in->symbol), in->symbol, u->shares > 0 ? 'B' : 'S',
+			u->shares < 0 ? -u->shares : u->shares, untraded_names[u->why]);
 	}
 	return fclose(f) ? -errno : 0;
 }

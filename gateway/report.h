@@ -8,21 +8,8 @@
 #include "gateway/engine.h"
 #include "gateway/opts.h"
 #include "gateway/path.h"
+#include "latency/capture.h"
 #include "latency/hdr.h"
-
-enum gw_stage {
-	STAGE_FEED,		/* exchange send -> XDP hook (one way, wire) */
-	STAGE_HOOK_SEEN,	/* hook -> the loop sees the packet */
-	STAGE_SEEN_DECIDED,	/* decode + strategy + order built */
-	STAGE_DECIDED_QUEUED,	/* order on the TX ring (or just before sendto) */
-	STAGE_QUEUED_SENT,	/* the TX kick (sendto) returned */
-	STAGE_HOOK_QUEUED,	/* in-gateway tick-to-trade */
-	STAGE_HOOK_SENT,	/* ... including the kick */
-	STAGE_SEND_ACK,		/* wire to wire: exchange send -> its arrival stamp */
-	STAGE_NR,
-};
-
-extern const char *const stage_names[STAGE_NR];
 
 struct gw_report {
 	const struct gw_opts *o;
@@ -30,7 +17,7 @@ struct gw_report {
 	struct xsk_path *x;	/* NULL on the UDP path */
 	struct udp_path *u;	/* NULL on the AF_XDP path */
 	double elapsed_s;
-	struct hdr_hist *stage[STAGE_NR];
+	struct capture_hists *lat;	/* per stage (latency/order_rec.h) */
 	struct hdr_hist *clock_read;	/* back-to-back clock reads, hot CPU */
 };
 

@@ -207,14 +207,14 @@ static void send_orders(struct udp_path *u, struct gw_engine *e,
 		struct gw_order *rec;
 
 		engine_build_order(e, &dec[i], t_seen, out, &rec);
-		rec->t_decided = now_ns();
-		rec->t_queued = now_ns();
+		rec->t.t_decided = now_ns();
+		rec->t.t_queued = now_ns();
 		if (send(u->order_fd, out, sizeof(out), 0) != (ssize_t)sizeof(out)) {
 			u->send_errors++;
 			orders_failed(&e->ord, rec);
 			continue;
 		}
-		rec->t_sent = now_ns();
+		rec->t.t_sent = now_ns();
 	}
 }
 
@@ -259,7 +259,7 @@ static void drain_retrans(struct udp_path *u, struct gw_engine *e)
 
 		if (n < 0)
 			return;
-		on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), now_ns(), GW_F_RETRANS);
+		on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), now_ns(), ORDER_F_RETRANS);
 	}
 }
 

@@ -134,7 +134,7 @@ static void tx_flush(struct xsk_path *x, struct tx_batch *b)
 	x->kicks++;
 	t_sent = now_ns();
 	for (unsigned int i = 0; i < b->n; i++)
-		b->rec[i]->t_sent = t_sent;
+		b->rec[i]->t.t_sent = t_sent;
 	b->n = 0;
 	b->frames = 0;
 }
@@ -159,12 +159,12 @@ static void send_orders(struct xsk_path *x, struct gw_engine *e,
 		frame = xsk_port_data(&x->port, addr);
 		sum = engine_build_order(e, &dec[i], t_seen, frame + FRAME_HDR_LEN, &rec);
 		len = frame_finish_sum(&x->tmpl, frame, OUCH_ENTER_DGRAM_LEN, sum);
-		rec->t_decided = now_ns();
+		rec->t.t_decided = now_ns();
 		if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
 			orders_failed(&e->ord, rec);
 			continue;
 		}
-		rec->t_queued = now_ns();
+		rec->t.t_queued = now_ns();
 		b->rec[b->n++] = rec;
 		b->frames++;
 	}
@@ -308,7 +308,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 				engine_on_reply(e, u.payload, u.payload_len);
 			else if (u.dst_port == x->retrans_port)
 				on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen,
-					GW_F_RETRANS, &b);
+					ORDER_F_RETRANS, &b);
 			else
 				e->st.other_packets++;
 		}

@@ -2,7 +2,7 @@
 # and the clock-read cost.
 # Release and ASan+UBSan archives, so tools and unit tests can both link it.
 
-LATENCY_SRCS := latency/hdr.c latency/capture.c latency/clock_cost.c
+LATENCY_SRCS := latency/hdr.c latency/capture.c latency/clock_cost.c latency/order_rec.c
 
 $(BUILD)/liblatency.a: $(call objs,$(LATENCY_SRCS))
 	@mkdir -p $(@D)

@@ -15,30 +15,6 @@
 			"t_send,t_hook,t_seen,t_decided,t_queued,t_sent,t_ack"
 #define CAPTURE_FIELDS	15
 
-const char *const capture_outcome_names[CAP_OUTCOME_NR] = {
-	[CAP_SENT] = "sent",
-	[CAP_ACCEPTED] = "accepted",
-	[CAP_FILLED] = "filled",
-	[CAP_CANCELED] = "canceled",
-	[CAP_REJECTED] = "rejected",
-	[CAP_SEND_FAILED] = "send_failed",
-	[CAP_TIMED_OUT] = "timed_out",
-};
-
-static const char *const flag_names[] = { "retrans", "catchup" };
-
-const char *const capture_stage_names[CAP_STAGE_NR] = {
-	[CAP_SEND_HOOK] = "send->hook",
-	[CAP_HOOK_SEEN] = "hook->seen",
-	[CAP_SEEN_DECIDED] = "seen->decided",
-	[CAP_DECIDED_QUEUED] = "decided->queued",
-	[CAP_QUEUED_SENT] = "queued->sent",
-	[CAP_SEEN_QUEUED] = "seen->queued",
-	[CAP_HOOK_QUEUED] = "hook->queued",
-	[CAP_HOOK_SENT] = "hook->sent",
-	[CAP_SEND_ACK] = "send->ack",
-};
-
 /* ---- header ---- */
 
 bool capture_key_ok(const char *k, size_t len)
@@ -140,10 +116,10 @@ void capture_flags_text(uint8_t flags, char *buf, size_t len)
 	size_t at = 0;
 
 	buf[0] = '\0';
-	for (unsigned int i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
+	for (unsigned int i = 0; i < ORDER_F_NR; i++)
 		if (flags & (1u << i))
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "+" : "",
-					       flag_names[i]);
+					       order_flag_names[i]);
 	if (!at)
 		snprintf(buf, len, "-");
 }
@@ -164,9 +140,9 @@ void capture_write(struct capture_writer *w, const struct capture_rec *r)
 		     "%" PRIu64 ",%" PRIu64 ",%s,%c,%u,%u,%s,%s,%" PRIu64 ",%" PRIu64 ",%"
 		     PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 		     r->order_no, r->md_seq, sym, field_char(r->side), r->shares, r->price,
-		     r->outcome < CAP_OUTCOME_NR ? capture_outcome_names[r->outcome] : "sent",
-		     flags, r->t_send, r->t_hook, r->t_seen, r->t_decided, r->t_queued,
-		     r->t_sent, r->t_ack);
+		     r->outcome < ORDER_OUTCOME_NR ? order_outcome_names[r->outcome] : "sent",
+		     flags, r->t.t_send, r->t.t_hook, r->t.t_seen, r->t.t_decided, r->t.t_queued,
+		     r->t.t_sent, r->t.t_ack);
 	put(w, line, (size_t)n);
 	if (!w->err)
 		w->records++;
@@ -366,10 +342,10 @@ static int parse_flags(const char *s, uint8_t *flags)
 		size_t len = strcspn(s, "+");
 		unsigned int i;
 
-		for (i = 0; i < sizeof(flag_names) / sizeof(flag_names[0]); i++)
-			if (strlen(flag_names[i]) == len && !strncmp(s, flag_names[i], len))
+		for (i = 0; i < ORDER_F_NR; i++)
+			if (strlen(order_flag_names[i]) == len && !strncmp(s, order_flag_names[i], len))
 				break;
-		if (i == sizeof(flag_names) / sizeof(flag_names[0]) || (*flags & (1u << i)))
+		if (i == ORDER_F_NR || (*flags & (1u << i)))
 			return -EINVAL;
 		*flags |= (uint8_t)(1u << i);
 		if (!s[len])
@@ -386,8 +362,8 @@ static const char *const field_names[CAPTURE_FIELDS] = {
 static int parse_record(struct capture_reader *r, struct capture_rec *rec)
 {
 	uint64_t *const ts[] = {
-		&rec->t_send, &rec->t_hook, &rec->t_seen, &rec->t_decided,
-		&rec->t_queued, &rec->t_sent, &rec->t_ack,
+		&rec->t.t_send, &rec->t.t_hook, &rec->t.t_seen, &rec->t.t_decided,
+		&rec->t.t_queued, &rec->t.t_sent, &rec->t.t_ack,
 	};
 	char *f[CAPTURE_FIELDS], *s = r->buf;
 	uint64_t v;
@@ -425,10 +401,10 @@ static int parse_record(struct capture_reader *r, struct capture_rec *rec)
 	if (parse_unum(f[5], UINT32_MAX, &v))
 		return fail(r, "price: not a number up to 2^32-1: '%.40s'", f[5]);
 	rec->price = (uint32_t)v;
-	for (i = 0; i < CAP_OUTCOME_NR; i++)
-		if (!strcmp(f[6], capture_outcome_names[i]))
+	for (i = 0; i < ORDER_OUTCOME_NR; i++)
+		if (!strcmp(f[6], order_outcome_names[i]))
 			break;
-	if (i == CAP_OUTCOME_NR)
+	if (i == ORDER_OUTCOME_NR)
 		return fail(r, "outcome: unknown '%.40s'", f[6]);
 	rec->outcome = (uint8_t)i;
 	if (parse_flags(f[7], &rec->flags))
@@ -478,48 +454,20 @@ int capture_read(struct capture_reader *r, struct capture_rec *rec)
 
 /* ---- stages ---- */
 
-unsigned int capture_stages(const struct capture_rec *r, int64_t v[CAP_STAGE_NR])
-{
-	unsigned int mask = 0;
-
-	if ((r->flags & CAP_F_CATCHUP) || r->outcome == CAP_SEND_FAILED ||
-	    !r->t_hook || !r->t_sent)
-		return 0;
-	v[CAP_HOOK_SEEN] = (int64_t)(r->t_seen - r->t_hook);
-	v[CAP_SEEN_DECIDED] = (int64_t)(r->t_decided - r->t_seen);
-	v[CAP_DECIDED_QUEUED] = (int64_t)(r->t_queued - r->t_decided);
-	v[CAP_QUEUED_SENT] = (int64_t)(r->t_sent - r->t_queued);
-	v[CAP_SEEN_QUEUED] = (int64_t)(r->t_queued - r->t_seen);
-	v[CAP_HOOK_QUEUED] = (int64_t)(r->t_queued - r->t_hook);
-	v[CAP_HOOK_SENT] = (int64_t)(r->t_sent - r->t_hook);
-	mask = 1u << CAP_HOOK_SEEN | 1u << CAP_SEEN_DECIDED |
-	       1u << CAP_DECIDED_QUEUED | 1u << CAP_QUEUED_SENT |
-	       1u << CAP_SEEN_QUEUED | 1u << CAP_HOOK_QUEUED | 1u << CAP_HOOK_SENT;
-	if (r->t_send) {
-		v[CAP_SEND_HOOK] = (int64_t)(r->t_hook - r->t_send);
-		mask |= 1u << CAP_SEND_HOOK;
-		if (r->t_ack) {
-			v[CAP_SEND_ACK] = (int64_t)(r->t_ack - r->t_send);
-			mask |= 1u << CAP_SEND_ACK;
-		}
-	}
-	return mask;
-}
-
 void capture_hists_reset(struct capture_hists *h)
 {
 	h->records = 0;
-	for (int i = 0; i < CAP_STAGE_NR; i++)
+	for (int i = 0; i < STAGE_NR; i++)
 		hdr_reset(&h->stage[i]);
 }
 
 void capture_hists_add(struct capture_hists *h, const struct capture_rec *r)
 {
-	int64_t v[CAP_STAGE_NR];
-	unsigned int mask = capture_stages(r, v);
+	int64_t v[STAGE_NR];
+	unsigned int mask = order_stages(&r->t, r->outcome, r->flags, v);
 
 	h->records++;
-	for (int i = 0; i < CAP_STAGE_NR; i++)
+	for (int i = 0; i < STAGE_NR; i++)
 		if (mask & (1u << i))
 			hdr_record(&h->stage[i], v[i]);
 }

@@ -26,6 +26,7 @@
 #include <zlib.h>
 
 #include "latency/hdr.h"
+#include "latency/order_rec.h"
 
 #define CAPTURE_VERSION		1
 #define CAPTURE_META_MAX	32
@@ -33,40 +34,7 @@
 #define CAPTURE_VAL_LEN		256
 #define CAPTURE_LINE_MAX	1024
 
-/* What became of an order (the gateway's order states, by name). */
-enum capture_outcome {
-	CAP_SENT,		/* no reply seen */
-	CAP_ACCEPTED,
-	CAP_FILLED,
-	CAP_CANCELED,
-	CAP_REJECTED,
-	CAP_SEND_FAILED,	/* never left */
-	CAP_TIMED_OUT,		/* no final reply in time */
-	CAP_OUTCOME_NR,
-};
-
-/* How the order came about (flags column: names joined by '+', or '-'). */
-#define CAP_F_RETRANS	1	/* its tick came in a retransmission */
-#define CAP_F_CATCHUP	2	/* its tick was decoded late, after a gap filled */
-
-extern const char *const capture_outcome_names[CAP_OUTCOME_NR];
-
-/* The stages every tool reports, in this order. */
-enum capture_stage {
-	CAP_SEND_HOOK,		/* exchange send -> XDP hook / kernel stamp */
-	CAP_HOOK_SEEN,		/* -> the gateway's loop saw it */
-	CAP_SEEN_DECIDED,	/* decode + strategy + order built */
-	CAP_DECIDED_QUEUED,	/* -> on the TX ring (or just before sendto) */
-	CAP_QUEUED_SENT,	/* the TX kick (sendto) */
-	CAP_SEEN_QUEUED,	/* the loop's own work: decode, strategy, order */
-	CAP_HOOK_QUEUED,	/* in-gateway tick-to-trade */
-	CAP_HOOK_SENT,		/* ... with the kick */
-	CAP_SEND_ACK,		/* wire to wire: exchange send -> exchange arrival */
-	CAP_STAGE_NR,
-};
-
-extern const char *const capture_stage_names[CAP_STAGE_NR];
-
+/* An order as the capture log carries it (latency/order_rec.h). */
 struct capture_rec {
 	uint64_t order_no;
 	uint64_t md_seq;		/* triggering market-data message */
@@ -74,12 +42,9 @@ struct capture_rec {
 	char side;
 	uint32_t shares;
 	uint32_t price;			/* Price(4) limit */
-	uint8_t outcome;		/* enum capture_outcome */
-	uint8_t flags;			/* CAP_F_* */
-	uint64_t t_send;		/* exchange put the tick on the wire */
-	uint64_t t_hook;		/* XDP hook / kernel receive stamp */
-	uint64_t t_seen, t_decided, t_queued, t_sent;
-	uint64_t t_ack;			/* exchange's kernel arrival stamp */
+	uint8_t outcome;		/* enum order_outcome */
+	uint8_t flags;			/* ORDER_F_* */
+	struct order_times t;
 };
 
 /* The header's key=value lines, in order; "path" is always there. */
@@ -137,20 +102,10 @@ int capture_reader_open(struct capture_reader *r, const char *path);
 int capture_read(struct capture_reader *r, struct capture_rec *rec);
 void capture_reader_close(struct capture_reader *r);
 
-/*
- * Each stage's duration of one record: fills v[] and returns a bit mask of
- * the stages the record has.  Every stage needs an order that left (not
- * send_failed) with t_hook and t_sent; send->hook also needs t_send, and
- * send->ack t_send and t_ack.  A catch-up order (its tick waited for a gap
- * to fill) is no tick-to-trade and has no stage (the gateway's report_build()
- * applies the same rules).
- */
-unsigned int capture_stages(const struct capture_rec *r, int64_t v[CAP_STAGE_NR]);
-
 /* One histogram per stage; about 230 KB, so allocate it. */
 struct capture_hists {
 	uint64_t records;
-	struct hdr_hist stage[CAP_STAGE_NR];
+	struct hdr_hist stage[STAGE_NR];
 };
 
 void capture_hists_reset(struct capture_hists *h);

@@ -205,10 +205,10 @@ static void print_table(const struct pool *pl)
 	printf("\n");
 	printf("latency per order (ns):\n  %-16s %8s %8s %9s %8s %8s %8s %8s %8s %8s\n",
 	       "stage", "count", "min", "mean", "p50", "p90", "p99", "p99.9", "p99.99", "max");
-	for (int i = 0; i < CAP_STAGE_NR; i++) {
+	for (int i = 0; i < STAGE_NR; i++) {
 		const struct hdr_hist *h = &pl->h->stage[i];
 
-		printf("  %-16s %8" PRIu64, capture_stage_names[i], hdr_count(h));
+		printf("  %-16s %8" PRIu64, stage_names[i], hdr_count(h));
 		if (hdr_count(h)) {
 			printf(" %8" PRId64 " %9.1f", hdr_min(h), hdr_mean(h));
 			for (unsigned int j = 0; j < NPCT; j++)
@@ -250,10 +250,10 @@ static void print_json(const struct pool *pl)
 		json_str(stdout, m->kv[i].val);
 	}
 	printf("},\n  \"latency_ns\": {\n");
-	for (int i = 0; i < CAP_STAGE_NR; i++) {
+	for (int i = 0; i < STAGE_NR; i++) {
 		const struct hdr_hist *h = &pl->h->stage[i];
 
-		printf("    \"%s\": {\"count\": %" PRIu64, capture_stage_names[i], hdr_count(h));
+		printf("    \"%s\": {\"count\": %" PRIu64, stage_names[i], hdr_count(h));
 		if (hdr_count(h)) {
 			printf(", \"min\": %" PRId64 ", \"mean\": %.1f", hdr_min(h), hdr_mean(h));
 			for (unsigned int j = 0; j < NPCT; j++)
@@ -262,7 +262,7 @@ static void print_json(const struct pool *pl)
 			printf(", \"max\": %" PRId64 ", \"under\": %" PRIu64 ", \"over\": %" PRIu64,
 			       hdr_max(h), h->under, h->over);
 		}
-		printf("}%s\n", i + 1 < CAP_STAGE_NR ? "," : "");
+		printf("}%s\n", i + 1 < STAGE_NR ? "," : "");
 	}
 	printf("  }\n}\n");
 }
@@ -270,10 +270,10 @@ static void print_json(const struct pool *pl)
 static void print_tsv(const struct pool *pl)
 {
 	printf("stage\tcount\tmin\tmean\tp50\tp90\tp99\tp99.9\tp99.99\tmax\n");
-	for (int i = 0; i < CAP_STAGE_NR; i++) {
+	for (int i = 0; i < STAGE_NR; i++) {
 		const struct hdr_hist *h = &pl->h->stage[i];
 
-		printf("%s\t%" PRIu64 "\t%" PRId64 "\t%.1f", capture_stage_names[i],
+		printf("%s\t%" PRIu64 "\t%" PRId64 "\t%.1f", stage_names[i],
 		       hdr_count(h), hdr_min(h), hdr_mean(h));
 		for (unsigned int j = 0; j < NPCT; j++)
 			printf("\t%" PRId64, hdr_value_at_percentile(h, pcts[j]));
@@ -286,17 +286,17 @@ static void print_tsv(const struct pool *pl)
 static int csv_rec(void *ctx, const struct capture_rec *r)
 {
 	FILE *out = ctx;
-	int64_t v[CAP_STAGE_NR];
-	unsigned int mask = capture_stages(r, v);
+	int64_t v[STAGE_NR];
+	unsigned int mask = order_stages(&r->t, r->outcome, r->flags, v);
 	char flags[32];
 
 	capture_flags_text(r->flags, flags, sizeof(flags));
 	fprintf(out, "%" PRIu64 ",%" PRIu64 ",%s,%c,%u,%u,%s,%s,%" PRIu64 ",%"
 		PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64,
 		r->order_no, r->md_seq, r->symbol, r->side, r->shares, r->price,
-		capture_outcome_names[r->outcome], flags, r->t_send, r->t_hook, r->t_seen, r->t_decided, r->t_queued, r->t_sent,
-		r->t_ack);
-	for (int i = 0; i < CAP_STAGE_NR; i++) {
+		order_outcome_names[r->outcome], flags, r->t.t_send, r->t.t_hook, r->t.t_seen, r->t.t_decided, r->t.t_queued, r->t.t_sent,
+		r->t.t_ack);
+	for (int i = 0; i < STAGE_NR; i++) {
 		if (mask & (1u << i))
 			fprintf(out, ",%" PRId64, v[i]);
 		else
@@ -324,8 +324,8 @@ static int cmd_csv(const char *out_path, int nfiles, char **files, bool force)
 	}
 	fprintf(out, "order_no,md_seq,symbol,side,shares,price,outcome,flags,t_send,t_hook,"
 		"t_seen,t_decided,t_queued,t_sent,t_ack");
-	for (int i = 0; i < CAP_STAGE_NR; i++) {
-		const char *n = capture_stage_names[i];
+	for (int i = 0; i < STAGE_NR; i++) {
+		const char *n = stage_names[i];
 		const char *arrow = strstr(n, "->");
 
 		fprintf(out, ",%.*s_%s_ns", (int)(arrow - n), n, arrow + 2);
@@ -439,8 +439,8 @@ static void print_percentiles(const struct hdr_hist *h, const char *stage,
 
 static int stage_index(const char *name)
 {
-	for (int i = 0; i < CAP_STAGE_NR; i++)
-		if (!strcmp(name, capture_stage_names[i]))
+	for (int i = 0; i < STAGE_NR; i++)
+		if (!strcmp(name, stage_names[i]))
 			return i;
 	return -1;
 }

@@ -59,51 +59,51 @@ static void make_records(void)
 		r->side = i & 1 ? 'S' : 'B';
 		r->shares = 100 * (1 + (uint32_t)(i % 5));
 		r->price = 1000000 + (uint32_t)i;
-		r->outcome = (uint8_t)(i % CAP_OUTCOME_NR);
-		r->flags = i % 97 == 0 ? CAP_F_CATCHUP : i % 89 == 0 ? CAP_F_RETRANS : 0;
+		r->outcome = (uint8_t)(i % ORDER_OUTCOME_NR);
+		r->flags = i % 97 == 0 ? ORDER_F_CATCHUP : i % 89 == 0 ? ORDER_F_RETRANS : 0;
 		t += 100000;
-		r->t_send = t;
-		r->t_hook = r->t_send + lat(3000, 3);
-		r->t_seen = r->t_hook + lat(500, 4);
-		r->t_decided = r->t_seen + lat(100, 3);
-		r->t_queued = r->t_decided + lat(30, 2);
-		r->t_sent = r->t_queued + lat(4000, 3);
-		r->t_ack = r->t_queued + lat(2000, 3);
+		r->t.t_send = t;
+		r->t.t_hook = r->t.t_send + lat(3000, 3);
+		r->t.t_seen = r->t.t_hook + lat(500, 4);
+		r->t.t_decided = r->t.t_seen + lat(100, 3);
+		r->t.t_queued = r->t.t_decided + lat(30, 2);
+		r->t.t_sent = r->t.t_queued + lat(4000, 3);
+		r->t.t_ack = r->t.t_queued + lat(2000, 3);
 		if (i % 13 == 0)
-			r->t_ack = 0;	/* no reply */
+			r->t.t_ack = 0;	/* no reply */
 		if (i % 101 == 0)
-			r->t_hook = r->t_seen = r->t_decided = 0;
+			r->t.t_hook = r->t.t_seen = r->t.t_decided = 0;
 		if (i % 53 == 0)
-			r->t_ack = r->t_send - 5;	/* clock anomaly: under */
+			r->t.t_ack = r->t.t_send - 5;	/* clock anomaly: under */
 	}
 }
 
-/* The stage rules, spelled out here independently of capture_stages(). */
+/* The stage rules, spelled out here independently of order_stages(). */
 static void hists_direct(struct capture_hists *h, const struct capture_rec *r, int n)
 {
 	capture_hists_reset(h);
 	for (int i = 0; i < n; i++, r++) {
 		h->records++;
-		if ((r->flags & CAP_F_CATCHUP) || r->outcome == CAP_SEND_FAILED ||
-		    !r->t_hook || !r->t_sent)
+		if ((r->flags & ORDER_F_CATCHUP) || r->outcome == ORDER_SEND_FAILED ||
+		    !r->t.t_hook || !r->t.t_sent)
 			continue;
-		hdr_record(&h->stage[CAP_SEND_HOOK], (int64_t)r->t_hook - (int64_t)r->t_send);
-		hdr_record(&h->stage[CAP_HOOK_SEEN], (int64_t)r->t_seen - (int64_t)r->t_hook);
-		hdr_record(&h->stage[CAP_SEEN_DECIDED], (int64_t)r->t_decided - (int64_t)r->t_seen);
-		hdr_record(&h->stage[CAP_DECIDED_QUEUED], (int64_t)r->t_queued - (int64_t)r->t_decided);
-		hdr_record(&h->stage[CAP_QUEUED_SENT], (int64_t)r->t_sent - (int64_t)r->t_queued);
-		hdr_record(&h->stage[CAP_SEEN_QUEUED], (int64_t)r->t_queued - (int64_t)r->t_seen);
-		hdr_record(&h->stage[CAP_HOOK_QUEUED], (int64_t)r->t_queued - (int64_t)r->t_hook);
-		hdr_record(&h->stage[CAP_HOOK_SENT], (int64_t)r->t_sent - (int64_t)r->t_hook);
-		if (r->t_ack)
-			hdr_record(&h->stage[CAP_SEND_ACK], (int64_t)r->t_ack - (int64_t)r->t_send);
+		hdr_record(&h->stage[STAGE_SEND_HOOK], (int64_t)r->t.t_hook - (int64_t)r->t.t_send);
+		hdr_record(&h->stage[STAGE_HOOK_SEEN], (int64_t)r->t.t_seen - (int64_t)r->t.t_hook);
+		hdr_record(&h->stage[STAGE_SEEN_DECIDED], (int64_t)r->t.t_decided - (int64_t)r->t.t_seen);
+		hdr_record(&h->stage[STAGE_DECIDED_QUEUED], (int64_t)r->t.t_queued - (int64_t)r->t.t_decided);
+		hdr_record(&h->stage[STAGE_QUEUED_SENT], (int64_t)r->t.t_sent - (int64_t)r->t.t_queued);
+		hdr_record(&h->stage[STAGE_SEEN_QUEUED], (int64_t)r->t.t_queued - (int64_t)r->t.t_seen);
+		hdr_record(&h->stage[STAGE_HOOK_QUEUED], (int64_t)r->t.t_queued - (int64_t)r->t.t_hook);
+		hdr_record(&h->stage[STAGE_HOOK_SENT], (int64_t)r->t.t_sent - (int64_t)r->t.t_hook);
+		if (r->t.t_ack)
+			hdr_record(&h->stage[STAGE_SEND_ACK], (int64_t)r->t.t_ack - (int64_t)r->t.t_send);
 	}
 }
 
 static void assert_hists_equal(const struct capture_hists *a, const struct capture_hists *b)
 {
 	assert_int_equal(a->records, b->records);
-	for (int i = 0; i < CAP_STAGE_NR; i++)
+	for (int i = 0; i < STAGE_NR; i++)
 		assert_memory_equal(&a->stage[i], &b->stage[i], sizeof(a->stage[i]));
 }
 
@@ -188,7 +188,7 @@ static void test_round_trip(void **state)
 	hists_direct(&direct, recs, NREC);
 	assert_hists_equal(&read_back, &direct);
 	/* the clock anomaly is counted, not hidden */
-	assert_true(read_back.stage[CAP_SEND_ACK].under > 0);
+	assert_true(read_back.stage[STAGE_SEND_ACK].under > 0);
 }
 
 static void test_empty_capture(void **state)
@@ -197,7 +197,7 @@ static void test_empty_capture(void **state)
 	write_file(path, recs, 0);
 	assert_int_equal(read_file(path, &read_back, NULL, 0), 0);
 	assert_int_equal(read_back.records, 0);
-	for (int i = 0; i < CAP_STAGE_NR; i++)
+	for (int i = 0; i < STAGE_NR; i++)
 		assert_int_equal(hdr_count(&read_back.stage[i]), 0);
 }
 
@@ -208,41 +208,41 @@ static void test_odd_fields_sanitised(void **state)
 	(void)state;
 	strcpy(r.symbol, "A,B\tC");
 	r.side = ',';
-	r.flags = CAP_F_CATCHUP | CAP_F_RETRANS;
+	r.flags = ORDER_F_CATCHUP | ORDER_F_RETRANS;
 	write_file(path, &r, 1);
 	assert_int_equal(read_file(path, &read_back, &back, 1), 1);
 	assert_string_equal(back.symbol, "A?B?C");
 	assert_int_equal(back.side, '?');
-	assert_int_equal(back.flags, CAP_F_CATCHUP | CAP_F_RETRANS);
+	assert_int_equal(back.flags, ORDER_F_CATCHUP | ORDER_F_RETRANS);
 }
 
 static void test_stage_rules(void **state)
 {
 	struct capture_rec r = recs[2];
-	int64_t v[CAP_STAGE_NR];
-	unsigned int all = (1u << CAP_STAGE_NR) - 1;
+	int64_t v[STAGE_NR];
+	unsigned int all = (1u << STAGE_NR) - 1;
 
 	(void)state;
 	r.flags = 0;
-	r.outcome = CAP_FILLED;
-	assert_int_equal(capture_stages(&r, v), all);
-	assert_int_equal(v[CAP_HOOK_QUEUED], (int64_t)(r.t_queued - r.t_hook));
-	assert_int_equal(v[CAP_SEND_ACK], (int64_t)(r.t_ack - r.t_send));
-	r.t_ack = 0;
-	assert_int_equal(capture_stages(&r, v), all & ~(1u << CAP_SEND_ACK));
-	r.t_send = 0;
-	assert_int_equal(capture_stages(&r, v),
-			 all & ~(1u << CAP_SEND_ACK | 1u << CAP_SEND_HOOK));
+	r.outcome = ORDER_FILLED;
+	assert_int_equal(order_stages(&r.t, r.outcome, r.flags, v), all);
+	assert_int_equal(v[STAGE_HOOK_QUEUED], (int64_t)(r.t.t_queued - r.t.t_hook));
+	assert_int_equal(v[STAGE_SEND_ACK], (int64_t)(r.t.t_ack - r.t.t_send));
+	r.t.t_ack = 0;
+	assert_int_equal(order_stages(&r.t, r.outcome, r.flags, v), all & ~(1u << STAGE_SEND_ACK));
+	r.t.t_send = 0;
+	assert_int_equal(order_stages(&r.t, r.outcome, r.flags, v),
+			 all & ~(1u << STAGE_SEND_ACK | 1u << STAGE_SEND_HOOK));
 	r = recs[2];
-	r.outcome = CAP_SEND_FAILED;
-	assert_int_equal(capture_stages(&r, v), 0);
-	r.outcome = CAP_FILLED;
-	r.flags = CAP_F_CATCHUP;
-	assert_int_equal(capture_stages(&r, v), 0);
-	r.flags = CAP_F_RETRANS;
-	assert_int_equal(capture_stages(&r, v), all);
-	r.t_sent = 0;
-	assert_int_equal(capture_stages(&r, v), 0);
+	r.outcome = ORDER_SEND_FAILED;
+	assert_int_equal(order_stages(&r.t, r.outcome, r.flags, v), 0);
+	r.outcome = ORDER_FILLED;
+	r.flags = ORDER_F_CATCHUP;
+	assert_int_equal(order_stages(&r.t, r.outcome, r.flags, v), 0);
+	r.flags = ORDER_F_RETRANS;
+	assert_int_equal(order_stages(&r.t, r.outcome, r.flags, v), all);
+	r.t.t_sent = 0;
+	assert_int_equal(order_stages(&r.t, r.outcome, r.flags, v), 0);
 }
 
 static void test_meta(void **state)

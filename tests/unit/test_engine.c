@@ -202,7 +202,7 @@ static void test_unfilled_order_made_up_next_tick(void **state)
 	again = recs[0];
 	assert_int_equal(again->side, o->side);
 	assert_int_equal(again->shares, 100);
-	assert_true(again->flags & GW_F_RESTORE);
+	assert_true(again->flags & ORDER_F_RESTORE);
 	assert_int_equal(e.st.restores, 1);
 	answer(again, 'E');
 	assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
@@ -229,7 +229,7 @@ static void test_reversal_with_open_order(void **state)
 	assert_non_null(rev);
 	assert_int_not_equal(rev->side, entry->side);
 	assert_int_equal(rev->shares, 100);		/* the strategy's change is 200 */
-	assert_true(rev->flags & GW_F_RESIZED);
+	assert_true(rev->flags & ORDER_F_RESIZED);
 	answer(entry, 'E');
 	answer(rev, 'E');
 	assert_int_equal(e.inst[0].pos_shares, 0);
@@ -310,7 +310,7 @@ static void test_replies_account(void **state)
 	engine_build_order(&e, &d, 0, out, &rej);
 
 	engine_on_reply(&e, r, fx_reply(r, 'A', buy, 0, 0, 0));
-	assert_int_equal(buy->state, GW_ORDER_ACCEPTED);
+	assert_int_equal(buy->state, ORDER_ACCEPTED);
 	engine_on_reply(&e, r, fx_reply(r, 'E', buy, 7, 1000100, 0));
 	assert_int_equal(e.inst[1].pos_shares, 7);
 	assert_int_equal(e.inst[1].cash, -7 * 1000100LL);
@@ -318,7 +318,7 @@ static void test_replies_account(void **state)
 	assert_int_equal(e.inst[1].pos_shares, -7);
 	assert_int_equal(e.inst[1].cash, 7 * 1000300LL + 200 * 7LL);
 	engine_on_reply(&e, r, fx_reply(r, 'J', rej, 0, 0, 0));
-	assert_int_equal(rej->state, GW_ORDER_REJECTED);
+	assert_int_equal(rej->state, ORDER_REJECTED);
 	assert_int_equal(e.ord.st.fills, 2);
 	assert_int_equal(e.ord.st.rejects, 1);
 	assert_int_equal(e.inst[1].rejects, 1);

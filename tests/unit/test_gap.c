@@ -146,7 +146,7 @@ static void assert_every_order_once(void)
 	assert_int_equal(e.dec.next_seq, seqs[N - 1] + 1);
 	assert_int_equal(e.dec.cnt.gaps, 0);	/* nothing was ever skipped */
 	for (unsigned int w = 0; w < nwant; w++) {
-		while (g < ngot && got_flags[g] & GW_F_RESTORE) {
+		while (g < ngot && got_flags[g] & ORDER_F_RESTORE) {
 			restores++;
 			g++;
 		}
@@ -159,7 +159,7 @@ static void assert_every_order_once(void)
 		assert_int_equal(e.untraded[u].why, UNTRADED_COVERED);
 		u++;
 	}
-	while (g < ngot && got_flags[g] & GW_F_RESTORE) {
+	while (g < ngot && got_flags[g] & ORDER_F_RESTORE) {
 		restores++;
 		g++;
 	}
@@ -189,7 +189,7 @@ static void test_hold_and_catch_up(void **state)
 	assert_int_equal(count, LOST);
 	/* One request per hole: not asked again before the retry time. */
 	assert_false(engine_gap_request(&e, 601, &seq, &count));
-	deliver(buf, answer(buf, seqs[FROM], LOST), 700, GW_F_RETRANS);
+	deliver(buf, answer(buf, seqs[FROM], LOST), 700, ORDER_F_RETRANS);
 	assert_every_order_once();
 	assert_int_equal(e.gap.st.episodes, 1);
 	assert_int_equal(e.gap.st.recovered, 1);
@@ -217,7 +217,7 @@ static void test_partial_answer_asks_rest_at_once(void **state)
 
 		assert_true(count <= GAP_PER_REQ_MIN);
 		asked++;
-		deliver(buf, answer(buf, seq, n), now, GW_F_RETRANS);
+		deliver(buf, answer(buf, seq, n), now, ORDER_F_RETRANS);
 		now += 1000;		/* 1 us later: far inside the retry time */
 	}
 	assert_int_equal(asked, (LOST + 6) / 7);
@@ -245,7 +245,7 @@ static void test_window_and_retry(void **state)
 		assert_int_equal(cnt[i], 1);
 	}
 	/* The second hole answered first: held, the first is still missing. */
-	deliver(buf, answer(buf, seq[1], 1), 2000, GW_F_RETRANS);
+	deliver(buf, answer(buf, seq[1], 1), 2000, ORDER_F_RETRANS);
 	assert_int_equal(e.dec.next_seq, seqs[20]);
 	/* Its slot in the window is free: the fifth hole is asked for. */
 	assert_true(engine_gap_request(&e, 2000, &s, &c));
@@ -255,7 +255,7 @@ static void test_window_and_retry(void **state)
 	assert_int_equal(s, seqs[20]);
 	assert_true(e.gap.st.retries >= 1);
 	for (int t = 20; t <= 300; t += 40)
-		deliver(buf, answer(buf, seqs[t], 1), 20 * MS, GW_F_RETRANS);
+		deliver(buf, answer(buf, seqs[t], 1), 20 * MS, ORDER_F_RETRANS);
 	assert_every_order_once();
 }
 
@@ -277,7 +277,7 @@ static void test_hold_overflow_recovers(void **state)
 		deliver(pkts[t], lens[t], 100 + t, 0);
 	/* A server answering every request in full. */
 	for (int guard = 0; guard < 100 && engine_gap_request(&e, now, &seq, &count); guard++) {
-		deliver(buf, answer(buf, seq, count), now, GW_F_RETRANS);
+		deliver(buf, answer(buf, seq, count), now, ORDER_F_RETRANS);
 		now += 1000;
 	}
 	assert_every_order_once();
@@ -306,7 +306,7 @@ static void test_lost_session_start(void **state)
 	assert_int_equal(seq, 1);
 	assert_int_equal(count, 1);
 	/* The retransmitted directory names AAPL before its first trade is decoded. */
-	engine_on_feed(&e, dir, dlen, 20, 20, dec, GW_F_RETRANS);
+	engine_on_feed(&e, dir, dlen, 20, 20, dec, ORDER_F_RETRANS);
 	assert_int_equal(e.inst[0].locate, 7);
 	assert_true(engine_feed_held(&e, 30, dec, &nd));
 	assert_int_equal(e.inst[0].ticks, 1);
@@ -383,7 +383,7 @@ static void test_late_ticks_not_traded(void **state)
 			deliver(pkts[t], lens[t], 1000 + t, 0);
 	/* The answer comes 80 ms after the loss was seen (first held: t=101). */
 	nd = engine_on_feed(&e, buf, answer(buf, seqs[100], 1), 80 * MS, 80 * MS, dec,
-			    GW_F_RETRANS);
+			    ORDER_F_RETRANS);
 	sent += nd;
 	while (engine_feed_held(&e, 80 * MS, dec, &nd))
 		sent += nd;

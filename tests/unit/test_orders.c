@@ -50,7 +50,7 @@ static struct gw_order *send(uint64_t md_seq, uint64_t t_sent)
 	memcpy(in.symbol, "AAPL    ", 8);
 	orders_reserve(&o, &d);
 	orders_build(&o, &in, &d, 0, out, &r);
-	r->t_sent = t_sent;
+	r->t.t_sent = t_sent;
 	return r;
 }
 
@@ -102,7 +102,7 @@ static void test_lost_reply_asked_and_recovered(void **state)
 	assert_false(orders_resend_due(&o, 6, &first, &count));	/* retry time */
 	/* While the hole is open, no order times out: it may be the one. */
 	orders_expire(&o, 500 * MS);
-	assert_int_equal(a->state, GW_ORDER_ACCEPTED);
+	assert_int_equal(a->state, ORDER_ACCEPTED);
 	assert_int_equal(o.st.timeouts, 0);
 	assert_true(orders_resend_due(&o, 5 + 10 * MS, &first, &count));
 	/* The resend arrives: applied once; its duplicate is not. */
@@ -151,11 +151,11 @@ static void test_timeout_keeps_exposure(void **state)
 
 	(void)state;
 	orders_expire(&o, 999);			/* a clock read from before the send */
-	assert_int_equal(a->state, GW_ORDER_SENT);
+	assert_int_equal(a->state, ORDER_SENT);
 	orders_expire(&o, 1000 + 100 * MS - 1);
-	assert_int_equal(a->state, GW_ORDER_SENT);
+	assert_int_equal(a->state, ORDER_SENT);
 	orders_expire(&o, 1000 + 100 * MS);
-	assert_int_equal(a->state, GW_ORDER_TIMED_OUT);
+	assert_int_equal(a->state, ORDER_TIMED_OUT);
 	assert_int_equal(o.st.timeouts, 1);
 	/* It may have filled: still counted as open. */
 	assert_int_equal(o.open, 1);
