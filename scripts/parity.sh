@@ -3,6 +3,9 @@
 #
 #   scripts/parity.sh [--exact] BACKTEST.csv GATEWAY_ORDERS.csv GATEWAY.json
 #
+# GATEWAY_ORDERS.csv is --orders-out: every order, then every strategy
+# change not traded at its tick (kind U, state untraded_REASON).
+#
 # The backtester's orders are the strategy's changes of position, one per
 # changing tick (md_seq,symbol,side,shares).  The gateway sizes each order
 # from the target and its exposure (gateway/inst.h), so, tick by tick:
@@ -26,13 +29,16 @@ if [ "${1:-}" = --exact ]; then
 fi
 [ $# -eq 3 ] || { echo "usage: $0 [--exact] BACKTEST.csv GATEWAY_ORDERS.csv GATEWAY.json" >&2; exit 2; }
 bt=$1 gw=$2 json=$3
-untraded=$(mktemp)
-trap 'rm -f "$untraded"' EXIT
-jq -r '.untraded[] | "\(.seq),\(.symbol),\(.side),\(.shares),\(.why)"' "$json" >"$untraded"
+lost=$(jq '.orders.log_overwritten + .orders.untraded_overwritten' "$json")
+if [ "$lost" != 0 ]; then
+	echo "the gateway's order log overflowed ($lost records gone): raise --order-log"
+	exit 1
+fi
 
-awk -F, -v exact="$exact" -v untraded="$untraded" '
+awk -F, -v exact="$exact" '
 FNR == 1 { file++ }
 file == 1 && FNR > 1 { bt[$1 "," $2] = $3 "," $4; nbt++ }
+file == 2 && FNR > 1 && $15 == "U" { untraded[++nu] = $2 "," $3 "," $4 "," substr($7, 10); next }
 file == 2 && FNR > 1 {
 	key = $2 "," $3; kind = $15
 	if (kind == "R") { restores++; next }
@@ -45,14 +51,14 @@ file == 2 && FNR > 1 {
 	if (kind == "S") same++; else resized++
 }
 END {
-	while ((getline line < untraded) > 0) {
-		split(line, u, ",")
+	for (i = 1; i <= nu; i++) {
+		split(untraded[i], u, ",")
 		key = u[1] "," u[2]
 		if (!(key in bt) || substr(bt[key], 1, 1) != u[3]) {
-			bad++; if (bad <= 5) printf "  untraded %s names no strategy change\n", line; continue
+			bad++; if (bad <= 5) printf "  untraded %s names no strategy change\n", untraded[i]; continue
 		}
 		if (key in done) { bad++; if (bad <= 5) printf "  %s both traded and untraded\n", key; continue }
-		done[key] = 1; why[u[5]]++; nun++
+		done[key] = 1; why[u[4]]++; nun++
 	}
 	for (k in bt) if (!(k in done)) { bad++; if (bad <= 5) printf "  backtester order %s,%s neither traded nor listed untraded\n", k, bt[k] }
 	reasons = ""
