@@ -32,7 +32,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "gateway/clock.h"
+#include "util/clock.h"
 #include "gateway/engine.h"
 #include "gateway/warm.h"
 #include "latency/clock_cost.h"
@@ -197,17 +197,17 @@ static unsigned int process(struct stage *s, const uint8_t *frame, size_t len,
 	if (frame_parse_udp(frame, len, &u) || frame_verify_checksums(&u))
 		return 0;
 	if (split)
-		t_parsed = now_ns();
+		t_parsed = mono_ns();
 	nd = engine_on_feed(&s->e, u.payload, u.payload_len, t_seen, t_seen, dec, 0);
 	if (split)
-		t_fed = now_ns();
+		t_fed = mono_ns();
 	for (unsigned int i = 0; i < nd; i++) {
 		uint8_t *tx = s->tx[i & 7];
 		uint64_t sum = engine_build_order(&s->e, &dec[i], t_seen, tx + FRAME_HDR_LEN,
 						  &recs[i]);
 
 		frame_finish_sum(&s->out_tmpl, tx, OUCH_ENTER_DGRAM_LEN, sum);
-		*t_decided = now_ns();
+		*t_decided = mono_ns();
 	}
 	for (unsigned int i = 0; i < nd; i++)
 		fill(s, recs[i]);
@@ -240,7 +240,7 @@ static void idle_until(struct stage *s, uint64_t until, bool warm)
 {
 	uint64_t spins = 0;
 
-	while (now_ns() < until) {
+	while (mono_ns() < until) {
 		if (warm && !(++spins % 8)) {
 			warm_run(s->warm);
 			engine_warm(&s->e);
@@ -272,7 +272,7 @@ static void pin(int cpu)
 static void *producer(void *arg)
 {
 	struct xcore *x = arg;
-	uint64_t next = now_ns() + x->pace_ns;
+	uint64_t next = mono_ns() + x->pace_ns;
 	char sink[256];
 
 	pin(OTHER_CPU);
@@ -280,11 +280,11 @@ static void *producer(void *arg)
 		uint8_t *dst = x->slot + (k % 64) * FRAME_ROOM;
 
 		/* Paced, but never ahead of the hot core: one frame in flight. */
-		while (now_ns() < next ||
+		while (mono_ns() < next ||
 		       atomic_load_explicit(&x->consumed, memory_order_acquire) < k - 1)
 			while (recv(x->drain_fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
 				;
-		next = now_ns() + x->pace_ns;
+		next = mono_ns() + x->pace_ns;
 		memcpy(dst, x->f->frame[k], x->f->len[k]);
 		atomic_store_explicit(&x->published, k, memory_order_release);
 	}
@@ -320,9 +320,9 @@ static int run_xcore(struct stage *s, const struct feed *f, struct result *r,
 			}
 			continue;
 		}
-		t_seen = now_ns();
+		t_seen = mono_ns();
 		nd = process(s, x.slot + (k % 64) * FRAME_ROOM, f->len[k], t_seen, &t_decided);
-		record(r, nd, t_seen, t_decided, now_ns());
+		record(r, nd, t_seen, t_decided, mono_ns());
 		if (nd && rg->kick)
 			kick(s);
 		atomic_store_explicit(&x.consumed, k, memory_order_release);
@@ -383,12 +383,12 @@ static int run(const struct regime *rg, const struct feed *f, struct result *r)
 	hdr_reset(&r->build);
 
 	/* The stock directory, untimed. */
-	process(s, f->frame[0], f->len[0], now_ns(), &t_decided);
+	process(s, f->frame[0], f->len[0], mono_ns(), &t_decided);
 	if (rg->xcore) {
 		ret = run_xcore(s, f, r, rg);
 		goto out_warm;
 	}
-	next = now_ns();
+	next = mono_ns();
 	for (size_t k = 1; k < n; k++) {
 		uint64_t t_seen;
 		unsigned int nd;
@@ -402,9 +402,9 @@ static int run(const struct regime *rg, const struct feed *f, struct result *r)
 			next += rg->pace_ns;
 			idle_until(s, next, rg->warm);
 		}
-		t_seen = now_ns();
+		t_seen = mono_ns();
 		nd = process(s, f->frame[k], f->len[k], t_seen, &t_decided);
-		record(r, nd, t_seen, t_decided, now_ns());
+		record(r, nd, t_seen, t_decided, mono_ns());
 		if (nd && rg->kick)
 			kick(s);
 	}
@@ -493,16 +493,16 @@ static void warm_cost(const struct feed *f)
 		goto out;
 	if (warm_init(s->warm, &cfg, &s->out_tmpl, err, sizeof(err)))
 		goto out_engine;
-	process(s, f->frame[0], f->len[0], now_ns(), &t_decided);
+	process(s, f->frame[0], f->len[0], mono_ns(), &t_decided);
 	for (int k = 1; k < 1000; k++)
-		process(s, f->frame[k], f->len[k], now_ns(), &t_decided);
-	t0 = now_ns();
+		process(s, f->frame[k], f->len[k], mono_ns(), &t_decided);
+	t0 = mono_ns();
 	for (int i = 0; i < n; i++)
 		warm_run(s->warm);
-	t1 = now_ns();
+	t1 = mono_ns();
 	for (int i = 0; i < n; i++)
 		engine_warm(&s->e);
-	t2 = now_ns();
+	t2 = mono_ns();
 	printf("Warming, back to back: a dry tick (warm_run) %llu ns, engine_warm %llu ns.\n\n",
 	       (unsigned long long)((t1 - t0) / n), (unsigned long long)((t2 - t1) / n));
 	warm_destroy(s->warm);

@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "gateway/clock.h"
+#include "util/clock.h"
 #include "gateway/engine.h"
 #include "gateway/opts.h"
 #include "gateway/path.h"
@@ -70,7 +70,7 @@ static void *hot_loop(void *arg)
 
 static double since(uint64_t t0)
 {
-	return (double)(now_ns() - t0) / 1e9;
+	return (double)(mono_ns() - t0) / 1e9;
 }
 
 int main(int argc, char **argv)
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
 	rep.e = &engine;
 	fprintf(stderr, "gateway: %s path on %s, %u instrument(s), hot loop on CPU %d; "
 		"Ctrl-C to stop\n", path_name(&o), o.ifname, o.eng.n_inst, o.cpu);
-	t0 = last_status = now_ns();
+	t0 = last_status = mono_ns();
 	ret = pthread_create(&th, NULL, hot_loop, &h);
 	if (ret) {
 		fprintf(stderr, "gateway: cannot start the hot loop: %s\n", strerror(ret));
@@ -212,10 +212,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "gateway: KILL SWITCH engaged (%s): no new orders from now on\n",
 				kill_requested ? "SIGUSR1" : o.kill_file);
 		}
-		if (!o.quiet && now_ns() - last_status >= 1000000000ull) {
-			report_status(stderr, &rep, (double)(now_ns() - last_status) / 1e9,
+		if (!o.quiet && mono_ns() - last_status >= 1000000000ull) {
+			report_status(stderr, &rep, (double)(mono_ns() - last_status) / 1e9,
 				      &prev_ticks);
-			last_status = now_ns();
+			last_status = mono_ns();
 		}
 	}
 	ctl.stop = 1;

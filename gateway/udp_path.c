@@ -20,7 +20,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "gateway/clock.h"
+#include "util/clock.h"
 #include "gateway/path.h"
 
 #include "proto/moldudp64.h"
@@ -207,14 +207,14 @@ static void send_orders(struct udp_path *u, struct gw_engine *e,
 		struct gw_order *rec;
 
 		engine_build_order(e, &dec[i], t_seen, out, &rec);
-		rec->t.t_decided = now_ns();
-		rec->t.t_queued = now_ns();
+		rec->t.t_decided = mono_ns();
+		rec->t.t_queued = mono_ns();
 		if (send(u->order_fd, out, sizeof(out), 0) != (ssize_t)sizeof(out)) {
 			u->send_errors++;
 			orders_failed(&e->ord, rec);
 			continue;
 		}
-		rec->t.t_sent = now_ns();
+		rec->t.t_sent = mono_ns();
 	}
 }
 
@@ -259,7 +259,7 @@ static void drain_retrans(struct udp_path *u, struct gw_engine *e)
 
 		if (n < 0)
 			return;
-		on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), now_ns(), ORDER_F_RETRANS);
+		on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), mono_ns(), ORDER_F_RETRANS);
 	}
 }
 
@@ -309,7 +309,7 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 		ssize_t n = recvmsg(u->feed_fd, &m, flags);
 
 		if (n >= 0) {
-			uint64_t t_seen = now_ns();
+			uint64_t t_seen = mono_ns();
 
 			if (unlikely(spoofed(u, &from, m.msg_namelen)))
 				e->st.spoofed++;
@@ -330,11 +330,11 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 			continue;
 		drain_replies(u, e);
 		drain_retrans(u, e);
-		housekeeping(u, e, now_ns());
+		housekeeping(u, e, mono_ns());
 		if (e->ended && ctl->exit_on_end) {
 			if (!end_at)
-				end_at = now_ns() + ctl->grace_ns;
-			else if (now_ns() > end_at)
+				end_at = mono_ns() + ctl->grace_ns;
+			else if (mono_ns() > end_at)
 				break;
 		}
 	}

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gateway/clock.h"
+#include "util/clock.h"
 #include "gateway/netif.h"
 #include "gateway/path.h"
 
@@ -132,7 +132,7 @@ static void tx_flush(struct xsk_path *x, struct tx_batch *b)
 		return;
 	xsk_port_kick(&x->port);
 	x->kicks++;
-	t_sent = now_ns();
+	t_sent = mono_ns();
 	for (unsigned int i = 0; i < b->n; i++)
 		b->rec[i]->t.t_sent = t_sent;
 	b->n = 0;
@@ -159,12 +159,12 @@ static void send_orders(struct xsk_path *x, struct gw_engine *e,
 		frame = xsk_port_data(&x->port, addr);
 		sum = engine_build_order(e, &dec[i], t_seen, frame + FRAME_HDR_LEN, &rec);
 		len = frame_finish_sum(&x->tmpl, frame, OUCH_ENTER_DGRAM_LEN, sum);
-		rec->t.t_decided = now_ns();
+		rec->t.t_decided = mono_ns();
 		if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
 			orders_failed(&e->ord, rec);
 			continue;
 		}
-		rec->t.t_queued = now_ns();
+		rec->t.t_queued = mono_ns();
 		b->rec[b->n++] = rec;
 		b->frames++;
 	}
@@ -258,17 +258,17 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 				warm_run(x->warm);
 				engine_warm(e);
 			}
-			housekeeping(x, e, now_ns(), &b);
+			housekeeping(x, e, mono_ns(), &b);
 			tx_flush(x, &b);
 			if (e->ended && ctl->exit_on_end) {
 				if (!end_at)
-					end_at = now_ns() + ctl->grace_ns;
-				else if (now_ns() > end_at)
+					end_at = mono_ns() + ctl->grace_ns;
+				else if (mono_ns() > end_at)
 					break;
 			}
 			continue;
 		}
-		t_seen = now_ns();
+		t_seen = mono_ns();
 		/*
 		 * The kernel wrote these frames on the sender's core: each line is a
 		 * cross-core transfer (70-200 ns on this VM).  Ask for all of them

@@ -14,20 +14,13 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "util/clock.h"
 #include "latency/hdr.h"
 
 #define NVALUES		(1u << 14)
 #define RECORDS		(200u * 1000 * 1000)
 #define QUERIES		20000u
 #define CLOCK_READS	(20u * 1000 * 1000)
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static uint64_t splitmix64(uint64_t *state)
 {
@@ -54,20 +47,20 @@ int main(void)
 	}
 
 	/* Baseline: walk the array and fold the values, no histogram. */
-	t0 = now_ns();
+	t0 = mono_ns();
 	for (i = 0; i < RECORDS; i++) {
 		sink += (uint64_t)values[i & (NVALUES - 1)];
 		__asm__ volatile("" : "+r"(sink));
 	}
-	t1 = now_ns();
+	t1 = mono_ns();
 	base_ns = (double)(t1 - t0) / RECORDS;
 	vsink = (int64_t)sink;
 
 	hdr_reset(&hist);
-	t0 = now_ns();
+	t0 = mono_ns();
 	for (i = 0; i < RECORDS; i++)
 		hdr_record(&hist, values[i & (NVALUES - 1)]);
-	t1 = now_ns();
+	t1 = mono_ns();
 	rec_ns = (double)(t1 - t0) / RECORDS;
 
 	printf("bench-hdr: %u records of log-uniform 100 ns..1 ms values\n",
@@ -75,25 +68,25 @@ int main(void)
 	printf("  hdr_record:              %6.2f ns/record (loop alone %.2f ns)\n",
 	       rec_ns, base_ns);
 
-	t0 = now_ns();
+	t0 = mono_ns();
 	for (i = 0; i < QUERIES; i++)
 		vsink = hdr_value_at_percentile(&hist, 99.9);
-	t1 = now_ns();
+	t1 = mono_ns();
 	printf("  hdr_value_at_percentile: %6.0f ns/query (p99.9, %u buckets)\n",
 	       (double)(t1 - t0) / QUERIES, HDR_BUCKETS);
 
 	hdr_reset(&other);
-	t0 = now_ns();
+	t0 = mono_ns();
 	for (i = 0; i < QUERIES; i++)
 		hdr_merge(&other, &hist);
-	t1 = now_ns();
+	t1 = mono_ns();
 	printf("  hdr_merge:               %6.0f ns/merge\n",
 	       (double)(t1 - t0) / QUERIES);
 
-	t0 = now_ns();
+	t0 = mono_ns();
 	for (i = 0; i < CLOCK_READS; i++)
-		vsink = (int64_t)now_ns();
-	t1 = now_ns();
+		vsink = (int64_t)mono_ns();
+	t1 = mono_ns();
 	printf("  clock_gettime(MONOTONIC): %5.2f ns/read (for scale)\n",
 	       (double)(t1 - t0) / CLOCK_READS);
 	(void)vsink;

@@ -4,15 +4,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "util/clock.h"
 #include "latency/clock_cost.h"
-
-static inline uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int clock_cost_measure(int cpu, unsigned int n, struct hdr_hist *h)
 {

@@ -262,10 +262,10 @@ int main(int argc, char **argv)
 		msgs[i].msg_hdr.msg_iov = &iov[i];
 		msgs[i].msg_hdr.msg_iovlen = 1;
 	}
-	start = tool_mono_ns();
+	start = mono_ns();
 	while (!done) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
-		uint64_t now = tool_mono_ns(), left;
+		uint64_t now = mono_ns(), left;
 		int n, r;
 
 		if (now - start >= max_ms * 1000000u) {
@@ -287,7 +287,7 @@ int main(int argc, char **argv)
 			perror("feed_recv: recvmmsg");
 			return 2;
 		}
-		now = tool_mono_ns();
+		now = mono_ns();
 		for (i = 0; i < n && !done; i++)
 			done = packet(&st, bufs[i], msgs[i].msg_len, now);
 	}

@@ -12,14 +12,6 @@
 #include "netns/tool_util.h"
 #include "proto/be.h"
 
-uint64_t tool_mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int tool_parse_u64(const char *s, uint64_t max, uint64_t *v)
 {
 	char *end;

@@ -15,11 +15,11 @@
 #include <stdio.h>
 
 #include "proto/itch.h"
+#include "util/clock.h"
 
 /* The header line of a trades file (exsim --record, feed_recv --trades). */
 #define TOOL_TRADES_HEADER "seq,symbol,locate,price,shares,send_ns\n"
 
-uint64_t tool_mono_ns(void);
 
 /*
  * Decimal digits only (no sign, no blanks, no suffix), at most @max.

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "util/clock.h"
 #include "strategy/gbm.h"
 #include "strategy/hma.h"
 #include "strategy/sweep.h"
@@ -21,10 +22,7 @@
 
 static double now_s(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec * 1e-9;
+	return (double)mono_ns() * 1e-9;
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -319,7 +319,7 @@ static int write_outputs(const struct state *st, const char *trades, const char 
 			 uint64_t upto)
 {
 	static char symbol[65536][ITCH_SYMBOL_LEN];
-	uint64_t s, now = tool_mono_ns();
+	uint64_t s, now = mono_ns();
 	FILE *t = NULL, *d = NULL;
 	int rc = 0;
 
@@ -493,13 +493,13 @@ int main(int argc, char **argv)
 	printf("joined\n");
 	fflush(stdout);
 
-	start = last_rx = tool_mono_ns();
+	start = last_rx = mono_ns();
 	for (;;) {
 		struct pollfd p[2] = {
 			{ .fd = fd, .events = POLLIN },
 			{ .fd = ffd, .events = POLLIN },
 		};
-		uint64_t now = tool_mono_ns(), wait_ms = timeout_ms;
+		uint64_t now = mono_ns(), wait_ms = timeout_ms;
 		int r, k;
 
 		if (now - start >= max_ms * 1000000u ||
@@ -528,7 +528,7 @@ int main(int argc, char **argv)
 			if (p[k].fd < 0)
 				continue;
 			while ((n = recv(p[k].fd, buf, sizeof(buf), 0)) >= 0) {
-				last_rx = tool_mono_ns();
+				last_rx = mono_ns();
 				packet(&st, buf, (size_t)n, k == 0 ? SRC_FEED : SRC_FILL);
 				if (st.ended && !ended_at)
 					ended_at = last_rx;
@@ -539,7 +539,7 @@ int main(int argc, char **argv)
 		 * a stall, a late packet may already be here, and asking for it
 		 * would be a needless request.
 		 */
-		now = tool_mono_ns();
+		now = mono_ns();
 		if (fill && now - last_scan >= after_ms * 500000u) {
 			uint32_t now_ms = (uint32_t)((now - start) / 1000000u) + 1;
 

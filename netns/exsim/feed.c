@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netns/exsim/clock.h"
+#include "util/clock.h"
 #include "netns/exsim/feed.h"
 #include "proto/be.h"
 

@@ -11,7 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netns/exsim/clock.h"
+#include "util/clock.h"
 #include "netns/exsim/hostile.h"
 #include "proto/mold_check.h"
 #include "proto/be.h"

@@ -25,7 +25,7 @@
 #include <unistd.h>
 
 #include "netns/exsim/attack.h"
-#include "netns/exsim/clock.h"
+#include "util/clock.h"
 #include "netns/exsim/exsim.h"
 #include "netns/exsim/feed.h"
 #include "netns/exsim/fill.h"

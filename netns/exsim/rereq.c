@@ -7,7 +7,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netns/exsim/clock.h"
+#include "util/clock.h"
 #include "netns/exsim/rereq.h"
 #include "proto/be.h"
 

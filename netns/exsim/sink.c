@@ -9,7 +9,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netns/exsim/clock.h"
+#include "util/clock.h"
 #include "netns/exsim/sink.h"
 #include "proto/ouch.h"
 #include "strategy/gbm.h"

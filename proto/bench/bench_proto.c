@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "util/clock.h"
 #include "proto/feed_decoder.h"
 #include "proto/frame.h"
 #include "proto/itch.h"
@@ -25,14 +26,6 @@
 static uint8_t pkts[NPKTS][PKT_CAP];
 static size_t pkt_len[NPKTS];
 volatile uint32_t bench_sink;	/* keeps the measured work observable */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -89,7 +82,7 @@ static int bench_decode(void)
 	if (feed_decoder_init(&d, &cfg))
 		return -1;
 	for (r = 0; r < REPS; r++) {
-		uint64_t t0 = now_ns(), dt;
+		uint64_t t0 = mono_ns(), dt;
 
 		for (pass = 0; pass < DECODE_PASSES; pass++) {
 			/* Replay the same packets as a fresh in-order stream. */
@@ -97,7 +90,7 @@ static int bench_decode(void)
 			for (i = 0; i < NPKTS; i++)
 				ticks += feed_decode(&d, pkts[i], pkt_len[i], t0);
 		}
-		dt = now_ns() - t0;
+		dt = mono_ns() - t0;
 		rate[r] = (double)msgs_per_pass * DECODE_PASSES / (double)dt * 1e3;
 	}
 	if (ticks != msgs_per_pass * DECODE_PASSES * REPS ||
@@ -143,7 +136,7 @@ static int bench_order(void)
 	frame_template_init(&t, &src, &dst, 64, 0);
 	ouch_order_tmpl_init(&ot, &o);
 	for (r = 0; r < REPS; r++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = mono_ns();
 		uint32_t i, acc = 0;
 
 		for (i = 0; i < ORDERS; i++) {
@@ -156,9 +149,9 @@ static int bench_order(void)
 			len = frame_finish(&t, frame, OUCH_ENTER_DGRAM_LEN);
 			acc += frame[FRAME_OFF_UDP_CSUM] + (uint32_t)len;
 		}
-		ns_plain[r] = (double)(now_ns() - t0) / ORDERS;
+		ns_plain[r] = (double)(mono_ns() - t0) / ORDERS;
 
-		t0 = now_ns();
+		t0 = mono_ns();
 		for (i = 0; i < ORDERS; i++) {
 			uint64_t sum;
 			size_t len;
@@ -171,7 +164,7 @@ static int bench_order(void)
 					       sum);
 			acc += frame[FRAME_OFF_UDP_CSUM] + (uint32_t)len;
 		}
-		ns_tmpl[r] = (double)(now_ns() - t0) / ORDERS;
+		ns_tmpl[r] = (double)(mono_ns() - t0) / ORDERS;
 		sink += acc;
 	}
 	printf("order frame: %.1f ns/order with the hot-path template "

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one clock of the rig: CLOCK_MONOTONIC in nanoseconds, the same clock
+ * as the XDP program's bpf_ktime_get_ns(), read through the vDSO (no
+ * syscall).  The kernel's socket timestamps (SO_TIMESTAMPNS) are
+ * CLOCK_REALTIME: realtime_offset() converts them.
+ */
+#ifndef UTIL_CLOCK_H
+#define UTIL_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+#define NS_PER_SEC	UINT64_C(1000000000)
+#define NS_PER_MS	UINT64_C(1000000)
+
+static inline uint64_t ts_ns(const struct timespec *ts)
+{
+	return (uint64_t)ts->tv_sec * NS_PER_SEC + (uint64_t)ts->tv_nsec;
+}
+
+static inline uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts_ns(&ts);
+}
+
+static inline uint64_t real_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts_ns(&ts);
+}
+
+/* CLOCK_REALTIME - CLOCK_MONOTONIC, read once at start-up. */
+static inline int64_t realtime_offset(void)
+{
+	struct timespec r, m;
+
+	clock_gettime(CLOCK_MONOTONIC, &m);
+	clock_gettime(CLOCK_REALTIME, &r);
+	return ((int64_t)r.tv_sec - m.tv_sec) * 1000000000ll + (r.tv_nsec - m.tv_nsec);
+}
+
+/* In a spin-wait: tell the core (and a hyperthread sibling) we are waiting. */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+#endif /* UTIL_CLOCK_H */
