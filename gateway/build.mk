@@ -12,7 +12,7 @@ GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
 $(BUILD)/gateway/xdp_steer.o: $(BUILD)/bpf/steer.skel.h
 $(BUILD)/gateway/xdp_steer.o: CPPFLAGS += -I$(BUILD)/bpf
 
-$(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libproto.a \
+$(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libproto.a $(BUILD)/libutil.a \
 		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 	$(CC) $(CFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)
 

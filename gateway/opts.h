@@ -14,11 +14,11 @@ enum gw_mode { GW_MODE_XDP, GW_MODE_UDP };
 enum gw_udp_recv { GW_UDP_SPIN, GW_UDP_BLOCK };
 
 struct gw_opts {
-	enum gw_mode mode;
-	enum gw_udp_recv udp_recv;
+	int mode;			/* enum gw_mode */
+	int udp_recv;			/* enum gw_udp_recv */
 	const char *ifname;
-	unsigned int queue;
-	unsigned int ring_size;		/* AF_XDP fill/RX/TX/completion rings */
+	uint32_t queue;
+	uint32_t ring_size;		/* AF_XDP fill/RX/TX/completion rings */
 	bool xdp_generic;
 	bool zero_copy;
 	bool replace_xdp;
@@ -47,6 +47,8 @@ struct gw_opts {
 	const char *capture_note[GW_CAPTURE_NOTES];	/* KEY=VALUE for its header */
 	unsigned int n_capture_notes;
 	bool quiet;
+	bool symbols_given;		/* the first --symbol replaces the defaults */
+	bool rerequest_given;		/* else the re-request server is the exchange's */
 	struct gw_cfg eng;
 };
 

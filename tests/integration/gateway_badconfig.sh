@@ -48,7 +48,7 @@ expect "unwritable JSON" 1 "cannot write /nonexistent/dir/s.json" --json /nonexi
 expect "unwritable orders file" 1 "cannot write /nonexistent/o.csv" --orders-out /nonexistent/o.csv
 expect "bad mode" 2 "--mode is xdp or udp" --mode dpdk
 expect "bad rate limit" 2 "--max-rate" --max-rate fast
-expect "unknown flag" 2 "unrecognized option" --frobnicate
+expect "unknown flag" 2 "unknown option .--frobnicate." --frobnicate
 expect "stray argument" 2 "unexpected argument" extra
 # Captured first, then searched: "--help | grep -q" under pipefail fails
 # whenever grep exits before the gateway has written all of its help.
