@@ -3,7 +3,8 @@
 # build/asan/libbook.a (ASan+UBSan); programs that use them link libbook
 # before libproto (day files, ITCH) and -lz.
 
-BOOK_SRCS := book/table_mem.c book/book.c book/book_check.c
+BOOK_SRCS := book/table_mem.c book/book.c book/book_check.c book/daygen.c \
+	book/daygen_admin.c
 BOOK_HDRS := $(wildcard book/*.h)
 
 BOOK_LIB      := $(BUILD)/libbook.a
@@ -28,3 +29,10 @@ $(BOOK_UNIT_TESTS): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o $(BOOK_ASAN_LIB
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
 
 UNIT_TESTS += $(BOOK_UNIT_TESTS)
+
+# t2t-genday: a synthetic day file.
+$(BUILD)/t2t-genday: $(BUILD)/book/tools/genday.o $(BOOK_LIB) $(BUILD)/libproto.a \
+		$(BUILD)/libstrategy.a
+	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
+
+BINS += $(BUILD)/t2t-genday
