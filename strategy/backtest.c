@@ -19,6 +19,7 @@
 #include "strategy/prices.h"
 #include "strategy/strat.h"
 #include "strategy/ticks.h"
+#include "strategy/trader.h"
 #include "strategy/sweep.h"
 
 #define EXIT_MISMATCH	1
@@ -151,9 +152,7 @@ fail:
 static int do_replay(const char *path, const struct inst_spec *spec,
 		     unsigned int nspec, FILE *out)
 {
-	static struct strat st[MAX_SYMBOLS];
-	uint64_t orders[MAX_SYMBOLS] = { 0 }, ticks[MAX_SYMBOLS] = { 0 };
-	uint32_t last[MAX_SYMBOLS] = { 0 };
+	static struct trader tr[MAX_SYMBOLS];
 	struct tick_rec *t;
 	char err[256];
 	size_t n;
@@ -165,35 +164,19 @@ static int do_replay(const char *path, const struct inst_spec *spec,
 		return EXIT_USAGE;
 	}
 	for (unsigned int k = 0; k < nspec; k++)
-		strat_init(&st[k], spec[k].length);
+		trader_init(&tr[k], &spec[k]);
 
-	fprintf(out, "md_seq,symbol,side,shares\n");
+	fputs(TRADER_CSV_HEADER, out);
 	for (size_t i = 0; i < n; i++) {
 		unsigned int k;
-		int chg;
 
 		for (k = 0; k < nspec && strcmp(spec[k].symbol, t[i].symbol); k++)
 			;
-		if (k == nspec)
-			continue;
-		ticks[k]++;
-		last[k] = t[i].price;
-		chg = strat_on_tick(&st[k], t[i].price);
-		if (chg == 0)
-			continue;
-		orders[k]++;
-		fprintf(out, "%" PRIu64 ",%s,%c,%u\n", t[i].seq, t[i].symbol,
-			chg > 0 ? 'B' : 'S', (unsigned int)abs(chg) * spec[k].unit);
+		if (k < nspec)
+			trader_tick(&tr[k], t[i].seq, t[i].price, out);
 	}
-	for (unsigned int k = 0; k < nspec; k++) {
-		struct sar s = st[k].sar;
-
-		if (ticks[k])
-			sar_finish(&s, last[k]);
-		fprintf(stderr, "backtest: %-8s L=%-3u ticks %-8" PRIu64 " orders %-6" PRIu64
-			" position %+d trades %" PRIu64 " pnl %.9f%%\n", spec[k].symbol,
-			spec[k].length, ticks[k], orders[k], st[k].sar.pos, s.trades, s.pnl_pct);
-	}
+	for (unsigned int k = 0; k < nspec; k++)
+		trader_summary(&tr[k], stderr);
 	free(t);
 	return fflush(out) ? EXIT_USAGE : 0;
 }

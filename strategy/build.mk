@@ -3,7 +3,7 @@
 
 STRATEGY_SRCS := strategy/hma_params.c strategy/hma_batch.c \
 	strategy/hma_incr.c strategy/gbm.c strategy/prices.c strategy/sweep.c \
-	strategy/inst_spec.c strategy/ticks.c
+	strategy/inst_spec.c strategy/ticks.c strategy/trader.c
 
 $(BUILD)/libstrategy.a: $(call objs,$(STRATEGY_SRCS))
 	@mkdir -p $(@D)
