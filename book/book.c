@@ -74,6 +74,30 @@ void book_destroy(struct book *b)
 	memset(b, 0, sizeof(*b));
 }
 
+void book_clear(struct book *b)
+{
+	struct level_store *ls = &b->levels;
+
+	/* Only the sides of live levels can be non-empty. */
+	for (uint64_t i = 0; i <= ls->hmask; i++) {
+		const struct level_slot *h = &ls->hash[i];
+
+		if (h->level) {
+			const struct book_level *l = &ls->lv[h->level];
+
+			memset(level_side(ls, l->locate, l->side), 0, sizeof(struct book_side));
+		}
+	}
+	memset(ls->hash, 0, (ls->hmask + 1) * sizeof(*ls->hash));
+	memset(b->orders.slot, 0, (b->orders.mask + 1) * sizeof(*b->orders.slot));
+	ls->used = 0;
+	ls->fresh = 1;
+	ls->free_head = 0;
+	b->live = 0;
+	b->peak = 0;
+	memset(&b->cnt, 0, sizeof(b->cnt));
+}
+
 void book_describe_pages(const struct book *b, char *buf, size_t len)
 {
 	table_mem_describe(&b->mem, buf, len);

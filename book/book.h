@@ -76,6 +76,13 @@ int book_init(struct book *b, const struct book_config *cfg);
 void book_destroy(struct book *b);
 
 /*
+ * Empty every book and zero the counters and the peak, keeping the
+ * capacity and the tracked locates (a new session, a new day).  Costs a pass
+ * over the order and level tables.
+ */
+void book_clear(struct book *b);
+
+/*
  * Keep (or stop keeping) the book of @locate.  Messages of untracked
  * locates are counted by type and otherwise skipped on their header's
  * locate, before any table is touched: no book, no print.  Stop tracking

@@ -36,3 +36,26 @@ $(BUILD)/t2t-genday: $(BUILD)/book/tools/genday.o $(BOOK_LIB) $(BUILD)/libproto.
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
 BINS += $(BUILD)/t2t-genday
+
+# libFuzzer target: arbitrary message streams against the reference model,
+# the slow self-check after every message (clang, sources compiled in for
+# coverage).  Run 30 s by tests/integration/book_fuzz.sh; make fuzz-book
+# for FUZZ_SECONDS (600 by default).
+BOOK_FUZZ := $(BUILD)/fuzz/fuzz_book
+BOOK_FUZZ_FLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
+	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+BOOK_FUZZ_SRCS := book/table_mem.c book/book.c book/book_check.c proto/itch.c \
+	proto/proto_err.c
+
+$(BOOK_FUZZ): tests/fuzz/fuzz_book.c tests/unit/book_model.h $(BOOK_FUZZ_SRCS) $(BOOK_HDRS) \
+		$(wildcard proto/*.h)
+	@mkdir -p $(@D)
+	$(CLANG) $(BOOK_FUZZ_FLAGS) tests/fuzz/fuzz_book.c $(BOOK_FUZZ_SRCS) -o $@
+
+BINS += $(BOOK_FUZZ)
+INT_TESTS += tests/integration/book_fuzz.sh
+
+.PHONY: fuzz-book
+fuzz: fuzz-book
+fuzz-book: $(BOOK_FUZZ)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/integration/book_fuzz.sh

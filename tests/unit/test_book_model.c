@@ -2,9 +2,7 @@
 /*
  * The book against an independent model on generated days.
  *
- * The model is the contract written the plain way: every message decoded
- * with the proto codec (not the book's own field loads), live orders in a
- * chained hash map, levels recomputed at the end by sorting the live orders.
+ * The model (book_model.h) is the contract written the plain way.
  * The generated day is salted with every kind of impossible event and
  * malformed block; the book's tape must equal the model's print for print,
  * its counters the model's, and its final levels (and digest) the model's.
@@ -24,243 +22,38 @@
 #include "book/daygen.h"
 #include "proto/itch.h"
 #include "strategy/gbm.h"
+#include "tests/unit/book_model.h"
 
-/* ---- the model ---- */
-
-struct m_order {
-	uint64_t ref;
-	uint16_t locate;
-	char side;
-	uint32_t price;
-	uint32_t shares;
-	struct m_order *next;
-};
-
-#define M_BUCKETS 65536
-
-struct model {
-	struct m_order *bucket[M_BUCKETS];
-	uint64_t live, peak, cap;
-	uint64_t by_type[256];
-	uint64_t malformed, dup_ref, unknown_ref, overfill, book_full, bad_side;
-};
-
-static struct m_order **m_slot(struct model *m, uint64_t ref)
-{
-	struct m_order **p = &m->bucket[ref % M_BUCKETS];
-
-	while (*p && (*p)->ref != ref)
-		p = &(*p)->next;
-	return p;
-}
-
-static void m_insert(struct model *m, uint64_t ref, uint16_t loc, char side,
-		     uint32_t price, uint32_t shares)
-{
-	struct m_order *o;
-
-	if (!shares)
-		return;
-	if (m->live == m->cap) {
-		m->book_full++;
-		return;
-	}
-	o = malloc(sizeof(*o));
-	assert_non_null(o);
-	*o = (struct m_order){ ref, loc, side, price, shares, m->bucket[ref % M_BUCKETS] };
-	m->bucket[ref % M_BUCKETS] = o;
-	if (++m->live > m->peak)
-		m->peak = m->live;
-}
-
-static void m_remove(struct model *m, struct m_order **p)
-{
-	struct m_order *o = *p;
-
-	*p = o->next;
-	free(o);
-	m->live--;
-}
-
-static void m_take(struct model *m, struct m_order **p, uint32_t shares)
-{
-	if (shares > (*p)->shares)
-		m->overfill++;
-	if (shares >= (*p)->shares)
-		m_remove(m, p);
-	else
-		(*p)->shares -= shares;
-}
-
-static int m_print(struct tape_print *out, uint64_t seq, uint16_t loc, uint32_t price,
-		   uint64_t shares, char kind)
-{
-	*out = (struct tape_print){ .seq = seq, .locate = loc, .price = price,
-				    .shares = shares, .kind = kind };
-	return 1;
-}
-
-static int m_apply(struct model *m, const uint8_t *b, uint16_t len, uint64_t seq,
-		   struct tape_print *out)
-{
-	struct itch_msg msg;
-	struct m_order **p;
-
-	if (!len || itch_msg_len[b[0]] != len) {
-		m->malformed++;
-		return -1;
-	}
-	m->by_type[b[0]]++;
-	if (itch_decode(b, len, &msg) < 0)
-		return 0;		/* a type the book ignores */
-	switch (msg.type) {
-	case 'A':
-	case 'F':
-		if (*m_slot(m, msg.a.order_ref))
-			m->dup_ref++;
-		else if (msg.a.side != 'B' && msg.a.side != 'S')
-			m->bad_side++;
-		else
-			m_insert(m, msg.a.order_ref, msg.locate, msg.a.side, msg.a.price,
-				 msg.a.shares);
-		return 0;
-	case 'E':
-		p = m_slot(m, msg.e.order_ref);
-		if (!*p) {
-			m->unknown_ref++;
-			return 0;
-		}
-		m_print(out, seq, (*p)->locate, (*p)->price, msg.e.shares, 'E');
-		m_take(m, p, msg.e.shares);
-		return 1;
-	case 'C':
-		p = m_slot(m, msg.e.order_ref);
-		if (!*p) {
-			m->unknown_ref++;
-			if (msg.e.printable == 'Y')
-				return m_print(out, seq, msg.locate, msg.e.price, msg.e.shares, 'C');
-			return 0;
-		}
-		if (msg.e.printable == 'Y')
-			m_print(out, seq, (*p)->locate, msg.e.price, msg.e.shares, 'C');
-		m_take(m, p, msg.e.shares);
-		return msg.e.printable == 'Y';
-	case 'X':
-		p = m_slot(m, msg.x.order_ref);
-		if (!*p)
-			m->unknown_ref++;
-		else
-			m_take(m, p, msg.x.shares);
-		return 0;
-	case 'D':
-		p = m_slot(m, msg.d.order_ref);
-		if (!*p)
-			m->unknown_ref++;
-		else
-			m_remove(m, p);
-		return 0;
-	case 'U': {
-		struct m_order orig;
-
-		p = m_slot(m, msg.u.orig_ref);
-		if (!*p) {
-			m->unknown_ref++;
-			return 0;
-		}
-		if (*m_slot(m, msg.u.new_ref)) {
-			m->dup_ref++;
-			return 0;
-		}
-		orig = **p;
-		m_remove(m, p);
-		m_insert(m, msg.u.new_ref, orig.locate, orig.side, msg.u.price, msg.u.shares);
-		return 0;
-	}
-	case 'P':
-		return m_print(out, seq, msg.locate, msg.p.price, msg.p.shares, 'P');
-	case 'Q':
-		if (!msg.q.shares)
-			return 0;
-		return m_print(out, seq, msg.locate, msg.q.price, msg.q.shares, 'Q');
-	}
-	return 0;
-}
-
-static void m_free(struct model *m)
-{
-	for (size_t i = 0; i < M_BUCKETS; i++)
-		while (m->bucket[i])
-			m_remove(m, &m->bucket[i]);
-}
-
-static int cmp_order(const void *pa, const void *pb)
-{
-	const struct m_order *a = *(const struct m_order *const *)pa;
-	const struct m_order *b = *(const struct m_order *const *)pb;
-
-	if (a->locate != b->locate)
-		return a->locate < b->locate ? -1 : 1;
-	if (a->side != b->side)
-		return a->side == 'B' ? -1 : 1;
-	if (a->price != b->price)	/* bids high to low, asks low to high */
-		return (a->price < b->price) == (a->side == 'B') ? 1 : -1;
-	return 0;
-}
-
-static uint64_t fnv(uint64_t h, uint64_t v, int bytes)
-{
-	for (int i = 0; i < bytes; i++) {
-		h ^= (uint8_t)(v >> (8 * i));
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-/*
- * The model's levels, in the digest's order, checked one by one against the
- * book's walk of the same side; returns the digest of the model's levels.
- */
+/* The model's levels against the book's walk of each side, one by one;
+ * returns the digest of the model's levels. */
 static uint64_t m_levels_vs_book(struct model *m, const struct book *b)
 {
-	struct m_order **all = malloc((m->live + 1) * sizeof(*all));
-	uint64_t h = 0xcbf29ce484222325ull, n = 0, nlevels = 0;
 	const struct book_level *bl = NULL;
+	struct m_level *lv;
+	long n = m_levels(m, &lv);
 	int cur_loc = -1, cur_side = -1;
+	uint64_t h;
 
-	assert_non_null(all);
-	for (size_t i = 0; i < M_BUCKETS; i++)
-		for (struct m_order *o = m->bucket[i]; o; o = o->next)
-			all[n++] = o;
-	assert_int_equal(n, m->live);
-	qsort(all, n, sizeof(*all), cmp_order);
-	for (uint64_t i = 0; i < n;) {
-		uint64_t j = i, shares = 0;
-		int side = all[i]->side == 'B' ? BOOK_BID : BOOK_ASK;
+	assert_true(n >= 0);
+	for (long i = 0; i < n; i++) {
+		int side = lv[i].side == 'B' ? BOOK_BID : BOOK_ASK;
 
-		while (j < n && !cmp_order(&all[i], &all[j]))
-			shares += all[j++]->shares;
-		if (all[i]->locate != cur_loc || side != cur_side) {
+		if (lv[i].locate != cur_loc || side != cur_side) {
 			assert_null(bl);	/* the book's previous side ended too */
-			bl = book_best(b, all[i]->locate, (unsigned int)side);
-			cur_loc = all[i]->locate;
+			bl = book_best(b, lv[i].locate, (unsigned int)side);
+			cur_loc = lv[i].locate;
 			cur_side = side;
 		}
 		assert_non_null(bl);
-		assert_int_equal(bl->price, all[i]->price);
-		assert_int_equal(bl->shares, shares);
-		assert_int_equal(bl->orders, j - i);
+		assert_int_equal(bl->price, lv[i].price);
+		assert_int_equal(bl->shares, lv[i].shares);
+		assert_int_equal(bl->orders, lv[i].orders);
 		bl = book_level_next(b, bl);
-		h = fnv(h, all[i]->locate, 2);
-		h = fnv(h, (uint8_t)all[i]->side, 1);
-		h = fnv(h, all[i]->price, 4);
-		h = fnv(h, shares, 8);
-		h = fnv(h, j - i, 4);
-		nlevels++;
-		i = j;
 	}
 	assert_null(bl);
-	assert_int_equal(nlevels, b->levels.used);
-	free(all);
+	assert_int_equal(n, b->levels.used);
+	h = m_digest(lv, n);
+	free(lv);
 	return h;
 }
 

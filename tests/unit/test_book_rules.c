@@ -580,6 +580,30 @@ static void test_digest(void **state)
 	book_destroy(&o);
 }
 
+static void test_clear(void **state)
+{
+	struct book *b = *state;
+
+	book_track(b, 9, false);
+	apply(b, msg_add('A', 1, 1, 'B', 10, 100));
+	apply(b, msg_add('A', 2, 2, 'S', 10, 200));
+	apply(b, msg_delete(1, 77));
+	book_clear(b);
+	check(b);
+	assert_int_equal(b->live, 0);
+	assert_int_equal(b->peak, 0);
+	assert_int_equal(b->cnt.unknown_ref, 0);
+	assert_int_equal(b->cnt.by_type['A'], 0);
+	assert_null(book_best(b, 1, BOOK_BID));
+	assert_null(book_find(b, 2));
+	assert_true(book_digest(b) == BOOK_DIGEST_EMPTY);
+	/* Tracking is kept; the book works as new. */
+	assert_false(book_tracked(b, 9));
+	assert_true(book_tracked(b, 1));
+	apply(b, msg_add('A', 1, 1, 'B', 10, 100));
+	assert_level(book_best(b, 1, BOOK_BID), 100, 10, 1);
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -606,6 +630,7 @@ int main(void)
 		T(test_tracking),
 		T(test_colliding_refs),
 		T(test_digest),
+		T(test_clear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
