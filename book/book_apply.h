@@ -259,8 +259,12 @@ static inline int book_apply(struct book *b, const uint8_t *m, uint16_t len,
  * book_apply() reaches it they are in cache: the order slot of its ref (and
  * the new ref of a U), and for an add the level hash slot of its price.
  * Harmless on any bytes; meant to run a few messages ahead.
+ *
+ * Always inlined: gcc counts a prefetch as no side effect, so a function
+ * made only of prefetches, left out of line, is found "pure" and every
+ * call to it is deleted.
  */
-static inline void book_prefetch(const struct book *b, const uint8_t *m, uint16_t len)
+static inline __attribute__((always_inline)) void book_prefetch(const struct book *b, const uint8_t *m, uint16_t len)
 {
 	uint8_t type;
 
@@ -291,7 +295,9 @@ static inline void book_prefetch(const struct book *b, const uint8_t *m, uint16_
 
 /*
  * Walk the whole frames of a BinaryFILE span (2-byte big-endian length,
- * message) with book_prefetch() running BOOK_LOOKAHEAD messages ahead.
+ * message) with book_prefetch() running a few messages ahead: far enough
+ * that a slot's cache miss is over when its message comes up, near enough
+ * that the line is still there.  make bench-book measures the distance.
  */
 #define BOOK_LOOKAHEAD	8
 
@@ -316,13 +322,22 @@ static inline void book_walk_ahead(struct book_walk *w, const struct book *b)
 	w->ahead += 2 + len;
 }
 
-static inline void book_walk_init(struct book_walk *w, const struct book *b,
-				  const uint8_t *p, size_t n)
+/* @ahead messages of look-ahead (0: no prefetching). */
+static inline void book_walk_init_ahead(struct book_walk *w, const struct book *b,
+					const uint8_t *p, size_t n, unsigned int ahead)
 {
 	w->p = w->ahead = p;
 	w->end = p + n;
-	for (int i = 0; i < BOOK_LOOKAHEAD; i++)
+	for (unsigned int i = 0; i < ahead; i++)
 		book_walk_ahead(w, b);
+	if (!ahead)
+		w->ahead = w->end;
+}
+
+static inline void book_walk_init(struct book_walk *w, const struct book *b,
+				  const uint8_t *p, size_t n)
+{
+	book_walk_init_ahead(w, b, p, n, BOOK_LOOKAHEAD);
 }
 
 /* 1 with the next message, 0 at the end (or at a frame cut by the end). */

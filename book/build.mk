@@ -59,3 +59,26 @@ INT_TESTS += tests/integration/book_fuzz.sh
 fuzz: fuzz-book
 fuzz-book: $(BOOK_FUZZ)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/integration/book_fuzz.sh
+
+# Benchmark: decode + book + tape over a generated day of 20 M messages,
+# from memory and from gzip.  The day is made once and kept in
+# build/bench-book/, named after a checksum of the generator's sources so
+# that a changed generator makes a new one.
+DAYGEN_SUM := $(shell cat book/daygen.c book/daygen_admin.c | cksum | cut -d' ' -f1)
+BENCH_BOOK_DAY := $(BUILD)/bench-book/day-20M-k100-s42-$(DAYGEN_SUM).bin
+
+$(BUILD)/bench_book: $(BUILD)/book/bench/bench_book.o $(BOOK_LIB) $(BUILD)/libproto.a
+	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
+
+BINS += $(BUILD)/bench_book
+
+$(BENCH_BOOK_DAY): | $(BUILD)/t2t-genday
+	@mkdir -p $(@D)
+	rm -f $(@D)/day-*
+	./$(BUILD)/t2t-genday --messages 20000000 --symbols 100 --seed 42 --gzip -q -o $@.gz
+	./$(BUILD)/t2t-genday --messages 20000000 --symbols 100 --seed 42 -o $@
+
+.PHONY: bench-book
+bench-book: $(BUILD)/bench_book $(BENCH_BOOK_DAY)
+	./$(BUILD)/bench_book --reps 3 $(BENCH_BOOK_DAY) $(BENCH_BOOK_DAY).gz
+BENCHES += bench-book

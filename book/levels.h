@@ -74,7 +74,7 @@ static inline uint64_t level_home(const struct level_store *s, uint64_t key)
 
 static inline void level_prefetch(const struct level_store *s, uint64_t key)
 {
-	__builtin_prefetch(&s->hash[level_home(s, key)], 1);
+	__builtin_prefetch(&s->hash[level_home(s, key)]);
 }
 
 static inline struct book_side *level_side(const struct level_store *s,

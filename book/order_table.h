@@ -60,7 +60,7 @@ static inline struct book_order *order_probe(const struct order_table *t,
 
 static inline void order_prefetch(const struct order_table *t, uint64_t ref)
 {
-	__builtin_prefetch(&t->slot[order_home(t, ref)], 1);
+	__builtin_prefetch(&t->slot[order_home(t, ref)]);
 }
 
 /* Empty the live slot @o, shifting later entries of its run back. */
