@@ -307,7 +307,8 @@ struct book_walk {
 	const uint8_t *end;
 };
 
-static inline void book_walk_ahead(struct book_walk *w, const struct book *b)
+static inline __attribute__((always_inline)) void book_walk_ahead(struct book_walk *w,
+								  const struct book *b)
 {
 	uint16_t len;
 
