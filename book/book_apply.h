@@ -264,7 +264,8 @@ static inline int book_apply(struct book *b, const uint8_t *m, uint16_t len,
  * made only of prefetches, left out of line, is found "pure" and every
  * call to it is deleted.
  */
-static inline __attribute__((always_inline)) void book_prefetch(const struct book *b, const uint8_t *m, uint16_t len)
+static inline __attribute__((always_inline))
+void book_prefetch(const struct book *b, const uint8_t *m, uint16_t len)
 {
 	uint8_t type;
 
@@ -307,8 +308,8 @@ struct book_walk {
 	const uint8_t *end;
 };
 
-static inline __attribute__((always_inline)) void book_walk_ahead(struct book_walk *w,
-								  const struct book *b)
+static inline __attribute__((always_inline))
+void book_walk_ahead(struct book_walk *w, const struct book *b)
 {
 	uint16_t len;
 

@@ -257,7 +257,7 @@ int main(int argc, char **argv)
 	static struct inst_spec spec[MAX_SYMBOLS];
 	unsigned int nspec = 0;
 	char why[128];
-	uint64_t gen = 0, seed = 42, gen_orders;
+	uint64_t gen = 0, seed = 42, n_orders;
 	int have_gen = 0, quiet = 0, c, ret;
 	FILE *out = stdout;
 	long bad;
@@ -327,10 +327,10 @@ int main(int argc, char **argv)
 			itch_opts_given = 1;
 			break;
 		case 'N':
-			if (parse_u64(optarg, &gen_orders) || gen_orders == 0 ||
-			    gen_orders > BOOK_MAX_ORDERS)
+			if (parse_u64(optarg, &n_orders) || n_orders == 0 ||
+			    n_orders > BOOK_MAX_ORDERS)
 				return die_usage("--book-orders wants 1 to 2^30, not '%s'", optarg);
-			io.book_orders = (uint32_t)gen_orders;
+			io.book_orders = (uint32_t)n_orders;
 			itch_opts_given = 1;
 			break;
 		case 'R':

@@ -189,7 +189,7 @@ static void replay(const struct run *r)
 	while ((len = daygen_next(g, buf))) {
 		for (int pass = 0; pass < 2; pass++) {
 			struct tape_print pb = { 0 }, pm = { 0 };
-			uint8_t sb[DAYGEN_MSG_MAX];
+			uint8_t sb[DAYGEN_MSG_MAX] = { 0 };
 			const uint8_t *msg = buf;
 			uint16_t l = len;
 			int rb, rm;
