@@ -3,7 +3,7 @@
 
 PROTO_SRCS := proto/proto_err.c proto/itch.c proto/moldudp64.c \
 	proto/tick_ring.c proto/stock_dir.c proto/feed_decoder.c \
-	proto/order_token.c proto/ouch.c proto/frame.c
+	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c
 PROTO_HDRS := $(wildcard proto/*.h)
 
 PROTO_LIB      := $(BUILD)/libproto.a
@@ -24,7 +24,7 @@ PROTO_UNIT_TESTS := $(patsubst tests/unit/%.c,$(ASAN)/tests/unit/%, \
 	$(wildcard tests/unit/test_proto_*.c))
 
 $(PROTO_UNIT_TESTS): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o $(PROTO_ASAN_LIB)
-	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
+	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka -lz $(LDLIBS)
 
 UNIT_TESTS += $(PROTO_UNIT_TESTS)
 
@@ -50,7 +50,7 @@ PROTO_FUZZ_FLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 
 $(PROTO_FUZZ): tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) $(PROTO_HDRS)
 	@mkdir -p $(@D)
-	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) -o $@
+	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) -o $@ -lz
 
 # Seed corpus writer (the checked-in corpus was made with it).
 $(BUILD)/proto-fuzz-seeds: $(BUILD)/tests/fuzz/make_seeds.o $(PROTO_LIB)

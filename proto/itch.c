@@ -20,6 +20,7 @@ int itch_codec_len(char type)
 	switch (type) {
 	case 'S': case 'R': case 'A': case 'F': case 'E':
 	case 'C': case 'X': case 'D': case 'U': case 'P':
+	case 'Q': case 'B':
 		return itch_msg_len[(uint8_t)type];
 	}
 	return PROTO_E_MSG_TYPE;
@@ -99,6 +100,16 @@ int itch_encode(uint8_t *dst, size_t cap, const struct itch_msg *m)
 		memcpy(dst + ITCH_P_OFF_STOCK, m->p.stock, ITCH_SYMBOL_LEN);
 		be32_store(dst + ITCH_P_OFF_PRICE, m->p.price);
 		be64_store(dst + ITCH_P_OFF_MATCH, m->p.match);
+		break;
+	case 'Q':
+		be64_store(dst + ITCH_Q_OFF_SHARES, m->q.shares);
+		memcpy(dst + ITCH_Q_OFF_STOCK, m->q.stock, ITCH_SYMBOL_LEN);
+		be32_store(dst + ITCH_Q_OFF_PRICE, m->q.price);
+		be64_store(dst + ITCH_Q_OFF_MATCH, m->q.match);
+		dst[ITCH_Q_OFF_CROSS_TYPE] = (uint8_t)m->q.cross_type;
+		break;
+	case 'B':
+		be64_store(dst + ITCH_B_OFF_MATCH, m->b.match);
 		break;
 	}
 	return len;
@@ -182,6 +193,16 @@ int itch_decode(const uint8_t *src, size_t len, struct itch_msg *m)
 		memcpy(m->p.stock, src + ITCH_P_OFF_STOCK, ITCH_SYMBOL_LEN);
 		m->p.price = be32_load(src + ITCH_P_OFF_PRICE);
 		m->p.match = be64_load(src + ITCH_P_OFF_MATCH);
+		break;
+	case 'Q':
+		m->q.shares = be64_load(src + ITCH_Q_OFF_SHARES);
+		memcpy(m->q.stock, src + ITCH_Q_OFF_STOCK, ITCH_SYMBOL_LEN);
+		m->q.price = be32_load(src + ITCH_Q_OFF_PRICE);
+		m->q.match = be64_load(src + ITCH_Q_OFF_MATCH);
+		m->q.cross_type = (char)src[ITCH_Q_OFF_CROSS_TYPE];
+		break;
+	case 'B':
+		m->b.match = be64_load(src + ITCH_B_OFF_MATCH);
 		break;
 	}
 	return want;

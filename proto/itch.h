@@ -4,7 +4,8 @@
  *
  * Layout constants for the fields the decoder reads in its hot loop, the
  * fixed length of every ITCH 5.0 message type, and a generic encoder/decoder
- * for the types the exchange simulator emits (S, R, A, F, E, C, X, D, U, P).
+ * for the types the exchange simulator emits and the order book and tape read
+ * (S, R, A, F, E, C, X, D, U, P, Q, B).
  * Alphanumeric fields are kept as raw space-padded bytes, never NUL-terminated.
  */
 #ifndef PROTO_ITCH_H
@@ -33,6 +34,8 @@
 #define ITCH_LEN_D		19
 #define ITCH_LEN_U		35
 #define ITCH_LEN_P		44
+#define ITCH_LEN_Q		40
+#define ITCH_LEN_B		19
 
 /* S System Event */
 #define ITCH_S_OFF_EVENT	11
@@ -86,6 +89,16 @@
 #define ITCH_P_OFF_STOCK	24
 #define ITCH_P_OFF_PRICE	32
 #define ITCH_P_OFF_MATCH	36
+
+/* Q Cross Trade (Shares is 8 bytes here, 4 everywhere else) */
+#define ITCH_Q_OFF_SHARES	11
+#define ITCH_Q_OFF_STOCK	19
+#define ITCH_Q_OFF_PRICE	27
+#define ITCH_Q_OFF_MATCH	31
+#define ITCH_Q_OFF_CROSS_TYPE	39
+
+/* B Broken Trade */
+#define ITCH_B_OFF_MATCH	11
 
 #define ITCH_TS_BITS		48
 #define ITCH_TS_MASK		((UINT64_C(1) << ITCH_TS_BITS) - 1)
@@ -161,6 +174,18 @@ struct itch_trade {
 	uint64_t match;
 };
 
+struct itch_cross_trade {
+	uint64_t shares;
+	char stock[ITCH_SYMBOL_LEN];
+	uint32_t price;			/* Cross Price */
+	uint64_t match;
+	char cross_type;		/* O C H I */
+};
+
+struct itch_broken_trade {
+	uint64_t match;
+};
+
 struct itch_msg {
 	char type;
 	uint16_t locate;
@@ -175,25 +200,27 @@ struct itch_msg {
 		struct itch_order_delete d;
 		struct itch_order_replace u;
 		struct itch_trade p;
+		struct itch_cross_trade q;
+		struct itch_broken_trade b;
 	};
 };
 
 /*
- * Length of a message type the codec handles (S R A F E C X D U P), or
- * PROTO_E_MSG_TYPE.
+ * Length of a message type the codec handles (S R A F E C X D U P Q B),
+ * or PROTO_E_MSG_TYPE.
  */
 int itch_codec_len(char type);
 
 /*
  * Encode @m into @dst (the message only, no MoldUDP64 block length).
  * Returns the message length, PROTO_E_NOSPACE, or PROTO_E_MSG_TYPE for a type
- * other than S R A F E C X D U P.
+ * other than S R A F E C X D U P Q B.
  */
 int itch_encode(uint8_t *dst, size_t cap, const struct itch_msg *m);
 
 /*
  * Decode one message of exactly @len bytes.  Returns the length, or
- * PROTO_E_SHORT (len 0), PROTO_E_MSG_TYPE (not S R A F E C X D U P),
+ * PROTO_E_SHORT (len 0), PROTO_E_MSG_TYPE (not S R A F E C X D U P Q B),
  * PROTO_E_LENGTH (len is not the type's fixed length).
  */
 int itch_decode(const uint8_t *src, size_t len, struct itch_msg *m);

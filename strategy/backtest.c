@@ -13,12 +13,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "book/book.h"
+#include "strategy/backtest_itch.h"
 #include "strategy/gbm.h"
 #include "strategy/hma.h"
 #include "strategy/inst_spec.h"
 #include "strategy/prices.h"
 #include "strategy/strat.h"
 #include "strategy/ticks.h"
+#include "strategy/trader.h"
 #include "strategy/sweep.h"
 
 #define EXIT_MISMATCH	1
@@ -29,6 +32,8 @@ static const char usage[] =
 "Usage: backtest --gen N [--seed S] [-o FILE]\n"
 "       backtest --prices FILE [--lengths L1,L2,...] [--kernel K] [-o FILE]\n"
 "       backtest --ticks FILE --symbol SYM:LEN[:UNIT] [--symbol ...] [-o FILE]\n"
+"       backtest --itch DAY[.gz] [--tape[=FILE]] [--book SYM [--book-out FILE]]\n"
+"                [--stats[=FILE]] [--symbol SYM:LEN[:UNIT] ...] [-o FILE]\n"
 "\n"
 "HMA/HMA3 stop-and-reverse backtester (contract: shared/spec/strategy.md).\n"
 "\n"
@@ -46,14 +51,55 @@ static const char usage[] =
 "                    (exsim --record) through the gateway's strategy code and\n"
 "                    print the orders it would send, as CSV\n"
 "                    md_seq,symbol,side,shares (summary on standard error)\n"
-"  --symbol SPEC     with --ticks: trade SYM with HMA length LEN and UNIT\n"
-"                    shares per unit of position (default 100); repeatable\n"
+"  --symbol SPEC     with --ticks or --itch: trade SYM with HMA length LEN and\n"
+"                    UNIT shares per unit of position (default 100);\n"
+"                    repeatable\n"
+"\n"
+"  --itch FILE       replay a TotalView-ITCH 5.0 day file (Nasdaq BinaryFILE:\n"
+"                    each message after its 2-byte big-endian length; gzip or\n"
+"                    plain, told apart by the gzip magic) through the order\n"
+"                    book of every stock locate into the execution tape\n"
+"                    (shared/spec/itch-book.md).  Message n is sequence\n"
+"                    number n.  With --symbol, each symbol's strategy runs on\n"
+"                    its prints in tape order (E at the resting order's\n"
+"                    price, printable C, P, Q with shares > 0), through the\n"
+"                    gateway's strategy code, and its orders are printed as\n"
+"                    with --ticks: CSV md_seq,symbol,side,shares, one order of\n"
+"                    |change| x UNIT shares per change of position, at the\n"
+"                    print's seq (summary per symbol on standard error).\n"
+"                    Symbols are found in the day's stock directory (R).\n"
+"  --tape[=FILE]     every print in order, CSV seq,locate,price,shares,kind\n"
+"                    (kind E, C, P or Q; price in Price(4) units)\n"
+"  --book SYM        the final book of SYM, CSV side,price,shares,orders: bids\n"
+"                    from the highest price down, then asks from the lowest\n"
+"                    up (side B or S)\n"
+"  --book-out FILE   write --book to FILE\n"
+"  --stats[=FILE]    JSON: messages per type, malformed blocks, prints, the\n"
+"                    impossible-event counters (dup_ref, unknown_ref,\n"
+"                    overfill, book_full, bad_side), live orders at the end\n"
+"                    and at the peak, the book digest, and the whole run's\n"
+"                    messages per second and ns per message (reading and\n"
+"                    decompressing included)\n"
+"  --book-orders N   live orders the order table holds (default 2097152);\n"
+"                    adds beyond it are dropped and counted (book_full)\n"
+"  --track all|named keep the book of every locate (default), or only of the\n"
+"                    symbols named by --symbol and --book (the others are\n"
+"                    skipped on their locate: no book, no print, no counter\n"
+"                    but their type's)\n"
+"  --pages auto|4k|thp  the book's memory: auto = 2 MB hugetlb pages when\n"
+"                    reserved, else 4 KB; thp = also ask for transparent\n"
+"                    huge pages (default auto)\n"
+"  Only one output can go to standard output (or -o): the others need a\n"
+"  FILE (--tape=FILE, --stats=FILE, --book-out FILE).  A bad day file (cut\n"
+"  short, a length that runs past the end, corrupt gzip) is an error naming\n"
+"  the file and the byte offset; malformed blocks are counted and skipped.\n"
 "  -o, --output FILE write to FILE instead of standard output\n"
 "  -q, --quiet       no progress on standard error\n"
 "  -h, --help        this text\n"
 "\n"
 "Sweep output is CSV: length,trades,pnl_pct (one row per length).\n"
-"Exit status: 0 ok, 1 kernels disagree, 2 bad usage or input.\n";
+"Exit status: 0 ok, 1 kernels disagree, 2 bad usage or input (a bad day file,\n"
+"a symbol not in the day's directory).\n";
 
 static int die_usage(const char *fmt, const char *arg)
 {
@@ -151,9 +197,7 @@ fail:
 static int do_replay(const char *path, const struct inst_spec *spec,
 		     unsigned int nspec, FILE *out)
 {
-	static struct strat st[MAX_SYMBOLS];
-	uint64_t orders[MAX_SYMBOLS] = { 0 }, ticks[MAX_SYMBOLS] = { 0 };
-	uint32_t last[MAX_SYMBOLS] = { 0 };
+	static struct trader tr[MAX_SYMBOLS];
 	struct tick_rec *t;
 	char err[256];
 	size_t n;
@@ -165,35 +209,19 @@ static int do_replay(const char *path, const struct inst_spec *spec,
 		return EXIT_USAGE;
 	}
 	for (unsigned int k = 0; k < nspec; k++)
-		strat_init(&st[k], spec[k].length);
+		trader_init(&tr[k], &spec[k]);
 
-	fprintf(out, "md_seq,symbol,side,shares\n");
+	fputs(TRADER_CSV_HEADER, out);
 	for (size_t i = 0; i < n; i++) {
 		unsigned int k;
-		int chg;
 
 		for (k = 0; k < nspec && strcmp(spec[k].symbol, t[i].symbol); k++)
 			;
-		if (k == nspec)
-			continue;
-		ticks[k]++;
-		last[k] = t[i].price;
-		chg = strat_on_tick(&st[k], t[i].price);
-		if (chg == 0)
-			continue;
-		orders[k]++;
-		fprintf(out, "%" PRIu64 ",%s,%c,%u\n", t[i].seq, t[i].symbol,
-			chg > 0 ? 'B' : 'S', (unsigned int)abs(chg) * spec[k].unit);
+		if (k < nspec)
+			trader_tick(&tr[k], t[i].seq, t[i].price, out);
 	}
-	for (unsigned int k = 0; k < nspec; k++) {
-		struct sar s = st[k].sar;
-
-		if (ticks[k])
-			sar_finish(&s, last[k]);
-		fprintf(stderr, "backtest: %-8s L=%-3u ticks %-8" PRIu64 " orders %-6" PRIu64
-			" position %+d trades %" PRIu64 " pnl %.9f%%\n", spec[k].symbol,
-			spec[k].length, ticks[k], orders[k], st[k].sar.pos, s.trades, s.pnl_pct);
-	}
+	for (unsigned int k = 0; k < nspec; k++)
+		trader_summary(&tr[k], stderr);
 	free(t);
 	return fflush(out) ? EXIT_USAGE : 0;
 }
@@ -208,6 +236,14 @@ int main(int argc, char **argv)
 		{ "kernel", required_argument, NULL, 'k' },
 		{ "ticks", required_argument, NULL, 't' },
 		{ "symbol", required_argument, NULL, 'S' },
+		{ "itch", required_argument, NULL, 'I' },
+		{ "tape", optional_argument, NULL, 'T' },
+		{ "stats", optional_argument, NULL, 'J' },
+		{ "book", required_argument, NULL, 'B' },
+		{ "book-out", required_argument, NULL, 'U' },
+		{ "book-orders", required_argument, NULL, 'N' },
+		{ "track", required_argument, NULL, 'R' },
+		{ "pages", required_argument, NULL, 'P' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -216,10 +252,12 @@ int main(int argc, char **argv)
 	unsigned int lengths[HMA_LEN_MAX], nlen = 0;
 	const char *prices = NULL, *output = NULL, *kernel = "incremental";
 	const char *ticks = NULL;
+	struct itch_opts io = { 0 };
+	int itch_opts_given = 0;
 	static struct inst_spec spec[MAX_SYMBOLS];
 	unsigned int nspec = 0;
 	char why[128];
-	uint64_t gen = 0, seed = 42;
+	uint64_t gen = 0, seed = 42, n_orders;
 	int have_gen = 0, quiet = 0, c, ret;
 	FILE *out = stdout;
 	long bad;
@@ -266,6 +304,52 @@ int main(int argc, char **argv)
 			}
 			nspec++;
 			break;
+		case 'I':
+			io.path = optarg;
+			break;
+		case 'T':
+			io.tape = optarg ? optarg : ITCH_OUT_MAIN;
+			itch_opts_given = 1;
+			break;
+		case 'J':
+			io.stats = optarg ? optarg : ITCH_OUT_MAIN;
+			itch_opts_given = 1;
+			break;
+		case 'B':
+			if (!*optarg || strlen(optarg) > 8)
+				return die_usage("--book wants a symbol of 1 to 8 characters, not '%s'",
+						 optarg);
+			io.book_symbol = optarg;
+			itch_opts_given = 1;
+			break;
+		case 'U':
+			io.book_out = optarg;
+			itch_opts_given = 1;
+			break;
+		case 'N':
+			if (parse_u64(optarg, &n_orders) || n_orders == 0 ||
+			    n_orders > BOOK_MAX_ORDERS)
+				return die_usage("--book-orders wants 1 to 2^30, not '%s'", optarg);
+			io.book_orders = (uint32_t)n_orders;
+			itch_opts_given = 1;
+			break;
+		case 'R':
+			if (strcmp(optarg, "all") && strcmp(optarg, "named"))
+				return die_usage("--track is all or named, not '%s'", optarg);
+			io.track_named = !strcmp(optarg, "named");
+			itch_opts_given = 1;
+			break;
+		case 'P':
+			if (!strcmp(optarg, "auto"))
+				io.pages = TABLE_MEM_AUTO;
+			else if (!strcmp(optarg, "4k"))
+				io.pages = TABLE_MEM_SMALL;
+			else if (!strcmp(optarg, "thp"))
+				io.pages = TABLE_MEM_THP;
+			else
+				return die_usage("--pages is auto, 4k or thp, not '%s'", optarg);
+			itch_opts_given = 1;
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -282,12 +366,32 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return die_usage("unexpected argument '%s'", argv[optind]);
-	if (have_gen + !!prices + !!ticks != 1)
-		return die_usage("%s", "give exactly one of --gen N, --prices FILE or --ticks FILE");
+	if (have_gen + !!prices + !!ticks + !!io.path != 1)
+		return die_usage("%s", "give exactly one of --gen N, --prices FILE, --ticks FILE "
+				 "or --itch FILE");
 	if (ticks && !nspec)
 		return die_usage("%s", "--ticks needs at least one --symbol SYM:LEN");
-	if (nspec && !ticks)
-		return die_usage("%s", "--symbol goes with --ticks");
+	if (nspec && !ticks && !io.path)
+		return die_usage("%s", "--symbol goes with --ticks or --itch");
+	if (itch_opts_given && !io.path)
+		return die_usage("%s", "--tape, --stats, --book, --book-out, --book-orders, "
+				 "--track and --pages go with --itch");
+	if (io.path) {
+		int main_users = (io.tape && !strcmp(io.tape, ITCH_OUT_MAIN)) +
+				 (io.stats && !strcmp(io.stats, ITCH_OUT_MAIN)) +
+				 (io.book_symbol && !io.book_out) + !!nspec;
+
+		if (!io.tape && !io.stats && !io.book_symbol && !nspec)
+			return die_usage("%s", "--itch needs --tape, --stats, --book SYM or --symbol");
+		if (main_users > 1)
+			return die_usage("%s", "only one of --tape, --stats, --book and the "
+					 "--symbol orders can go to the main output; give the "
+					 "others a file (--tape=FILE, --stats=FILE, --book-out FILE)");
+		if (io.book_out && !io.book_symbol)
+			return die_usage("%s", "--book-out goes with --book SYM");
+		io.spec = spec;
+		io.nspec = nspec;
+	}
 
 	if (nlen == 0)
 		for (nlen = 0; nlen < HMA_GRID_SIZE; nlen++)
@@ -301,6 +405,10 @@ int main(int argc, char **argv)
 		ret = do_gen(gen, seed, out);
 	else if (ticks)
 		ret = do_replay(ticks, spec, nspec, out);
+	else if (io.path) {
+		io.out = out;
+		ret = backtest_itch(&io);
+	}
 	else
 		ret = do_sweep(prices, lengths, nlen, kernel, quiet, out);
 	if (out != stdout && fclose(out) && !ret) {

@@ -3,7 +3,7 @@
 
 STRATEGY_SRCS := strategy/hma_params.c strategy/hma_batch.c \
 	strategy/hma_incr.c strategy/gbm.c strategy/prices.c strategy/sweep.c \
-	strategy/inst_spec.c strategy/ticks.c
+	strategy/inst_spec.c strategy/ticks.c strategy/trader.c
 
 $(BUILD)/libstrategy.a: $(call objs,$(STRATEGY_SRCS))
 	@mkdir -p $(@D)
@@ -13,8 +13,10 @@ $(ASAN)/libstrategy.a: $(call asan_objs,$(STRATEGY_SRCS))
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
-$(BUILD)/backtest: $(BUILD)/strategy/backtest.o $(BUILD)/libstrategy.a
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+# --itch reads day files through the order book (book/, proto/, zlib).
+$(BUILD)/backtest: $(BUILD)/strategy/backtest.o $(BUILD)/strategy/backtest_itch.o \
+		$(BUILD)/libbook.a $(BUILD)/libstrategy.a $(BUILD)/libproto.a
+	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
 $(BUILD)/bench_strategy: $(BUILD)/strategy/bench_strategy.o $(BUILD)/libstrategy.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -31,7 +33,7 @@ $(STRATEGY_TEST_BINS): %: %.o $(ASAN)/libstrategy.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 
 UNIT_TESTS += $(STRATEGY_TEST_BINS)
-INT_TESTS += tests/integration/backtest_cli.sh
+INT_TESTS += tests/integration/backtest_cli.sh tests/integration/backtest_itch.sh
 
 .PHONY: bench-strategy
 bench-strategy: $(BUILD)/bench_strategy

@@ -214,6 +214,42 @@ static void test_trade_p(void **state)
 	assert_memory_equal(b + 36, match, 8);
 }
 
+static void test_cross_q(void **state)
+{
+	const uint8_t shares[8] = { 0, 0, 0, 0x01, 0, 0, 0, 0x05 };	/* 2^32 + 5 */
+	const uint8_t price[4] = { 0, 0x16, 0xe3, 0x61 };		/* 1500001 */
+	const uint8_t match[8] = { 0, 0, 0, 0, 0, 0, 0x30, 0x39 };
+	struct itch_msg m;
+	uint8_t b[64];
+
+	(void)state;
+	fill_hdr(&m, 'Q');
+	m.q.shares = (1ull << 32) + 5;
+	memcpy(m.q.stock, "AAPL    ", 8);
+	m.q.price = 1500001;
+	m.q.match = 12345;
+	m.q.cross_type = 'C';
+	round_trip(&m, 40, b);
+	assert_memory_equal(b + 11, shares, 8);
+	assert_memory_equal(b + 19, "AAPL    ", 8);
+	assert_memory_equal(b + 27, price, 4);
+	assert_memory_equal(b + 31, match, 8);
+	assert_int_equal(b[39], 'C');
+}
+
+static void test_broken_b(void **state)
+{
+	const uint8_t match[8] = { 0x01, 0, 0, 0, 0, 0, 0x30, 0x39 };
+	struct itch_msg m;
+	uint8_t b[64];
+
+	(void)state;
+	fill_hdr(&m, 'B');
+	m.b.match = (1ull << 56) + 12345;
+	round_trip(&m, 19, b);
+	assert_memory_equal(b + 11, match, 8);
+}
+
 /* Every ITCH 5.0 type of the spec, the ones the codec does not build too. */
 static void test_length_table(void **state)
 {
@@ -390,6 +426,8 @@ int main(void)
 		cmocka_unit_test(test_executed_e_c),
 		cmocka_unit_test(test_cancel_delete_replace),
 		cmocka_unit_test(test_trade_p),
+		cmocka_unit_test(test_cross_q),
+		cmocka_unit_test(test_broken_b),
 		cmocka_unit_test(test_length_table),
 		cmocka_unit_test(test_decode_errors),
 		cmocka_unit_test(test_ts_recover),

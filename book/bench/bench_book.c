@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: MIT
+/*
+ * bench-book: decode + book + tape over a whole day on one pinned core.
+ *
+ * Two sources of the same day: the uncompressed file read into memory
+ * first (the book's own cost: frame walk, ITCH decode, order table, levels,
+ * prints), and the gzip file streamed through the day-file reader (what
+ * backtest --itch pays, decompression included).  Each run builds a fresh
+ * book (not timed), applies every message with the look-ahead prefetch and
+ * consumes every print; the median of the runs is reported, with the
+ * fastest and slowest, the peak of live orders and the memory: the
+ * process's peak RSS and the book's tables.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "book/book_apply.h"
+#include "proto/dayfile.h"
+
+#define MAX_REPS 15
+
+struct opts {
+	unsigned int reps;
+	int cpu;
+	unsigned int ahead;
+	uint32_t orders;
+	enum table_mem_pages pages;
+	bool mem_only;
+	bool gz_only;
+};
+
+struct result {
+	double ns;		/* whole run */
+	uint64_t messages;
+	uint64_t prints;
+	uint64_t peak;
+	uint64_t digest;
+	uint64_t tape_sum;	/* every print folded in, so none is skipped */
+};
+
+static double now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+static long rss_kb(const char *field)
+{
+	char line[256];
+	long kb = -1;
+	FILE *f = fopen("/proc/self/status", "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, field, strlen(field)))
+			kb = strtol(line + strlen(field), NULL, 10);
+	fclose(f);
+	return kb;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		fprintf(stderr, "bench-book: pinning to CPU %d: %s\n", cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static uint8_t *load(const char *path, size_t *n)
+{
+	struct stat st;
+	uint8_t *p;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "bench-book: %s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	p = malloc((size_t)st.st_size + 1);
+	while (p && got < (size_t)st.st_size) {
+		ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
+
+		if (r <= 0) {
+			fprintf(stderr, "bench-book: %s: read failed\n", path);
+			free(p);
+			p = NULL;
+			break;
+		}
+		got += (size_t)r;
+	}
+	close(fd);
+	*n = got;
+	return p;
+}
+
+static inline void consume(struct result *r, const struct tape_print *p)
+{
+	r->tape_sum += p->seq ^ (uint64_t)p->price << 20 ^ p->shares ^ (uint64_t)p->kind;
+}
+
+/* The hot loop both sources share: one span of whole frames. */
+static uint64_t apply_span(struct book *b, const uint8_t *p, size_t n, uint64_t seq,
+			   unsigned int ahead, struct result *r)
+{
+	struct book_walk w;
+	const uint8_t *m;
+	uint16_t len;
+
+	book_walk_init_ahead(&w, b, p, n, ahead);
+	while (book_walk_next(&w, b, &m, &len)) {
+		struct tape_print pr;
+
+		if (book_apply(b, m, len, seq++, &pr) == 1)
+			consume(r, &pr);
+	}
+	return seq;
+}
+
+static int new_book(struct book *b, const struct opts *o)
+{
+	struct book_config cfg = { .max_orders = o->orders, .track_all = true,
+				   .pages = o->pages };
+	int ret = book_init(b, &cfg);
+
+	if (ret)
+		fprintf(stderr, "bench-book: book_init: %s\n", strerror(-ret));
+	return ret;
+}
+
+static void finish(struct book *b, struct result *r, double t0, uint64_t messages)
+{
+	r->ns = now_ns() - t0;
+	r->messages = messages;
+	r->prints = b->cnt.prints;
+	r->peak = b->peak;
+	r->digest = book_digest(b);
+}
+
+static int run_mem(const uint8_t *day, size_t n, const struct opts *o, struct book *b,
+		   struct result *r)
+{
+	double t0;
+	uint64_t end;
+
+	memset(r, 0, sizeof(*r));
+	if (new_book(b, o))
+		return -1;
+	t0 = now_ns();
+	end = apply_span(b, day, n, 1, o->ahead, r);
+	finish(b, r, t0, end - 1);
+	return 0;
+}
+
+static int run_gz(const char *path, const struct opts *o, struct book *b, struct result *r)
+{
+	struct dayfile_reader rd;
+	struct dayfile_span sp;
+	double t0;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	if (new_book(b, o))
+		return -1;
+	t0 = now_ns();
+	if (dayfile_open(&rd, path, 0)) {
+		fprintf(stderr, "bench-book: %s\n", rd.err);
+		return -1;
+	}
+	while ((ret = dayfile_span(&rd, &sp)) == 1)
+		apply_span(b, sp.p, sp.len, sp.first_seq, o->ahead, r);
+	if (ret < 0)
+		fprintf(stderr, "bench-book: %s\n", rd.err);
+	finish(b, r, t0, rd.msgs);
+	dayfile_close(&rd);
+	return ret;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int report(const char *what, const struct result *r, unsigned int reps)
+{
+	double ns[MAX_REPS], med;
+
+	for (unsigned int i = 0; i < reps; i++) {
+		ns[i] = r[i].ns;
+		if (r[i].digest != r[0].digest || r[i].tape_sum != r[0].tape_sum ||
+		    r[i].messages != r[0].messages) {
+			fprintf(stderr, "bench-book: %s run %u gave another book or tape\n",
+				what, i + 1);
+			return -1;
+		}
+	}
+	qsort(ns, reps, sizeof(ns[0]), cmp_double);
+	med = ns[reps / 2];
+	printf("| %-13s | %9.0f | %9.0f | %9.0f | %6.2f | %5.1f | %9" PRIu64 " | %7" PRIu64 " |\n",
+	       what, med / 1e6, ns[0] / 1e6, ns[reps - 1] / 1e6,
+	       (double)r[0].messages / med * 1e3, med / (double)r[0].messages,
+	       r[0].prints, r[0].peak);
+	return 0;
+}
+
+static const char usage[] =
+"Usage: bench-book [--reps N] [--cpu C] [--ahead A] [--orders N]\n"
+"                  [--pages auto|4k|thp] [--mem-only | --gz-only] DAY DAY.gz\n"
+"Decode + book + tape over a whole day file, pinned to one CPU; median of\n"
+"N runs (default 3) from the uncompressed day in memory and from the gzip\n"
+"file.  --ahead: messages of prefetch look-ahead (default 8, 0 = none).\n";
+
+int main(int argc, char **argv)
+{
+	static const struct option lo[] = {
+		{ "reps", required_argument, NULL, 'r' },
+		{ "cpu", required_argument, NULL, 'c' },
+		{ "ahead", required_argument, NULL, 'a' },
+		{ "orders", required_argument, NULL, 'o' },
+		{ "pages", required_argument, NULL, 'p' },
+		{ "mem-only", no_argument, NULL, 'm' },
+		{ "gz-only", no_argument, NULL, 'g' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct opts o = { .reps = 3, .cpu = 1, .ahead = BOOK_LOOKAHEAD };
+	struct result mem[MAX_REPS], gz[MAX_REPS];
+	struct book b;
+	uint8_t *day = NULL;
+	size_t n = 0;
+	long rss_before, rss_book;
+	char pages[96];
+	int c;
+
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			o.reps = (unsigned int)atoi(optarg);
+			break;
+		case 'c':
+			o.cpu = atoi(optarg);
+			break;
+		case 'a':
+			o.ahead = (unsigned int)atoi(optarg);
+			break;
+		case 'o':
+			o.orders = (uint32_t)strtoul(optarg, NULL, 10);
+			break;
+		case 'p':
+			o.pages = !strcmp(optarg, "4k") ? TABLE_MEM_SMALL :
+				  !strcmp(optarg, "thp") ? TABLE_MEM_THP : TABLE_MEM_AUTO;
+			break;
+		case 'm':
+			o.mem_only = true;
+			break;
+		case 'g':
+			o.gz_only = true;
+			break;
+		default:
+			fputs(usage, c == 'h' ? stdout : stderr);
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (argc - optind != 2 || !o.reps || o.reps > MAX_REPS) {
+		fputs(usage, stderr);
+		return 2;
+	}
+	if (pin(o.cpu))
+		return 2;
+	if (!o.gz_only && !(day = load(argv[optind], &n)))
+		return 2;
+
+	rss_before = rss_kb("VmRSS:");
+	if (new_book(&b, &o))
+		return 2;
+	rss_book = rss_kb("VmRSS:") - rss_before;
+	book_describe_pages(&b, pages, sizeof(pages));
+	book_destroy(&b);
+
+	printf("bench-book: %s, %zu MB in memory; CPU %d; book of %u orders, tables %zu MB "
+	       "(%s); look-ahead %u; %u runs each\n\n", argv[optind], n >> 20, o.cpu,
+	       o.orders ? o.orders : BOOK_DEFAULT_ORDERS, (size_t)rss_book >> 10, pages,
+	       o.ahead, o.reps);
+	printf("| source        | median ms |    min ms |    max ms | M msg/s | ns/msg |    prints | peak live |\n");
+	printf("|---------------|----------:|----------:|----------:|-------:|------:|----------:|--------:|\n");
+	for (unsigned int i = 0; !o.gz_only && i < o.reps; i++) {
+		if (run_mem(day, n, &o, &b, &mem[i]))
+			return 2;
+		book_destroy(&b);
+	}
+	if (!o.gz_only && report("memory", mem, o.reps))
+		return 1;
+	for (unsigned int i = 0; !o.mem_only && i < o.reps; i++) {
+		if (run_gz(argv[optind + 1], &o, &b, &gz[i]))
+			return 2;
+		book_destroy(&b);
+	}
+	if (!o.mem_only && report("gzip file", gz, o.reps))
+		return 1;
+	if (!o.mem_only && !o.gz_only && (mem[0].digest != gz[0].digest ||
+					  mem[0].tape_sum != gz[0].tape_sum)) {
+		fprintf(stderr, "bench-book: the gzip file gave another book or tape\n");
+		return 1;
+	}
+	printf("\npeak RSS %ld MB (the day in memory %zu MB, the book's tables %ld MB); "
+	       "book digest %016" PRIx64 "\n", rss_kb("VmHWM:") >> 10, n >> 20, rss_book >> 10,
+	       o.gz_only ? gz[0].digest : mem[0].digest);
+	free(day);
+	return 0;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A synthetic TotalView-ITCH 5.0 day, deterministic from a seed, written as
+ * a BinaryFILE day file (plain or gzip) or handed out one message at a time
+ * (for a simulator that publishes it).
+ *
+ * Shape of the day (timestamps: nanoseconds since midnight, increasing,
+ * from 09:30 over 6.5 hours unless configured):
+ *   S O, S S; R, H (trading), Y for every symbol; V; S Q; an opening
+ *   cross Q per symbol;
+ *   the session: per symbol a GBM mid (about 2 % daily volatility); adds
+ *   (A, some F) a few ticks around it, never crossing the other side;
+ *   deletes (D) in order of a lifetime drawn at the add (most orders die
+ *   young, some live for hours: deletes mostly hit recent refs); replaces
+ *   (U) and partial cancels (X) of recent orders; executions (E, C
+ *   printable or not) of the oldest order at the best level, on the side
+ *   the mid has moved into; hidden prints (P) inside the spread; and now
+ *   and then I, N, L, F, O, J, K, h, W, B;
+ *   a closing cross Q per symbol; S M, S E, S C.
+ * The session draws each message's type with the real day's mix (30 Jan
+ * 2019): A 44 %, D 43 %, U 7.4 %, E 2.2 %, X 1.3 %, P 0.36 %, C 0.04 %,
+ * the rest small.  A type that cannot be made (a delete with no live order)
+ * becomes an add, which happens only at the start.
+ *
+ * The generator keeps its own book with the book library (so it knows the
+ * live refs and the best levels) and only emits valid events: replayed
+ * through book_apply() the day counts no impossible event.  Order refs are
+ * 1, 2, 3... in order of their add, as on Nasdaq.
+ */
+#ifndef BOOK_DAYGEN_H
+#define BOOK_DAYGEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "book/book.h"
+
+#define DAYGEN_MSG_MAX		64
+#define DAYGEN_START_NS		(34200ull * 1000000000ull)	/* 09:30 */
+#define DAYGEN_DURATION_NS	(23400ull * 1000000000ull)	/* 6.5 h */
+#define DAYGEN_MAX_SYMBOLS	60000
+
+struct daygen_config {
+	uint64_t messages;	/* in the whole day, at least 7 + 5 x symbols */
+	uint32_t symbols;	/* 1 .. DAYGEN_MAX_SYMBOLS, locates 1..symbols */
+	uint64_t seed;
+	uint64_t start_ns;	/* 0: 09:30 */
+	uint64_t duration_ns;	/* 0: 6.5 h; at least one ns per message */
+	uint32_t max_orders;	/* the generator's book; 0: BOOK_DEFAULT_ORDERS */
+};
+
+struct daygen_stats {
+	uint64_t messages;
+	uint64_t by_type[256];
+	uint64_t peak_live;	/* live orders at the peak */
+	uint64_t end_live;
+	uint64_t fallbacks;	/* draws that became an add */
+	uint64_t impossible;	/* dup_ref + unknown_ref + overfill + book_full + bad_side: 0 */
+	uint64_t bytes;		/* uncompressed, frames included */
+};
+
+struct daygen;
+
+/* Returns 0, or -EINVAL / -ENOMEM with the reason in @err. */
+int daygen_new(struct daygen **g, const struct daygen_config *cfg,
+	       char *err, size_t errlen);
+void daygen_free(struct daygen *g);
+
+/*
+ * Write the next message of the day into @buf (DAYGEN_MSG_MAX bytes) and
+ * apply it to the generator's book.  Returns its length, 0 when the day is
+ * over.
+ */
+uint16_t daygen_next(struct daygen *g, uint8_t *buf);
+
+/* Symbol of locate @locate (1-based), space-padded to 8, NUL-terminated. */
+const char *daygen_symbol(const struct daygen *g, uint16_t locate);
+
+/* The generator's book after the messages handed out so far. */
+const struct book *daygen_book(const struct daygen *g);
+
+void daygen_get_stats(const struct daygen *g, struct daygen_stats *st);
+
+/*
+ * Generate a whole day into @path: plain when @gzip_level is 0, else gzip
+ * at that level.  Returns 0, or -1 with the reason in @err.
+ */
+int daygen_write(const char *path, const struct daygen_config *cfg, int gzip_level,
+		 struct daygen_stats *st, char *err, size_t errlen);
+
+#endif /* BOOK_DAYGEN_H */

@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Price levels: aggregate shares and order count per (locate, side, price).
+ *
+ * - A pool of fixed-size levels, indexed from 1 (0 is "none"), so an order
+ *   keeps its level's index (4 bytes) and an execute, cancel or delete
+ *   reaches the level without a second hash lookup.  An index stays valid
+ *   while the level has orders; freed levels go on a free list and are
+ *   reused first, so the live ones stay packed at the low indices.
+ * - A hash of (locate, side, price) -> level for adds, open-addressed with
+ *   linear probing and backward-shift deletion (see order_table.h for why),
+ *   at most half full.
+ * - Per (locate, side), the levels in a doubly linked list sorted from the
+ *   best price to the worst, with both ends kept: the best bid or ask is one
+ *   load, a level that empties unlinks in O(1) (the next best is its
+ *   neighbour), and a new level is linked in by walking from whichever end
+ *   is nearer in price.  New levels almost always open near the top of the
+ *   book or beyond the far end, so the walk is short; the worst case is the
+ *   number of levels on that side.
+ */
+#ifndef BOOK_LEVELS_H
+#define BOOK_LEVELS_H
+
+#include <stdint.h>
+
+#define BOOK_LOCATES	65536
+#define BOOK_BID	0
+#define BOOK_ASK	1
+
+struct book_level {
+	uint64_t shares;	/* sum over its orders */
+	uint32_t price;
+	uint32_t orders;	/* > 0 while the level is live */
+	uint32_t better;	/* neighbour toward the best price, 0 at the best */
+	uint32_t worse;		/* neighbour away from it (free list link when free) */
+	uint16_t locate;
+	uint8_t side;		/* BOOK_BID or BOOK_ASK */
+};
+
+struct level_slot {
+	uint64_t key;
+	uint32_t level;		/* 0 marks an empty slot */
+	uint32_t unused;
+};
+
+/* One side of one locate's book. */
+struct book_side {
+	uint32_t best;
+	uint32_t worst;
+	uint32_t nlevels;
+};
+
+struct level_store {
+	struct book_level *lv;		/* [0] unused */
+	struct level_slot *hash;
+	struct book_side *side;		/* [locate * 2 + side] */
+	uint64_t hmask;
+	uint32_t hbits;
+	uint32_t cap;			/* usable levels: 1..cap */
+	uint32_t used;			/* live levels */
+	uint32_t fresh;			/* next never-used index */
+	uint32_t free_head;		/* recycled levels */
+};
+
+static inline uint64_t level_key(uint16_t locate, unsigned int side, uint32_t price)
+{
+	return (uint64_t)locate << 33 | (uint64_t)side << 32 | price;
+}
+
+static inline uint64_t level_home(const struct level_store *s, uint64_t key)
+{
+	return (key * 0x9E3779B97F4A7C15ull) >> (64 - s->hbits);
+}
+
+static inline void level_prefetch(const struct level_store *s, uint64_t key)
+{
+	__builtin_prefetch(&s->hash[level_home(s, key)]);
+}
+
+static inline struct book_side *level_side(const struct level_store *s,
+					   uint16_t locate, unsigned int side)
+{
+	return &s->side[(uint32_t)locate * 2 + side];
+}
+
+/* True when price @a is better than @b on @side. */
+static inline int level_better(unsigned int side, uint32_t a, uint32_t b)
+{
+	return side == BOOK_BID ? a > b : a < b;
+}
+
+/* Link the new level @idx into its side's sorted list. */
+static inline void level_link(struct level_store *s, uint32_t idx)
+{
+	struct book_level *l = &s->lv[idx], *lv = s->lv;
+	struct book_side *sd = level_side(s, l->locate, l->side);
+	uint32_t p = l->price, at;
+
+	sd->nlevels++;
+	if (!sd->best) {
+		l->better = l->worse = 0;
+		sd->best = sd->worst = idx;
+		return;
+	}
+	if (level_better(l->side, p, lv[sd->best].price)) {
+		l->better = 0;
+		l->worse = sd->best;
+		lv[sd->best].better = idx;
+		sd->best = idx;
+		return;
+	}
+	if (level_better(l->side, lv[sd->worst].price, p)) {
+		l->worse = 0;
+		l->better = sd->worst;
+		lv[sd->worst].worse = idx;
+		sd->worst = idx;
+		return;
+	}
+	/* Strictly between the two ends: find the first level worse than p. */
+	uint32_t from_best = p > lv[sd->best].price ? p - lv[sd->best].price
+						     : lv[sd->best].price - p;
+	uint32_t from_worst = p > lv[sd->worst].price ? p - lv[sd->worst].price
+						       : lv[sd->worst].price - p;
+
+	if (from_best <= from_worst) {
+		at = lv[sd->best].worse;
+		while (level_better(l->side, lv[at].price, p))
+			at = lv[at].worse;
+	} else {
+		at = sd->worst;
+		while (level_better(l->side, p, lv[lv[at].better].price))
+			at = lv[at].better;
+	}
+	/* Insert just before (better than) at. */
+	l->worse = at;
+	l->better = lv[at].better;
+	lv[l->better].worse = idx;
+	lv[at].better = idx;
+}
+
+static inline void level_unlink(struct level_store *s, struct book_level *l)
+{
+	struct book_side *sd = level_side(s, l->locate, l->side);
+
+	sd->nlevels--;
+	if (l->better)
+		s->lv[l->better].worse = l->worse;
+	else
+		sd->best = l->worse;
+	if (l->worse)
+		s->lv[l->worse].better = l->better;
+	else
+		sd->worst = l->better;
+}
+
+/*
+ * The level of (locate, side, price), created empty if need be.  Returns
+ * its index, or 0 when it is new and the pool is full.
+ */
+static inline uint32_t level_get(struct level_store *s, uint16_t locate,
+				 unsigned int side, uint32_t price)
+{
+	uint64_t key = level_key(locate, side, price);
+	uint64_t i = level_home(s, key);
+	struct level_slot *h;
+	struct book_level *l;
+	uint32_t idx;
+
+	for (;;) {
+		h = &s->hash[i];
+		if (!h->level)
+			break;
+		if (h->key == key)
+			return h->level;
+		i = (i + 1) & s->hmask;
+	}
+	if (s->used == s->cap)
+		return 0;
+	if (s->free_head) {
+		idx = s->free_head;
+		s->free_head = s->lv[idx].worse;
+	} else {
+		idx = s->fresh++;
+	}
+	s->used++;
+	h->key = key;
+	h->level = idx;
+	l = &s->lv[idx];
+	l->shares = 0;
+	l->orders = 0;
+	l->price = price;
+	l->locate = locate;
+	l->side = (uint8_t)side;
+	level_link(s, idx);
+	return idx;
+}
+
+/* Remove the empty level @idx from its list and the hash; free it. */
+static inline void level_put(struct level_store *s, uint32_t idx)
+{
+	struct book_level *l = &s->lv[idx];
+	uint64_t hole = level_home(s, level_key(l->locate, l->side, l->price)), j;
+
+	level_unlink(s, l);
+	while (s->hash[hole].level != idx)
+		hole = (hole + 1) & s->hmask;
+	for (j = hole;;) {
+		struct level_slot *n;
+		uint64_t home;
+
+		j = (j + 1) & s->hmask;
+		n = &s->hash[j];
+		if (!n->level)
+			break;
+		home = level_home(s, n->key);
+		if (((j - home) & s->hmask) >= ((j - hole) & s->hmask)) {
+			s->hash[hole] = *n;
+			hole = j;
+		}
+	}
+	s->hash[hole].level = 0;
+	l->worse = s->free_head;
+	s->free_head = idx;
+	s->used--;
+}
+
+#endif /* BOOK_LEVELS_H */
