@@ -7,7 +7,7 @@ EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
 	netns/exsim/report.c netns/exsim/store.c netns/exsim/faults.c \
 	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c
-EXSIM_LIBS := $(BUILD)/libproto.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
+EXSIM_LIBS := $(BUILD)/libproto.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
 
 $(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
 	$(CC) $^ -o $@ $(LDLIBS)

@@ -186,6 +186,19 @@ static int apply(const struct opt *o, void *cfg, const char *a, char *why, size_
 		}
 		*(uint16_t *)field(cfg, o->off) = (uint16_t)v;
 		return 0;
+	case OPT_INADDR:
+		if (inet_pton(AF_INET, a, field(cfg, o->off)) != 1) {
+			snprintf(why, n, "wants an IPv4 address");
+			return -1;
+		}
+		return 0;
+	case OPT_NPORT:
+		if (opt_parse_u64(a, o->min ? (uint64_t)o->min : 1, 65535, &v)) {
+			snprintf(why, n, "wants a port, %.0f..65535", o->min ? o->min : 1);
+			return -1;
+		}
+		*(uint16_t *)field(cfg, o->off) = htons((uint16_t)v);
+		return 0;
 	case OPT_IP_PORT:
 		if (opt_parse_ip_port(a, field(cfg, o->off), field(cfg, o->off2))) {
 			snprintf(why, n, "wants %s", o->arg ? o->arg : "IP:PORT");
@@ -322,6 +335,16 @@ static void default_text(const struct opt *o, const void *cfg, char *buf, size_t
 	case OPT_PORT:
 		if (*(const uint16_t *)f)
 			snprintf(buf, n, "%u", *(const uint16_t *)f);
+		break;
+	case OPT_INADDR: {
+		char a[16];
+
+		if (((const struct in_addr *)f)->s_addr)
+			snprintf(buf, n, "%s", inet_ntop(AF_INET, f, a, sizeof(a)));
+		break;
+	}
+	case OPT_NPORT:
+		snprintf(buf, n, "%u", ntohs(*(const uint16_t *)f));
 		break;
 	case OPT_IPV4:
 	case OPT_IP_PORT: {

@@ -40,6 +40,8 @@ enum opt_type {
 	OPT_IPV4,	/* uint32_t, host order */
 	OPT_PORT,	/* uint16_t, 1..65535 */
 	OPT_IP_PORT,	/* IP:PORT: uint32_t at .off, uint16_t at .off2 */
+	OPT_INADDR,	/* struct in_addr (network order) */
+	OPT_NPORT,	/* uint16_t in network order, [.min, 65535] (.min 0: 1) */
 	OPT_CALL,	/* .call(cfg, arg, why, whylen): 0 or -1 with why */
 };
 

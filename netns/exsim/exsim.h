@@ -64,10 +64,10 @@ struct exsim_cfg {
 	uint32_t rereq_max;		/* messages per request */
 	double rereq_rate;		/* messages per second; 0: unlimited */
 	uint32_t rereq_burst;		/* bucket size, messages */
-	bool rereq_all;			/* answer in as many packets as it takes */
+	int rereq_all;			/* answer in as many packets as it takes */
 
 	/* order replies (sink.h) */
-	bool reply_plain;		/* unnumbered 'S' replies, no resends */
+	int reply_plain;		/* unnumbered 'S' replies, no resends */
 	double reply_drop_rate;		/* replies not sent (kept for resends) */
 
 	/* session attacks (attack.h) */

@@ -162,21 +162,21 @@ fi
 	ok "--help" || fail "--help"
 printf '5000\n6000\n7000\n' >"$TMP/p3"
 
-refused 2 "--rate: 'abc' is not a number" --rate abc
-refused 2 "--rate: -1 is out of range" --rate -1
-refused 2 "--count: 0 is out of range" --count 0
-refused 2 "--count: '1e3' is not" --count 1e3
-refused 2 "--session: 'TOOLONGSESS1' must be 1-10" --session TOOLONGSESS1
-refused 2 "--session: 'a-b': only letters and digits" --session a-b
-refused 2 "--symbols: 'aapl': only A-Z" --symbols aapl
-refused 2 "--symbols: 'AAPL' is listed twice" --symbols AAPL,MSFT,AAPL
-refused 2 "--symbols: '' must be 1-8" --symbols AAPL,,MSFT
-refused 2 "--symbols: 'TOOLONGSYM' must be 1-8" --symbols TOOLONGSYM
-refused 2 "--feed: '1.2.3' is not an IPv4 address" --feed 1.2.3
+refused 2 "--rate wants 0..1e+09: 'abc'" --rate abc
+refused 2 "--rate wants 0..1e+09: '-1'" --rate -1
+refused 2 "--count wants 1..2147483648 ticks: '0'" --count 0
+refused 2 "--count wants 1..2147483648 ticks: '1e3'" --count 1e3
+refused 2 "--session must be 1-10 characters: 'TOOLONGSESS1'" --session TOOLONGSESS1
+refused 2 "--session takes only letters and digits: 'a-b'" --session a-b
+refused 2 "--symbols 'aapl': only A-Z" --symbols aapl
+refused 2 "--symbols 'AAPL' is listed twice" --symbols AAPL,MSFT,AAPL
+refused 2 "--symbols '' must be 1-8" --symbols AAPL,,MSFT
+refused 2 "--symbols 'TOOLONGSYM' must be 1-8" --symbols TOOLONGSYM
+refused 2 "--feed wants an IPv4 address: '1.2.3'" --feed 1.2.3
 refused 2 "--feed: give a multicast group or a unicast host" --feed 0.0.0.0
-refused 2 "--feed-port: 70000 is out of range" --feed-port 70000
-refused 2 "--order-port: 0 is out of range" --order-port 0
-refused 2 "--noise: 21 is out of range" --noise 21
+refused 2 "--feed-port wants a port, 1..65535: '70000'" --feed-port 70000
+refused 2 "--order-port wants a port, 1..65535: '0'" --order-port 0
+refused 2 "--noise wants 0..20: '21'" --noise 21
 refused 2 "--burst: needs a --rate" --rate 0 --burst 5
 refused 2 "--mcast-if: only meaningful with a multicast" --feed 10.1.1.1 --mcast-if 10.1.1.2
 refused 2 "--prices: the file holds one series" --prices "$TMP/p3" --symbols A,B
