@@ -4,7 +4,7 @@
 # before libproto (day files, ITCH) and -lz.
 
 BOOK_SRCS := book/table_mem.c book/book.c book/book_check.c book/daygen.c \
-	book/daygen_admin.c
+	book/daygen_admin.c book/feed_decoder.c book/tick_ring.c book/stock_dir.c
 BOOK_HDRS := $(wildcard book/*.h)
 
 BOOK_LIB      := $(BUILD)/libbook.a
@@ -22,7 +22,7 @@ BINS += $(BOOK_LIB) $(BOOK_ASAN_LIB)
 
 # Unit tests: cmocka, ASan+UBSan.
 BOOK_UNIT_TESTS := $(patsubst tests/unit/%.c,$(ASAN)/tests/unit/%, \
-	$(wildcard tests/unit/test_book_*.c))
+	$(wildcard tests/unit/test_book_*.c)) $(ASAN)/tests/unit/test_feed_decoder
 
 $(BOOK_UNIT_TESTS): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o $(BOOK_ASAN_LIB) \
 		$(ASAN)/libproto.a $(ASAN)/libstrategy.a

@@ -12,17 +12,17 @@ GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
 $(BUILD)/gateway/xdp_steer.o: $(BUILD)/bpf/steer.skel.h
 $(BUILD)/gateway/xdp_steer.o: CPPFLAGS += -I$(BUILD)/bpf
 
-$(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libproto.a $(BUILD)/libutil.a \
-		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a
+$(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libbook.a $(BUILD)/libproto.a \
+		$(BUILD)/libutil.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 	$(CC) $(CFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)
 
 BINS += $(BUILD)/t2t-gateway
 
 # Unit tests of the engine and its parts (no network), under ASan+UBSan.
 ENGINE_TESTS := $(addprefix $(ASAN)/tests/unit/,test_engine test_gap test_orders test_risk)
-$(ENGINE_TESTS): %: %.o $(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libproto.a \
-		$(ASAN)/libstrategy.a
-	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+$(ENGINE_TESTS): %: %.o $(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libbook.a \
+		$(ASAN)/libproto.a $(ASAN)/libstrategy.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(ENGINE_TESTS)
 
 INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_e2e.sh \
@@ -42,9 +42,9 @@ UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
 # Where seen->decided goes: the engine on the hot CPU, hot, paced, after a
 # kernel send, warmed, and with the frame written by the other core.
 $(BUILD)/bench_engine: $(BUILD)/gateway/bench_engine.o $(call objs,$(ENGINE_SRCS)) \
-		$(BUILD)/gateway/warm.o $(BUILD)/libproto.a \
+		$(BUILD)/gateway/warm.o $(BUILD)/libbook.a $(BUILD)/libproto.a \
 		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a
-	$(CC) $(CFLAGS) -o $@ $^ -lpthread $(LDLIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lpthread -lz $(LDLIBS)
 BINS += $(BUILD)/bench_engine
 
 .PHONY: bench-engine
@@ -54,7 +54,7 @@ BENCHES += bench-engine
 
 # Idle-time warming reads the live engine only and trades a shadow.
 $(ASAN)/tests/unit/test_warm: $(ASAN)/tests/unit/test_warm.o $(ASAN)/gateway/warm.o \
-		$(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libproto.a \
+		$(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libbook.a $(ASAN)/libproto.a \
 		$(ASAN)/libstrategy.a
-	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_warm

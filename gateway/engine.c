@@ -27,6 +27,8 @@ static void on_symbol(void *ctx, uint16_t locate, const char symbol[8])
 			e->locate_inst[in->locate] = GW_LOCATE_OTHER;
 		in->locate = locate;
 		e->locate_inst[locate] = (uint8_t)(i + 1);
+		if (e->book)
+			book_track(e->book, locate, true);
 		return;
 	}
 	if (e->locate_inst[locate] == GW_LOCATE_UNKNOWN)
@@ -48,6 +50,7 @@ void gw_cfg_defaults(struct gw_cfg *c)
 	memcpy(c->inst, book, sizeof(book));
 	c->n_inst = sizeof(book) / sizeof(book[0]);
 	c->tick_ring = 1u << 16;
+	c->books = GW_BOOKS_OURS;
 	c->risk.max_order = 100000;
 	c->risk.collar_bp = 500;
 	c->orders.log_size = 1u << 18;
@@ -98,10 +101,23 @@ int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		}
 	}
 	risk_init(&e->risk, &cfg->risk);
+	if (cfg->books != GW_BOOKS_OFF) {
+		struct book_config bc = cfg->book;
+
+		bc.track_all = cfg->books == GW_BOOKS_ALL;
+		ret = book_init(&e->book_mem, &bc);
+		if (ret) {
+			snprintf(err, errlen, "order book (%u orders): %s", bc.max_orders ?
+				 bc.max_orders : BOOK_DEFAULT_ORDERS, strerror(-ret));
+			return ret;
+		}
+		e->book = &e->book_mem;
+		dcfg.book = e->book;
+	}
 	ret = feed_decoder_init(&e->dec, &dcfg);
 	if (ret) {
 		snprintf(err, errlen, "feed decoder: %s", strerror(-ret));
-		return ret;
+		goto out_book;
 	}
 	ret = gap_init(&e->gap, &cfg->gap);
 	if (ret) {
@@ -129,6 +145,10 @@ out_gap:
 	gap_destroy(&e->gap);
 out_dec:
 	feed_decoder_destroy(&e->dec);
+out_book:
+	if (e->book)
+		book_destroy(e->book);
+	e->book = NULL;
 	return ret;
 }
 
@@ -140,6 +160,9 @@ void engine_destroy(struct gw_engine *e)
 	orders_destroy(&e->ord);
 	gap_destroy(&e->gap);
 	feed_decoder_destroy(&e->dec);
+	if (e->book)
+		book_destroy(e->book);
+	e->book = NULL;
 }
 
 void engine_on_reply(struct gw_engine *e, const uint8_t *pkt, size_t len)

@@ -8,7 +8,7 @@
  * only in how bytes arrive and leave.
  *
  * The engine composes parts that each own their configuration and state:
- * the decoder (proto/feed_decoder.h: session and sequence), the
+ * the decoder (book/feed_decoder.h: session and sequence), the
  * instruments (inst.h), pre-trade risk (risk.h), the orders and replies
  * (orders.h) and gap recovery (gap.h).
  *
@@ -22,11 +22,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "book/book.h"
 #include "gateway/gap.h"
 #include "gateway/inst.h"
 #include "gateway/orders.h"
 #include "gateway/risk.h"
-#include "proto/feed_decoder.h"
+#include "book/feed_decoder.h"
 #include "strategy/inst_spec.h"
 
 #ifndef unlikely
@@ -39,11 +40,16 @@
 #define GW_LOCATE_UNKNOWN 0	/* no stock directory entry */
 #define GW_LOCATE_OTHER	0xFF	/* a listed symbol we do not trade */
 
+/* Whose books the gateway keeps. */
+enum gw_books { GW_BOOKS_OURS, GW_BOOKS_ALL, GW_BOOKS_OFF };
+
 struct gw_cfg {
 	struct inst_spec inst[GW_MAX_INST];
 	unsigned int n_inst;
 	uint32_t tick_ring;	/* tick ring capacity (power of two) */
 	const char *session;	/* pinned feed session id, or NULL */
+	int books;		/* enum gw_books */
+	struct book_config book;
 	struct risk_cfg risk;
 	struct orders_cfg orders;
 	struct gap_cfg gap;
@@ -89,6 +95,7 @@ struct gw_stats {
 
 struct gw_engine {
 	struct feed_decoder dec;
+	struct book *book;		/* NULL: no books kept (P prints only) */
 	struct gw_stats st;
 	uint8_t locate_inst[65536];	/* index + 1, or GW_LOCATE_* */
 	struct gw_inst inst[GW_MAX_INST];
@@ -98,6 +105,7 @@ struct gw_engine {
 	struct gw_gap gap;
 	volatile int ended;		/* end of session decoded */
 	struct gw_untraded *untraded;	/* as many as the order log keeps */
+	struct book book_mem;
 };
 
 /* The gateway's defaults: make demo's book (AAPL:20 MSFT:32 NVDA:48), limits. */
@@ -105,6 +113,23 @@ void gw_cfg_defaults(struct gw_cfg *c);
 int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		char *err, size_t errlen);
 void engine_destroy(struct gw_engine *e);
+
+/*
+ * The price an order of instrument k is judged against: the middle of the
+ * best bid and ask when its book has both, else the median of its last
+ * prints (inst.h).  Either way one stray print cannot move it.
+ */
+static inline uint32_t engine_reference(const struct gw_engine *e, const struct gw_inst *in)
+{
+	if (e->book && in->locate >= 0) {
+		const struct book_level *bid = book_best(e->book, (uint16_t)in->locate, BOOK_BID);
+		const struct book_level *ask = book_best(e->book, (uint16_t)in->locate, BOOK_ASK);
+
+		if (bid && ask && bid->price < ask->price)
+			return (uint32_t)(((uint64_t)bid->price + ask->price) / 2);
+	}
+	return inst_reference(in);
+}
 
 /*
  * The order instrument k wants now, if the limits let it leave: 1 decided
@@ -124,8 +149,8 @@ static inline int engine_decide(struct gw_engine *e, unsigned int k, int chg,
 		return 0;
 	side = want > 0 ? 'B' : 'S';
 	limit = orders_limit(o, px, side);
-	if (risk_check(&e->risk, in, want, limit, o->open_buy[k], o->open_sell[k],
-		       o->open, now) >= 0)
+	if (risk_check(&e->risk, in, want, limit, engine_reference(e, in), o->open_buy[k],
+		       o->open_sell[k], o->open, now) >= 0)
 		return -1;
 	d->shares = (uint32_t)(want < 0 ? -want : want);
 	d->side = side;
@@ -255,8 +280,12 @@ static inline unsigned int engine_on_feed(struct gw_engine *e,
 
 	if (v == FEED_V_DROP)
 		return 0;
-	if (unlikely(d->last.new_session))
+	if (unlikely(d->last.new_session)) {
 		gap_reset(&e->gap);
+		/* A new session starts from empty books (a pass over the tables). */
+		if (e->book && e->book->peak)
+			book_clear(e->book);
+	}
 	if (unlikely(flags & ORDER_F_RETRANS)) {
 		e->gap.st.retrans_pkts++;
 		t_due = gap_due(&e->gap);

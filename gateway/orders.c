@@ -39,13 +39,19 @@ void orders_destroy(struct orders *o)
 	o->log = NULL;
 }
 
-/* The order no longer awaits anything: release what it held. */
-static void close_order(struct orders *o, struct gw_order *r)
+/* @n of the order's shares are no longer in flight (executed or canceled). */
+static void release(struct orders *o, const struct gw_order *r, uint32_t n)
 {
 	if (r->side == 'B')
-		o->open_buy[r->inst] -= r->shares;
+		o->open_buy[r->inst] -= n;
 	else
-		o->open_sell[r->inst] -= r->shares;
+		o->open_sell[r->inst] -= n;
+}
+
+/* The order no longer awaits anything: release what it still held. */
+static void close_order(struct orders *o, struct gw_order *r)
+{
+	release(o, r, r->shares - r->filled);
 	o->open--;
 }
 
@@ -228,20 +234,34 @@ char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
 		if (r->state == ORDER_SENT)
 			r->state = ORDER_ACCEPTED;
 		break;
-	case 'E':
+	case 'E': {
+		/* An IOC may fill in parts, one Executed per part. */
+		uint32_t left = r->shares - r->filled;
+		uint32_t n = rep.executed.shares < left ? rep.executed.shares : left;
+
 		o->st.fills++;
+		if (rep.executed.shares > left)
+			o->st.overfills++;
 		if (orders_is_open(r))
-			close_order(o, r);
-		r->state = ORDER_FILLED;
+			release(o, r, n);
+		r->filled += n;
 		r->fill_price = rep.executed.price;
-		r->filled = rep.executed.shares;
 		*shares = rep.executed.shares;
+		if (r->filled == r->shares) {
+			if (orders_is_open(r))
+				o->open--;
+			r->state = ORDER_FILLED;
+		} else if (r->state == ORDER_SENT) {
+			r->state = ORDER_ACCEPTED;
+		}
 		break;
+	}
 	case 'C':
 		o->st.cancels++;
 		if (orders_is_open(r))
 			close_order(o, r);
-		r->state = ORDER_CANCELED;
+		/* What was executed before the cancel stays executed. */
+		r->state = r->filled ? ORDER_FILLED : ORDER_CANCELED;
 		break;
 	case 'J':
 		o->st.rejects++;

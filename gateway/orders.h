@@ -95,6 +95,7 @@ struct orders_stats {
 	uint64_t timeouts;		/* orders with no final reply in time */
 	uint64_t late_replies;		/* replies to orders already timed out */
 	uint64_t dup_replies;		/* seen before (number or final state) */
+	uint64_t overfills;		/* executed more than the order had left */
 	uint64_t reply_holes;		/* replies found missing */
 	uint64_t reply_recovered;	/* ... and received after all */
 	uint64_t reply_lost;		/* beyond the window: never to be matched */
@@ -199,7 +200,9 @@ void orders_failed(struct orders *o, struct gw_order *r);
  * Account one reply datagram.  Returns the type of the reply applied to
  * *order ('A', 'E', 'C', 'J'), or 0 when none was (bad, duplicate, unknown
  * order).  For 'E' the fill is the instrument's to book: *shares at
- * (*order)->fill_price.
+ * (*order)->fill_price.  An order may be executed in parts (an Executed
+ * per part, then a Canceled for what was left): it stays open until its
+ * shares are all executed or the rest canceled.
  */
 char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
 		     struct gw_order **order, uint32_t *shares);

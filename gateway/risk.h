@@ -22,7 +22,7 @@ struct risk_cfg {
 	uint32_t max_order;	/* shares per order */
 	uint32_t max_rate;	/* orders per second (token bucket) ... */
 	uint32_t burst;		/* ... of this depth */
-	uint32_t collar_bp;	/* limit within this of the price reference */
+	uint32_t collar_bp;	/* limit within this of the reference price */
 	uint32_t max_open;	/* orders without a final reply */
 };
 
@@ -58,16 +58,17 @@ static inline uint32_t risk_max_pos(const struct risk *r, const struct gw_inst *
 
 /*
  * May an order of @shares (> 0 buy, < 0 sell) at @limit leave?  -1 if so,
- * else the reason (counted).  @open_buy / @open_sell: shares in the
- * instrument's open orders; @open: orders awaiting a final reply.
+ * else the reason (counted).  @ref: the price the collar judges against (0:
+ * none known); @open_buy / @open_sell: shares in the instrument's open
+ * orders; @open: orders awaiting a final reply.
  */
 static inline int risk_check(struct risk *r, const struct gw_inst *in,
-			     int64_t shares, uint32_t limit, int64_t open_buy,
-			     int64_t open_sell, uint32_t open, uint64_t now)
+			     int64_t shares, uint32_t limit, uint32_t ref,
+			     int64_t open_buy, int64_t open_sell, uint32_t open,
+			     uint64_t now)
 {
 	const struct risk_cfg *c = &r->cfg;
 	uint64_t size = (uint64_t)(shares < 0 ? -shares : shares);
-	uint32_t ref;
 	int why;
 
 	if (r->killed) {
@@ -92,7 +93,6 @@ static inline int risk_check(struct risk *r, const struct gw_inst *in,
 		why = RISK_PRICE_RANGE;
 		goto refuse;
 	}
-	ref = inst_reference(in);
 	if (c->collar_bp) {
 		uint64_t dev = limit > ref ? limit - ref : ref - limit;
 

@@ -35,6 +35,7 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg,
 	c.orders.log_size = 16;
 	c.tick_ring = 16;
 	c.gap.hold = 1;
+	c.book.max_orders = 1 << 12;
 	if (engine_init(&w->shadow, &c, err, errlen))
 		return -1;
 	w->tmpl = *tmpl;

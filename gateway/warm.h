@@ -62,7 +62,7 @@ static inline void engine_warm(const struct gw_engine *e)
 	STRAT_TOUCH(&r->price[slot]);
 	STRAT_TOUCH(&r->shares[slot]);
 	STRAT_TOUCH(&r->locate[slot]);
-	STRAT_TOUCH(&r->side[slot]);
+	STRAT_TOUCH(&r->kind[slot]);
 	warm_lines(&e->risk, sizeof(e->risk));
 	warm_lines(o, offsetof(struct orders, rs));
 	warm_lines(&o->log[o->next & o->mask], sizeof(struct gw_order));

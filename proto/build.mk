@@ -2,7 +2,6 @@
 # simulator (MoldUDP64/ITCH 5.0, OUCH 4.2, Ethernet/IPv4/UDP frames).
 
 PROTO_SRCS := proto/proto_err.c proto/itch.c proto/moldudp64.c \
-	proto/tick_ring.c proto/stock_dir.c proto/feed_decoder.c \
 	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c
 PROTO_HDRS := $(wildcard proto/*.h)
 
@@ -35,22 +34,26 @@ PROTO_TOOLS := $(BUILD)/proto-pcap $(BUILD)/proto-frame-check
 $(BUILD)/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB)
 	$(CC) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(PROTO_LIB)
-	$(CC) $^ -o $@ $(LDLIBS)
+$(BUILD)/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(BUILD)/libbook.a \
+		$(PROTO_LIB)
+	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 BINS += $(PROTO_TOOLS)
 INT_TESTS += tests/integration/proto_tshark.sh \
 	tests/integration/proto_kernel_accept.sh \
 	tests/integration/proto_fuzz.sh
 
-# libFuzzer target: clang, sources compiled in so they carry coverage.
+# libFuzzer target: clang, sources compiled in so they carry coverage: the
+# feed decoder (book/) with the book behind it.
 PROTO_FUZZ := $(BUILD)/fuzz/fuzz_proto_feed
 PROTO_FUZZ_FLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+PROTO_FUZZ_SRCS := $(PROTO_SRCS) book/feed_decoder.c book/tick_ring.c book/stock_dir.c \
+	book/book.c book/table_mem.c
 
-$(PROTO_FUZZ): tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) $(PROTO_HDRS)
+$(PROTO_FUZZ): tests/fuzz/fuzz_proto_feed.c $(PROTO_FUZZ_SRCS) $(PROTO_HDRS) $(wildcard book/*.h)
 	@mkdir -p $(@D)
-	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_proto_feed.c $(PROTO_SRCS) -o $@ -lz
+	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_proto_feed.c $(PROTO_FUZZ_SRCS) -o $@ -lz
 
 # Seed corpus writer (the checked-in corpus was made with it).
 $(BUILD)/proto-fuzz-seeds: $(BUILD)/tests/fuzz/make_seeds.o $(PROTO_LIB)
@@ -66,8 +69,8 @@ fuzz-proto: $(PROTO_FUZZ)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/integration/proto_fuzz.sh
 
 # Benchmark: P-message decode rate and order-frame encode time.
-$(BUILD)/bench-proto: $(BUILD)/proto/bench/bench_proto.o $(PROTO_LIB)
-	$(CC) $^ -o $@ $(LDLIBS)
+$(BUILD)/bench-proto: $(BUILD)/proto/bench/bench_proto.o $(BUILD)/libbook.a $(PROTO_LIB)
+	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 bench-proto: $(BUILD)/bench-proto
 	./$(BUILD)/bench-proto

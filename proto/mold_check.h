@@ -2,7 +2,7 @@
 /*
  * Structural check of one MoldUDP64 / ITCH 5.0 packet, independent of
  * sequencing: the first defect found, in the decoder's terms
- * (proto/feed_decoder.h counters).  Shared by the decoder (a session is
+ * (book/feed_decoder.h counters).  Shared by the decoder (a session is
  * adopted only from a well-formed packet), the simulator's hostile-packet
  * generator (which makes each of its packets carry exactly one defect, and
  * rejects a random packet that happens to be well formed) and the test

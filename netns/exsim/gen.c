@@ -83,8 +83,12 @@ void gen_noise(struct gen *g, const struct gen_tick *t, struct itch_msg *m)
 	uint64_t live = g->live_ref[sym];
 	char type;
 
-	/* Weights: A 30, F 5, E 15, C 5, X 15, D 20, U 10 (percent). */
-	type = r < 30 ? 'A' : r < 35 ? 'F' : r < 50 ? 'E' : r < 55 ? 'C' :
+	/*
+	 * Weights: A 30, F 5, C 20, X 15, D 20, U 10 (percent).  Noise must
+	 * not trade: no E (it prints at the order's price), and every C is
+	 * non-printable.
+	 */
+	type = r < 30 ? 'A' : r < 35 ? 'F' : r < 55 ? 'C' :
 	       r < 70 ? 'X' : r < 90 ? 'D' : 'U';
 	/* Every reference names an order this feed added: without a live
 	 * one, add one instead. */
@@ -105,15 +109,12 @@ void gen_noise(struct gen *g, const struct gen_tick *t, struct itch_msg *m)
 		g->live_ref[sym] = m->a.order_ref;
 		g->live_shares[sym] = m->a.shares;
 		break;
-	case 'E':
 	case 'C':
 		m->e.order_ref = live;
 		m->e.shares = 100;
 		m->e.match = ++g->match;
-		if (type == 'C') {
-			m->e.printable = 'N';
-			m->e.price = near(g, t->price);
-		}
+		m->e.printable = 'N';
+		m->e.price = near(g, t->price);
 		break;
 	case 'X':
 		m->x.order_ref = live;

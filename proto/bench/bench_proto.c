@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "util/clock.h"
-#include "proto/feed_decoder.h"
+#include "book/feed_decoder.h"
 #include "proto/frame.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"

@@ -26,7 +26,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "proto/feed_decoder.h"
+#include "book/feed_decoder.h"
 #include "proto/frame.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"

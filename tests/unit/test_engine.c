@@ -39,6 +39,8 @@ static struct gw_cfg cfg(void)
 	c.orders.log_size = 1 << 12;
 	c.tick_ring = 1 << 10;
 	c.gap.hold = 512;
+	c.book.max_orders = 1 << 12;
+	c.books = GW_BOOKS_ALL;		/* prints of every locate reach the engine */
 	strcpy(c.orders.firm, "TEST");
 	return c;
 }

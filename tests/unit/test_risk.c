@@ -31,7 +31,7 @@ static int setup(void **state)
 static int check(int64_t shares, uint32_t limit, int64_t ob, int64_t os,
 		 uint32_t open, uint64_t now)
 {
-	return risk_check(&r, &in, shares, limit, ob, os, open, now);
+	return risk_check(&r, &in, shares, limit, inst_reference(&in), ob, os, open, now);
 }
 
 static void test_max_order(void **state)

@@ -27,6 +27,7 @@ static struct gw_cfg cfg(void)
 	c.orders.log_size = 1 << 10;
 	c.tick_ring = 1 << 10;
 	c.gap.hold = 16;
+	c.book.max_orders = 1 << 12;
 	return c;
 }
 

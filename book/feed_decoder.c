@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-/* MoldUDP64 sequencing and the fused ITCH block walk. */
+/* MoldUDP64 sequencing and the fused ITCH block walk into the book and the tape. */
 #include <errno.h>
 #include <string.h>
 
+#include "book/book_apply.h"
+#include "book/feed_decoder.h"
 #include "proto/be.h"
-#include "proto/feed_decoder.h"
 #include "proto/itch.h"
 #include "proto/mold_check.h"
 
@@ -26,6 +27,7 @@ int feed_decoder_init(struct feed_decoder *d,
 		return err;
 	}
 	d->next_seq = 1;
+	d->book = cfg->book;
 	d->on_symbol = cfg->on_symbol;
 	d->cb_ctx = cfg->cb_ctx;
 	if (cfg->session) {
@@ -58,51 +60,82 @@ void feed_decoder_reset(struct feed_decoder *d)
 	stock_dir_clear(&d->dir);
 }
 
-/* Every block that is not a well-formed 'P': rare next to trades. */
-static void other_block(struct feed_decoder *d, const uint8_t *m, uint16_t len)
+/* A block that is not a well-formed message: counted by class. */
+static void bad_block(struct feed_decoder *d, const uint8_t *m, uint16_t len)
 {
 	uint8_t type;
-	uint8_t want;
 
-	if (unlikely(len == 0)) {
+	if (!len) {
 		d->cnt.zero_length_block++;
 		d->last.malformed = true;
 		return;
 	}
 	type = m[ITCH_OFF_TYPE];
-	want = itch_msg_len[type];
-	if (unlikely(want == 0)) {
+	if (!itch_msg_len[type]) {
 		/* Not ITCH 5.0: its block length is all we can trust. */
 		d->cnt.unknown_type++;
-		d->cnt.skipped_by_type[type]++;
 		return;
 	}
-	if (unlikely(want != len)) {
-		d->cnt.bad_length++;
-		d->last.malformed = true;
-		return;
-	}
+	d->cnt.bad_length++;
+	d->last.malformed = true;
+}
 
-	switch (type) {
-	case 'R': {
-		uint16_t locate = be16_load(m + ITCH_OFF_LOCATE);
-		const char *sym = (const char *)m + ITCH_R_OFF_STOCK;
+/* The session's administrative messages the decoder keeps. */
+static void admin_msg(struct feed_decoder *d, const uint8_t *m)
+{
+	uint16_t locate;
+	const char *sym;
 
-		if (stock_dir_set(&d->dir, locate, sym))
-			d->cnt.dir_full++;
-		d->cnt.stock_directory++;
-		if (d->on_symbol)
-			d->on_symbol(d->cb_ctx, locate, sym);
-		break;
-	}
-	case 'S':
+	if (m[ITCH_OFF_TYPE] == 'S') {
 		d->system_event = (char)m[ITCH_S_OFF_EVENT];
 		d->cnt.system_events++;
-		break;
-	default:
-		d->cnt.skipped_by_type[type]++;
-		break;
+		return;
 	}
+	locate = be16_load(m + ITCH_OFF_LOCATE);
+	sym = (const char *)m + ITCH_R_OFF_STOCK;
+	if (stock_dir_set(&d->dir, locate, sym))
+		d->cnt.dir_full++;
+	d->cnt.stock_directory++;
+	if (d->on_symbol)
+		d->on_symbol(d->cb_ctx, locate, sym);
+}
+
+static inline void ring_put(struct tick_ring *r, uint64_t head, const struct tape_print *p,
+			    uint64_t exch_ts, uint64_t arrival_ns)
+{
+	uint32_t i = (uint32_t)(head & r->mask);
+
+	r->seq[i] = p->seq;
+	r->exch_ts[i] = exch_ts;
+	r->arrival_ns[i] = arrival_ns;
+	r->locate[i] = p->locate;
+	r->price[i] = p->price;
+	r->shares[i] = p->shares > UINT32_MAX ? UINT32_MAX : (uint32_t)p->shares;
+	r->kind[i] = (uint8_t)p->kind;
+}
+
+/*
+ * One well-formed message: into the book (which gives the tape's print,
+ * if any), or without a book, a 'P' straight onto the tape.
+ */
+static inline bool message(struct feed_decoder *d, const uint8_t *m, uint16_t len,
+			   uint64_t seq, struct tape_print *p)
+{
+	uint8_t type = m[ITCH_OFF_TYPE];
+
+	d->cnt.by_type[type]++;
+	if (unlikely(type == 'S' || type == 'R'))
+		admin_msg(d, m);
+	if (d->book)
+		return book_apply(d->book, m, len, seq, p) > 0;
+	if (type != 'P')
+		return false;
+	p->seq = seq;
+	p->locate = be16_load(m + ITCH_OFF_LOCATE);
+	p->price = be32_load(m + ITCH_P_OFF_PRICE);
+	p->shares = be32_load(m + ITCH_P_OFF_SHARES);
+	p->kind = 'P';
+	return true;
 }
 
 /*
@@ -139,19 +172,14 @@ static uint32_t walk_blocks(struct feed_decoder *d, const uint8_t *p,
 
 		if (unlikely(skip)) {
 			skip--;
-		} else if (likely(len == ITCH_LEN_P && m[ITCH_OFF_TYPE] == 'P')) {
-			uint32_t i = (uint32_t)(head & r->mask);
+		} else if (likely(len && itch_msg_len[m[ITCH_OFF_TYPE]] == len)) {
+			struct tape_print pr;
 
-			r->seq[i] = seq;
-			r->exch_ts[i] = be48_load(m + ITCH_OFF_TIMESTAMP);
-			r->arrival_ns[i] = arrival_ns;
-			r->locate[i] = be16_load(m + ITCH_OFF_LOCATE);
-			r->price[i] = be32_load(m + ITCH_P_OFF_PRICE);
-			r->shares[i] = be32_load(m + ITCH_P_OFF_SHARES);
-			r->side[i] = m[ITCH_P_OFF_SIDE];
-			head++;
+			if (message(d, m, len, seq, &pr))
+				ring_put(r, head++, &pr, be48_load(m + ITCH_OFF_TIMESTAMP),
+					 arrival_ns);
 		} else {
-			other_block(d, m, len);
+			bad_block(d, m, len);
 		}
 		seq++;
 	}

@@ -13,8 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "book/book.h"
 #include "proto/be.h"
-#include "proto/feed_decoder.h"
+#include "book/feed_decoder.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
 
@@ -161,19 +162,20 @@ static void test_trades_into_ring(void **state)
 	assert_int_equal(r->locate[i], 7);
 	assert_int_equal(r->price[i], 1500001);
 	assert_int_equal(r->shares[i], 300);
-	assert_int_equal(r->side[i], 'B');
+	assert_int_equal(r->kind[i], 'P');
 	i = tick_ring_slot(r, 1);
 	assert_int_equal(r->seq[i], 4);		/* fourth message of the packet */
 	assert_int_equal(r->locate[i], 8);
 	assert_int_equal(r->price[i], 99);
-	assert_int_equal(r->side[i], 'S');
+	assert_int_equal(r->kind[i], 'P');
 
 	assert_int_equal(d->cnt.msgs, 6);
 	assert_int_equal(d->cnt.ticks, 2);
-	assert_int_equal(d->cnt.skipped_by_type['A'], 1);
-	assert_int_equal(d->cnt.skipped_by_type['E'], 1);
-	assert_int_equal(d->cnt.skipped_by_type['U'], 1);
-	assert_int_equal(d->cnt.skipped_by_type['P'], 0);
+	assert_int_equal(d->cnt.by_type['A'], 1);
+	assert_int_equal(d->cnt.by_type['E'], 1);
+	assert_int_equal(d->cnt.by_type['U'], 1);
+	assert_int_equal(d->cnt.by_type['P'], 2);
+	assert_int_equal(d->cnt.by_type['S'], 1);
 	assert_int_equal(d->cnt.system_events, 1);
 	assert_int_equal(d->system_event, 'Q');
 	assert_int_equal(feed_next_seq(d), 7);
@@ -636,11 +638,59 @@ static void test_unknown_and_skipped_types(void **state)
 	assert_int_equal(feed_decode(d, pkt, pkt_len, ARRIVAL), 1);
 	assert_false(feed_last(d)->malformed);
 	assert_int_equal(d->cnt.unknown_type, 2);
-	assert_int_equal(d->cnt.skipped_by_type['z'], 1);
-	assert_int_equal(d->cnt.skipped_by_type[0xff], 1);
-	assert_int_equal(d->cnt.skipped_by_type['H'], 1);
-	assert_int_equal(d->cnt.skipped_by_type['I'], 1);
+	assert_int_equal(d->cnt.by_type['z'], 0);
+	assert_int_equal(d->cnt.by_type[0xff], 0);
+	assert_int_equal(d->cnt.by_type['H'], 1);
+	assert_int_equal(d->cnt.by_type['I'], 1);
 	assert_int_equal(d->cnt.msgs, 5);
+}
+
+/* With a book: executions print at the resting order's price, by their own seq. */
+static void test_book_and_tape(void **state)
+{
+	struct book_config bc = { .max_orders = 1024, .track_all = true };
+	struct feed_decoder_config cfg = { .ring_capacity = 64 };
+	static struct book b;
+	struct feed_decoder d;
+	struct tick_ring *r = &d.ring;
+	struct itch_msg m;
+	uint32_t i;
+
+	(void)state;
+	assert_int_equal(book_init(&b, &bc), 0);
+	cfg.book = &b;
+	assert_int_equal(feed_decoder_init(&d, &cfg), 0);
+	begin("S1", 1);
+	m = (struct itch_msg){ .type = 'A', .locate = 3, .timestamp = 10,
+			       .a = { .order_ref = 77, .side = 'S', .shares = 500,
+				      .stock = "MSFT    ", .price = 2500000 } };
+	assert_true(mold_builder_append_itch(&bld, &m) > 0);
+	m = (struct itch_msg){ .type = 'E', .locate = 3, .timestamp = 11,
+			       .e = { .order_ref = 77, .shares = 200, .match = 1 } };
+	assert_true(mold_builder_append_itch(&bld, &m) > 0);
+	m = (struct itch_msg){ .type = 'C', .locate = 3, .timestamp = 12,
+			       .e = { .order_ref = 77, .shares = 100, .match = 2,
+				      .printable = 'Y', .price = 2500100 } };
+	assert_true(mold_builder_append_itch(&bld, &m) > 0);
+	m = (struct itch_msg){ .type = 'X', .locate = 3, .x = { .order_ref = 77, .shares = 50 } };
+	assert_true(mold_builder_append_itch(&bld, &m) > 0);
+	end();
+	assert_int_equal(feed_decode(&d, pkt, pkt_len, ARRIVAL), 2);
+	i = tick_ring_slot(r, 0);
+	assert_int_equal(r->seq[i], 2);
+	assert_int_equal(r->kind[i], 'E');
+	assert_int_equal(r->price[i], 2500000);	/* the resting order's */
+	assert_int_equal(r->shares[i], 200);
+	assert_int_equal(r->locate[i], 3);
+	assert_int_equal(r->exch_ts[i], 11);
+	i = tick_ring_slot(r, 1);
+	assert_int_equal(r->seq[i], 3);
+	assert_int_equal(r->kind[i], 'C');
+	assert_int_equal(r->price[i], 2500100);	/* the message's */
+	assert_int_equal(book_best(&b, 3, BOOK_ASK)->shares, 150);
+	assert_int_equal(d.cnt.by_type['X'], 1);
+	feed_decoder_destroy(&d);
+	book_destroy(&b);
 }
 
 static void test_ring_wraps(void **state)
@@ -700,6 +750,7 @@ int main(void)
 		P(test_zero_length_block),
 		P(test_bad_length),
 		P(test_unknown_and_skipped_types),
+		cmocka_unit_test(test_book_and_tape),
 		cmocka_unit_test(test_ring_wraps),
 		cmocka_unit_test(test_init_rejects_bad_capacity),
 	};

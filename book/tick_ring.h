@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Struct-of-arrays ring of trade ticks, filled by the feed decoder.
+ * Struct-of-arrays ring of trade prints (the execution tape), filled by the
+ * feed decoder.
  *
  * Capacity is a power of two fixed at init; nothing is allocated afterwards.
  * @head counts every tick ever appended, so tick number i lives in slot
@@ -9,8 +10,8 @@
  * more than @capacity behind has lost the oldest ticks (head - read > cap),
  * which it can detect with tick_ring_lost().
  */
-#ifndef PROTO_TICK_RING_H
-#define PROTO_TICK_RING_H
+#ifndef BOOK_TICK_RING_H
+#define BOOK_TICK_RING_H
 
 #include <stdint.h>
 
@@ -18,13 +19,13 @@ struct tick_ring {
 	uint64_t head;		/* ticks appended so far */
 	uint32_t capacity;
 	uint32_t mask;
-	uint64_t *seq;		/* MoldUDP64 sequence number of the P message */
+	uint64_t *seq;		/* MoldUDP64 sequence number of the printing message */
 	uint64_t *exch_ts;	/* ITCH timestamp, 48 bits, as sent */
 	uint64_t *arrival_ns;	/* caller's arrival time for the packet */
 	uint32_t *price;	/* 4 implied decimals */
 	uint32_t *shares;
 	uint16_t *locate;
-	uint8_t *side;		/* raw ITCH Buy/Sell byte: 'B' or 'S' */
+	uint8_t *kind;		/* 'E', 'C', 'P' or 'Q' (book/book.h) */
 };
 
 /* Returns 0, -EINVAL (capacity 0 or not a power of two) or -ENOMEM. */
@@ -45,4 +46,4 @@ static inline uint64_t tick_ring_lost(const struct tick_ring *r,
 	return behind > r->capacity ? behind - r->capacity : 0;
 }
 
-#endif /* PROTO_TICK_RING_H */
+#endif /* BOOK_TICK_RING_H */

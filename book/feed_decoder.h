@@ -6,9 +6,13 @@
  *  - tracks the session's sequence numbers (in order, gap, duplicate or old,
  *    partial overlap, heartbeat, end of session) and reports the outcome in
  *    feed_last(), with every case counted in struct feed_counters;
- *  - appends every in-sequence 'P' (trade) to the tick ring;
+ *  - applies every in-sequence message to the order book (book/book.h)
+ *    and appends its print, if any, to the tick ring: the execution tape
+ *    (E at the resting order's price, printable C, P, Q with shares);
+ *    without a book, only 'P' prints;
  *  - maps locate -> symbol from 'R' (stock directory), tracks 'S';
- *  - skips every other message by its block length, counting it by type.
+ *  - counts every well-formed message by type; skips what is not by its
+ *    block length, counted by class.
  *
  * It is two steps, which a receiver with its own gap policy calls apart:
  * feed_classify() parses the MoldUDP64 header once, decides which session
@@ -37,16 +41,16 @@
  * Hot path: no allocation, no syscalls, no locks.  All memory (tick ring,
  * stock directory) is allocated by feed_decoder_init().
  */
-#ifndef PROTO_FEED_DECODER_H
-#define PROTO_FEED_DECODER_H
+#ifndef BOOK_FEED_DECODER_H
+#define BOOK_FEED_DECODER_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "proto/moldudp64.h"
-#include "proto/stock_dir.h"
-#include "proto/tick_ring.h"
+#include "book/stock_dir.h"
+#include "book/tick_ring.h"
 
 enum feed_seq_kind {
 	FEED_SEQ_IN_ORDER,	/* first message is the next expected */
@@ -101,12 +105,11 @@ struct feed_counters {
 	uint64_t stale_end;		/* end of session behind next expected */
 	/* messages */
 	uint64_t msgs;			/* in-sequence messages walked */
-	uint64_t ticks;			/* 'P' appended to the ring */
+	uint64_t ticks;			/* prints appended to the ring */
 	uint64_t stock_directory;	/* 'R' applied */
 	uint64_t system_events;		/* 'S' seen */
 	uint64_t dir_full;		/* 'R' not indexed: reverse hash full */
-	uint64_t skipped_by_type[256];	/* valid messages not used, per type
-					   (unknown types too) */
+	uint64_t by_type[256];		/* well-formed in-sequence messages, per type */
 	/* malformed, one counter per class */
 	uint64_t short_packet;		/* < 20-byte MoldUDP64 header */
 	uint64_t block_overrun;		/* block length runs past the packet */
@@ -123,8 +126,11 @@ struct feed_counters {
 typedef void (*feed_symbol_cb)(void *ctx, uint16_t locate,
 			       const char symbol[8]);
 
+struct book;
+
 struct feed_decoder_config {
 	uint32_t ring_capacity;		/* power of two */
+	struct book *book;		/* the book the messages go into; NULL: only P prints */
 	const char *session;		/* pinned session id, or NULL: by evidence */
 	feed_symbol_cb on_symbol;	/* optional: called for each 'R' */
 	void *cb_ctx;
@@ -146,6 +152,7 @@ struct feed_decoder {
 	uint64_t cand_next;
 	uint32_t cand_run;
 	char system_event;		/* last 'S' event code, 0 before any */
+	struct book *book;
 	feed_symbol_cb on_symbol;
 	void *cb_ctx;
 };
@@ -214,4 +221,4 @@ static inline const char *feed_symbol_of(const struct feed_decoder *d,
 	return stock_dir_symbol(&d->dir, locate);
 }
 
-#endif /* PROTO_FEED_DECODER_H */
+#endif /* BOOK_FEED_DECODER_H */

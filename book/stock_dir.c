@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto/stock_dir.h"
+#include "book/stock_dir.h"
 
 /* Keep the hash at most half full so that probe runs stay short. */
 #define HASH_MAX_USED	(STOCK_DIR_HASH_SLOTS / 2)

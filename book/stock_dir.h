@@ -10,8 +10,8 @@
  * memset.  Symbols are the raw space-padded bytes; an all-NUL symbol is
  * treated as "unmapped".
  */
-#ifndef PROTO_STOCK_DIR_H
-#define PROTO_STOCK_DIR_H
+#ifndef BOOK_STOCK_DIR_H
+#define BOOK_STOCK_DIR_H
 
 #include <stdint.h>
 
@@ -60,4 +60,4 @@ int stock_dir_locate_str(const struct stock_dir *dir, const char *name);
 /* Pointer to the 8 symbol bytes of @locate, or NULL if unmapped. */
 const char *stock_dir_symbol(const struct stock_dir *dir, uint16_t locate);
 
-#endif /* PROTO_STOCK_DIR_H */
+#endif /* BOOK_STOCK_DIR_H */

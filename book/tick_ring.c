@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto/tick_ring.h"
+#include "book/tick_ring.h"
 
 #define RING_ALIGN 64
 
@@ -32,9 +32,9 @@ int tick_ring_init(struct tick_ring *r, uint32_t capacity)
 	r->price = array_alloc(capacity, sizeof(*r->price));
 	r->shares = array_alloc(capacity, sizeof(*r->shares));
 	r->locate = array_alloc(capacity, sizeof(*r->locate));
-	r->side = array_alloc(capacity, sizeof(*r->side));
+	r->kind = array_alloc(capacity, sizeof(*r->kind));
 	if (!r->seq || !r->exch_ts || !r->arrival_ns || !r->price ||
-	    !r->shares || !r->locate || !r->side)
+	    !r->shares || !r->locate || !r->kind)
 		goto err_free;
 	return 0;
 
@@ -51,6 +51,6 @@ void tick_ring_destroy(struct tick_ring *r)
 	free(r->price);
 	free(r->shares);
 	free(r->locate);
-	free(r->side);
+	free(r->kind);
 	memset(r, 0, sizeof(*r));
 }
