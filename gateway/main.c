@@ -146,10 +146,18 @@ int main(int argc, char **argv)
 	if (h.x)
 		fprintf(stderr, "UMEM %.1f MB (RX ring %u packets), ",
 			(double)xp.port.area_size / 1048576, o.ring_size);
-	fprintf(stderr, "hold area %.1f MB (%u packets), order log %.1f MB (%u orders)\n",
+	fprintf(stderr, "hold area %.1f MB (%u packets), order log %.1f MB (%u orders)",
 		(double)o.eng.gap.hold * GAP_HOLD_MTU / 1048576, o.eng.gap.hold,
 		(double)(engine.ord.mask + 1) * sizeof(struct gw_order) / 1048576,
 		engine.ord.mask + 1);
+	if (engine.book) {
+		char pages[64];
+
+		book_describe_pages(engine.book, pages, sizeof(pages));
+		fprintf(stderr, ", books %.1f MB on %s pages (%u orders)", (double)
+			engine.book->mem.size / 1048576, pages, engine.book->max_orders);
+	}
+	fputc('\n', stderr);
 
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);

@@ -13,6 +13,8 @@
 #define G(field) OFF(struct gw_opts, field)
 
 static const char *const modes[] = { "xdp", "udp", NULL };
+static const char *const books[] = { "ours", "all", "off", NULL };
+static const char *const clocks[] = { "tod", "mono", NULL };
 static const char *const udp_recvs[] = { "spin", "block", NULL };
 
 static int xdp_mode(void *cfg, const char *a, char *why, size_t n)
@@ -169,12 +171,23 @@ static const struct opt opts[] = {
 	OPT("session", 0, OPT_STR, G(eng.session), "ID",
 	  "accept only this MoldUDP64 session id (default: the first that shows "
 	  "well-formed packets)", .max = 10),
+	OPT("feed-clock", 0, OPT_ENUM, G(feed_clock_mono), "tod|mono",
+	    "what the feed's timestamps are: the exchange's time of day (a real "
+	    "feed), or this host's CLOCK_MONOTONIC (the rig's simulator with --stamp "
+	    "mono); only with mono are send->hook and send->ack measured",
+	    .choices = clocks),
 	OPT("exchange", 0, OPT_IP_PORT, G(exch_ip), "IP:PORT",
 	  "order entry; on a rig other than the default one, give it", .off2 = G(exch_port)),
 	OPT("exchange-mac", 0, OPT_CALL, 0, "MAC", "next-hop MAC (default: the neighbour "
 	  "table's entry for the exchange)", .call = exchange_mac),
 	OPT("local-port", 0, OPT_PORT, G(local_port), "PORT",
 	  "UDP port orders leave from and replies arrive on"),
+	OPT("books", 0, OPT_ENUM, G(eng.books), "ours|all|off",
+	    "keep the order books of the traded symbols only (others skipped by locate), "
+	    "of every symbol, or none (then only P messages are prints)", .choices = books),
+	OPT("book-orders", 0, OPT_U32, G(eng.book.max_orders), "N",
+	    "live orders the book holds (prefaulted at start; a real day peaks near "
+	    "2 million)", .min = 1024, .max = 1u << 30, .def = "2097152"),
 	OPT_SECTION("Gaps (gateway/README.md):"),
 	OPT("rerequest", 0, OPT_CALL, 0, "IP:PORT|off",
 	  "MoldUDP64 re-request server; off: no gap recovery", .call = rerequest,

@@ -10,6 +10,7 @@
 #include "latency/capture.h"
 #include "latency/clock_cost.h"
 #include "proto/itch.h"
+#include "util/clock.h"
 
 #define CLOCK_COST_PAIRS 100000
 
@@ -144,6 +145,22 @@ static void feed_counters(struct counters *t, const struct gw_engine *e)
 	NUM("feed", "lost_msgs", c->lost_msgs);
 }
 
+static void book_counters(struct counters *t, const struct gw_engine *e)
+{
+	const struct book *b = e->book;
+
+	if (!b)
+		return;
+	NUM("book", "live_orders", b->live);
+	NUM("book", "peak_orders", b->peak);
+	NUM("book", "prints", b->cnt.prints);
+	NUM("book", "dup_ref", b->cnt.dup_ref);
+	NUM("book", "unknown_ref", b->cnt.unknown_ref);
+	NUM("book", "overfill", b->cnt.overfill);
+	NUM("book", "book_full", b->cnt.book_full);
+	NUM("book", "bad_side", b->cnt.bad_side);
+}
+
 static void gap_counters(struct counters *t, const struct gw_engine *e)
 {
 	const struct gap_stats *g = &e->gap.st;
@@ -196,6 +213,7 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 	NUM("orders", "unknown_token", o->unknown_token);
 	NUM("orders", "late_replies", o->late_replies);
 	NUM("orders", "dup_replies", o->dup_replies);
+	NUM("orders", "overfills", o->overfills);
 	NUM("orders", "unnumbered_replies", o->unnumbered);
 	NUM("orders", "reply_holes", o->reply_holes);
 	NUM("orders", "reply_recovered", o->reply_recovered);
@@ -241,15 +259,25 @@ static void collect(struct counters *t, const struct gw_report *r)
 {
 	t->n = 0;
 	feed_counters(t, r->e);
+	book_counters(t, r->e);
 	gap_counters(t, r->e);
 	order_counters(t, r->e);
 	path_counters(t, r);
 }
 
-/* An order-log record as the capture log sees it, its send time widened. */
-static void order_to_rec(const struct gw_engine *e, const struct gw_order *o,
-			 struct capture_rec *c)
+/* Stamps further than this from our own clock are not our clock's. */
+#define SAME_CLOCK_NS (10 * NS_PER_SEC)
+
+/*
+ * An order-log record as the capture log sees it.  The exchange's side of
+ * its times (t_send from the feed's timestamp, t_ack from the reply's) is
+ * this host's clock only when the feed says so (--feed-clock mono) and the
+ * stamps agree with it; otherwise those two are not measured (0).
+ */
+static void order_to_rec(const struct gw_report *r, const struct gw_order *o,
+			 struct capture_rec *c, uint64_t *mismatch)
 {
+	const struct gw_engine *e = r->e;
 	const struct gw_inst *in = &e->inst[o->inst];
 
 	memset(c, 0, sizeof(*c));
@@ -262,7 +290,19 @@ static void order_to_rec(const struct gw_engine *e, const struct gw_order *o,
 	c->outcome = o->state < ORDER_OUTCOME_NR ? o->state : ORDER_SENT;
 	c->flags = o->flags;
 	c->t = o->t;
-	c->t.t_send = o->t.t_hook ? itch_ts_recover(o->t_exch, o->t.t_hook) : 0;
+	c->exch_ts = o->t_exch;
+	c->t.t_send = 0;
+	if (!r->o->feed_clock_mono || !o->t.t_hook) {
+		c->t.t_ack = 0;
+		return;
+	}
+	c->t.t_send = itch_ts_recover(o->t_exch, o->t.t_hook);
+	if (c->t.t_send > o->t.t_hook + SAME_CLOCK_NS ||
+	    o->t.t_hook > c->t.t_send + SAME_CLOCK_NS) {
+		c->t.t_send = c->t.t_ack = 0;
+		if (mismatch)
+			(*mismatch)++;
+	}
 }
 
 static void capture_header(const struct gw_report *r, struct capture_meta *m)
@@ -292,6 +332,7 @@ static void capture_header(const struct gw_report *r, struct capture_meta *m)
 	capture_meta_set(m, "host", "%s", host);
 	capture_meta_set(m, "date", "%s", date);
 	capture_meta_set(m, "hot_cpu", "%d", o->cpu);
+	capture_meta_set(m, "feed_clock", "%s", o->feed_clock_mono ? "mono" : "tod");
 	capture_meta_set(m, "ticks", "%" PRIu64, e->st.ticks);
 	capture_meta_set(m, "orders", "%u", n);
 	/* The order log is a ring: the oldest orders may be gone. */
@@ -330,7 +371,7 @@ static int write_capture(const struct gw_report *r)
 	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
 		struct capture_rec c;
 
-		order_to_rec(e, &e->ord.log[no & e->ord.mask], &c);
+		order_to_rec(r, &e->ord.log[no & e->ord.mask], &c, NULL);
 		capture_write(&w, &c);
 	}
 	return capture_close(&w);
@@ -347,7 +388,7 @@ int report_build(struct gw_report *r)
 		return -ENOMEM;
 	capture_hists_reset(r->lat);
 	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
-		order_to_rec(e, &e->ord.log[no & e->ord.mask], &c);
+		order_to_rec(r, &e->ord.log[no & e->ord.mask], &c, &r->clock_mismatch);
 		capture_hists_add(r->lat, &c);
 	}
 
@@ -457,6 +498,11 @@ void report_summary(FILE *out, const struct gw_report *r)
 	fprintf(out, "; longest recovery %.3f ms\n", (double)e->gap.st.recovery_ns_max / 1e6);
 	collect(&t, r);
 	print_counters(out, &t);
+	fprintf(out, "%-8s", "types");
+	for (int ty = 0; ty < 256; ty++)
+		if (e->dec.cnt.by_type[ty])
+			fprintf(out, " %c %" PRIu64, ty, e->dec.cnt.by_type[ty]);
+	fprintf(out, "\n");
 	if (e->st.untraded) {
 		uint64_t n = e->st.untraded;
 
@@ -487,7 +533,16 @@ void report_summary(FILE *out, const struct gw_report *r)
 		fprintf(out, "  every frame had a bad checksum: is TX checksum offload on at the "
 			"sender? (ethtool -K IF tx off)\n");
 
-	fprintf(out, "latency per order (ns):\n  %-16s %8s %8s %8s %8s %8s %8s %8s %8s\n",
+	fprintf(out, "latency per order (ns); feed clock %s", r->o->feed_clock_mono ?
+		"mono (this host's: send->hook and send->ack measured)" :
+		"time of day (the exchange's: send->hook and send->ack not measured)");
+	if (r->clock_mismatch)
+		fprintf(out, "; %" PRIu64 " stamps were not this host's clock (not measured)",
+			r->clock_mismatch);
+	if (r->lat && r->lat->clock_errors)
+		fprintf(out, "; %" PRIu64 " stages with an end before their start (clock errors, "
+			"left out)", r->lat->clock_errors);
+	fprintf(out, ":\n  %-16s %8s %8s %8s %8s %8s %8s %8s %8s\n",
 		"stage", "count", "min", "p50", "p90", "p99", "p99.9", "p99.99", "max");
 	for (int i = 0; i < STAGE_NR && r->lat; i++)
 		print_hist_row(out, stage_names[i], &r->lat->stage[i]);
@@ -551,6 +606,11 @@ int report_json(const char *path, const struct gw_report *r)
 	fprintf(f, "  \"session\": \"%.10s\",\n", e->dec.have_session ? e->dec.session : "");
 	collect(&t, r);
 	json_counters(f, &t);
+	fprintf(f, "  \"messages_by_type\": {");
+	for (int ty = 0, n = 0; ty < 256; ty++)
+		if (e->dec.cnt.by_type[ty])
+			fprintf(f, "%s\"%c\": %" PRIu64, n++ ? ", " : "", ty, e->dec.cnt.by_type[ty]);
+	fprintf(f, "},\n");
 	fprintf(f, "  \"symbols\": [\n");
 	for (unsigned int i = 0; i < e->n_inst; i++) {
 		const struct gw_inst *in = &e->inst[i];
@@ -585,6 +645,9 @@ int report_json(const char *path, const struct gw_report *r)
 	fprintf(f, "%s],\n", nun ? "\n  " : "");
 	if (r->clock_read)
 		json_hist(f, "clock_read_ns", r->clock_read, 0);
+	fprintf(f, "  \"feed_clock\": \"%s\",\n  \"clock_mismatch\": %" PRIu64
+		",\n  \"clock_errors\": %" PRIu64 ",\n", r->o->feed_clock_mono ? "mono" : "tod",
+		r->clock_mismatch, r->lat ? r->lat->clock_errors : 0);
 	fprintf(f, "  \"latency_ns\": {\n");
 	for (int i = 0; i < STAGE_NR && r->lat; i++)
 		json_hist(f, stage_names[i], &r->lat->stage[i], i == STAGE_NR - 1);
@@ -602,7 +665,7 @@ int report_orders_csv(const char *path, const struct gw_report *r)
 	if (!f)
 		return -errno;
 	fprintf(f, "order_no,md_seq,symbol,side,shares,price,state,fill_price,"
-		"t_send,t_hook,t_seen,t_decided,t_queued,t_sent,kind\n");
+		"t_send,t_hook,t_seen,t_decided,t_queued,t_sent,kind,exch_ts\n");
 	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
 		const struct gw_order *o = &e->ord.log[no & e->ord.mask];
 		const struct gw_inst *in = &e->inst[o->inst];
@@ -611,19 +674,20 @@ int report_orders_csv(const char *path, const struct gw_report *r)
 		char kind = o->flags & ORDER_F_RESTORE ? 'R' : o->flags & ORDER_F_RESIZED ? 'A' : 'S';
 		struct capture_rec c;
 
-		order_to_rec(e, o, &c);
+		order_to_rec(r, o, &c, NULL);
 		fprintf(f, "%u,%" PRIu64 ",%.*s,%c,%u,%u,%s,%u,%" PRIu64 ",%" PRIu64 ",%"
-			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%c\n",
+			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%c,%" PRIu64 "\n",
 			o->order_no, o->md_seq, sym_len(in->symbol), in->symbol, o->side, o->shares,
 			o->price, order_outcome_names[c.outcome], o->fill_price, c.t.t_send,
-			c.t.t_hook, c.t.t_seen, c.t.t_decided, c.t.t_queued, c.t.t_sent, kind);
+			c.t.t_hook, c.t.t_seen, c.t.t_decided, c.t.t_queued, c.t.t_sent, kind,
+			c.exch_ts);
 	}
 	/* Then every strategy change that did not become an order at its tick: kind U. */
 	for (uint64_t i = nu > cap ? nu - cap : 0; i < nu; i++) {
 		const struct gw_untraded *u = &e->untraded[i & e->ord.mask];
 		const struct gw_inst *in = &e->inst[u->inst];
 
-		fprintf(f, "-,%" PRIu64 ",%.*s,%c,%" PRId64 ",0,untraded_%s,0,0,0,0,0,0,0,U\n",
+		fprintf(f, "-,%" PRIu64 ",%.*s,%c,%" PRId64 ",0,untraded_%s,0,0,0,0,0,0,0,U,0\n",
 			u->md_seq, sym_len(in->symbol), in->symbol, u->shares > 0 ? 'B' : 'S',
 			u->shares < 0 ? -u->shares : u->shares, untraded_names[u->why]);
 	}

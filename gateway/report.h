@@ -18,6 +18,7 @@ struct gw_report {
 	struct udp_path *u;	/* NULL on the AF_XDP path */
 	double elapsed_s;
 	struct capture_hists *lat;	/* per stage (latency/order_rec.h) */
+	uint64_t clock_mismatch;	/* feed stamps said mono but were not */
 	struct hdr_hist *clock_read;	/* back-to-back clock reads, hot CPU */
 };
 

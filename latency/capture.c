@@ -11,9 +11,11 @@
 
 #define CAPTURE_MAGIC	"# t2t-capture v"
 #define CAPTURE_TRAILER	"# end records="
-#define CAPTURE_COLUMNS	"order_no,md_seq,symbol,side,shares,price,outcome,flags," \
+/* Version 1 had no exch_ts column: still read, exch_ts 0. */
+#define CAPTURE_COLUMNS_V1 "order_no,md_seq,symbol,side,shares,price,outcome,flags," \
 			"t_send,t_hook,t_seen,t_decided,t_queued,t_sent,t_ack"
-#define CAPTURE_FIELDS	15
+#define CAPTURE_COLUMNS	CAPTURE_COLUMNS_V1 ",exch_ts"
+#define CAPTURE_FIELDS	16
 
 /* ---- header ---- */
 
@@ -138,11 +140,11 @@ void capture_write(struct capture_writer *w, const struct capture_rec *r)
 	capture_flags_text(r->flags, flags, sizeof(flags));
 	n = snprintf(line, sizeof(line),
 		     "%" PRIu64 ",%" PRIu64 ",%s,%c,%u,%u,%s,%s,%" PRIu64 ",%" PRIu64 ",%"
-		     PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+		     PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
 		     r->order_no, r->md_seq, sym, field_char(r->side), r->shares, r->price,
 		     r->outcome < ORDER_OUTCOME_NR ? order_outcome_names[r->outcome] : "sent",
 		     flags, r->t.t_send, r->t.t_hook, r->t.t_seen, r->t.t_decided, r->t.t_queued,
-		     r->t.t_sent, r->t.t_ack);
+		     r->t.t_sent, r->t.t_ack, r->exch_ts);
 	put(w, line, (size_t)n);
 	if (!w->err)
 		w->records++;
@@ -248,9 +250,10 @@ static int read_header(struct capture_reader *r)
 	ver = strtol(v, &end, 10);
 	if (errno || end == v || *end)
 		return fail(r, "bad version '%s'", v);
-	if (ver != CAPTURE_VERSION)
-		return fail(r, "capture format version %ld; this reader knows version %d",
+	if (ver < 1 || ver > CAPTURE_VERSION)
+		return fail(r, "capture format version %ld; this reader knows versions 1 to %d",
 			    ver, CAPTURE_VERSION);
+	r->version = (int)ver;
 
 	memset(&r->meta, 0, sizeof(r->meta));
 	for (;;) {
@@ -261,13 +264,13 @@ static int read_header(struct capture_reader *r)
 			return -1;
 		if (!ret)
 			return fail(r, "ends inside the header (file cut short?)");
-		if (!strcmp(r->buf, CAPTURE_COLUMNS))
+		if (!strcmp(r->buf, r->version == 1 ? CAPTURE_COLUMNS_V1 : CAPTURE_COLUMNS))
 			break;
 		if (!strcmp(r->buf, "#"))
 			continue;
 		if (strncmp(r->buf, "# ", 2))
 			return fail(r, "expected '# key=value' or the column line '%s'",
-				    CAPTURE_COLUMNS);
+				    r->version == 1 ? CAPTURE_COLUMNS_V1 : CAPTURE_COLUMNS);
 		eq = strchr(r->buf + 2, '=');
 		if (!eq)
 			return fail(r, "header line without '=': '%.80s'", r->buf);
@@ -356,7 +359,7 @@ static int parse_flags(const char *s, uint8_t *flags)
 
 static const char *const field_names[CAPTURE_FIELDS] = {
 	"order_no", "md_seq", "symbol", "side", "shares", "price", "outcome", "flags",
-	"t_send", "t_hook", "t_seen", "t_decided", "t_queued", "t_sent", "t_ack",
+	"t_send", "t_hook", "t_seen", "t_decided", "t_queued", "t_sent", "t_ack", "exch_ts",
 };
 
 static int parse_record(struct capture_reader *r, struct capture_rec *rec)
@@ -365,6 +368,7 @@ static int parse_record(struct capture_reader *r, struct capture_rec *rec)
 		&rec->t.t_send, &rec->t.t_hook, &rec->t.t_seen, &rec->t.t_decided,
 		&rec->t.t_queued, &rec->t.t_sent, &rec->t.t_ack,
 	};
+	int want = r->version == 1 ? CAPTURE_FIELDS - 1 : CAPTURE_FIELDS;
 	char *f[CAPTURE_FIELDS], *s = r->buf;
 	uint64_t v;
 	int n = 0, i;
@@ -372,17 +376,17 @@ static int parse_record(struct capture_reader *r, struct capture_rec *rec)
 	for (;;) {
 		char *comma = strchr(s, ',');
 
-		if (n == CAPTURE_FIELDS)
-			return fail(r, "more than %d fields", CAPTURE_FIELDS);
+		if (n == want)
+			return fail(r, "more than %d fields", want);
 		f[n++] = s;
 		if (!comma)
 			break;
 		*comma = '\0';
 		s = comma + 1;
 	}
-	if (n != CAPTURE_FIELDS)
-		return fail(r, "%d fields, expected %d (%s)", n, CAPTURE_FIELDS,
-			    CAPTURE_COLUMNS);
+	if (n != want)
+		return fail(r, "%d fields, expected %d (%s)", n, want,
+			    r->version == 1 ? CAPTURE_COLUMNS_V1 : CAPTURE_COLUMNS);
 
 	memset(rec, 0, sizeof(*rec));
 	if (parse_unum(f[0], UINT64_MAX, &rec->order_no))
@@ -414,6 +418,8 @@ static int parse_record(struct capture_reader *r, struct capture_rec *rec)
 		if (parse_unum(f[8 + i], UINT64_MAX, ts[i]))
 			return fail(r, "%s: not a number: '%.40s'", field_names[8 + i],
 				    f[8 + i]);
+	if (want == CAPTURE_FIELDS && parse_unum(f[15], UINT64_MAX, &rec->exch_ts))
+		return fail(r, "exch_ts: not a number: '%.40s'", f[15]);
 	return 0;
 }
 
@@ -457,6 +463,7 @@ int capture_read(struct capture_reader *r, struct capture_rec *rec)
 void capture_hists_reset(struct capture_hists *h)
 {
 	h->records = 0;
+	h->clock_errors = 0;
 	for (int i = 0; i < STAGE_NR; i++)
 		hdr_reset(&h->stage[i]);
 }
@@ -464,9 +471,11 @@ void capture_hists_reset(struct capture_hists *h)
 void capture_hists_add(struct capture_hists *h, const struct capture_rec *r)
 {
 	int64_t v[STAGE_NR];
-	unsigned int mask = order_stages(&r->t, r->outcome, r->flags, v);
+	unsigned int errs = 0;
+	unsigned int mask = order_stages(&r->t, r->outcome, r->flags, v, &errs);
 
 	h->records++;
+	h->clock_errors += errs;
 	for (int i = 0; i < STAGE_NR; i++)
 		if (mask & (1u << i))
 			hdr_record(&h->stage[i], v[i]);

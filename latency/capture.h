@@ -7,12 +7,15 @@
  *	# t2t-capture v1
  *	# path=af_xdp
  *	# <key>=<value>			rig parameters, one per line
- *	order_no,md_seq,symbol,side,shares,price,outcome,flags,t_send,t_hook,t_seen,t_decided,t_queued,t_sent,t_ack
+ *	order_no,md_seq,symbol,side,shares,price,outcome,flags,t_send,t_hook,t_seen,t_decided,t_queued,t_sent,t_ack,exch_ts
  *	<one line per order>
  *	# end records=<n>
  *
  * Timestamps are CLOCK_MONOTONIC nanoseconds of the one host, 0 where not
- * taken.  The trailer makes a file cut short visible even where gzip itself
+ * taken (t_send and t_ack only where the feed's clock is this host's).
+ * exch_ts is the feed's own timestamp of the triggering message, as it
+ * came: nanoseconds since midnight on a real feed.  Version 1 files (no
+ * exch_ts) are read too.  The trailer makes a file cut short visible even where gzip itself
  * cannot tell (a capture that was never finished).
  *
  * Nothing here is for a hot loop: the writer formats and compresses.
@@ -28,7 +31,7 @@
 #include "latency/hdr.h"
 #include "latency/order_rec.h"
 
-#define CAPTURE_VERSION		1
+#define CAPTURE_VERSION		2
 #define CAPTURE_META_MAX	32
 #define CAPTURE_KEY_LEN		32
 #define CAPTURE_VAL_LEN		256
@@ -45,6 +48,7 @@ struct capture_rec {
 	uint8_t outcome;		/* enum order_outcome */
 	uint8_t flags;			/* ORDER_F_* */
 	struct order_times t;
+	uint64_t exch_ts;		/* the feed's timestamp of md_seq (48 bits) */
 };
 
 /* The header's key=value lines, in order; "path" is always there. */
@@ -88,6 +92,7 @@ struct capture_reader {
 	gzFile gz;
 	const char *name;
 	unsigned long line;		/* of the last line read */
+	int version;			/* of the file */
 	struct capture_meta meta;
 	uint64_t records;
 	bool done;
@@ -105,6 +110,7 @@ void capture_reader_close(struct capture_reader *r);
 /* One histogram per stage; about 230 KB, so allocate it. */
 struct capture_hists {
 	uint64_t records;
+	uint64_t clock_errors;		/* stages left out: end before start */
 	struct hdr_hist stage[STAGE_NR];
 };
 

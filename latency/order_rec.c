@@ -25,31 +25,41 @@ const char *const stage_names[STAGE_NR] = {
 	[STAGE_SEND_ACK] = "send->ack",
 };
 
-unsigned int order_stages(const struct order_times *t, uint8_t outcome,
-			  uint8_t flags, int64_t v[STAGE_NR])
+/* One stage, b - a: kept only when the clocks agree (b >= a). */
+static unsigned int stage(int64_t v[STAGE_NR], enum order_stage i, uint64_t a,
+			  uint64_t b, unsigned int *clock_errors)
 {
-	unsigned int mask;
+	if (b < a) {
+		(*clock_errors)++;
+		return 0;
+	}
+	v[i] = (int64_t)(b - a);
+	return 1u << i;
+}
+
+unsigned int order_stages(const struct order_times *t, uint8_t outcome,
+			  uint8_t flags, int64_t v[STAGE_NR], unsigned int *clock_errors)
+{
+	unsigned int mask = 0, errs = 0;
 
 	if ((flags & ORDER_F_CATCHUP) || outcome == ORDER_SEND_FAILED || !t->t_hook ||
 	    !t->t_sent)
-		return 0;
-	v[STAGE_HOOK_SEEN] = (int64_t)(t->t_seen - t->t_hook);
-	v[STAGE_SEEN_DECIDED] = (int64_t)(t->t_decided - t->t_seen);
-	v[STAGE_DECIDED_QUEUED] = (int64_t)(t->t_queued - t->t_decided);
-	v[STAGE_QUEUED_SENT] = (int64_t)(t->t_sent - t->t_queued);
-	v[STAGE_SEEN_QUEUED] = (int64_t)(t->t_queued - t->t_seen);
-	v[STAGE_HOOK_QUEUED] = (int64_t)(t->t_queued - t->t_hook);
-	v[STAGE_HOOK_SENT] = (int64_t)(t->t_sent - t->t_hook);
-	mask = 1u << STAGE_HOOK_SEEN | 1u << STAGE_SEEN_DECIDED |
-	       1u << STAGE_DECIDED_QUEUED | 1u << STAGE_QUEUED_SENT |
-	       1u << STAGE_SEEN_QUEUED | 1u << STAGE_HOOK_QUEUED | 1u << STAGE_HOOK_SENT;
+		goto out;
+	mask |= stage(v, STAGE_HOOK_SEEN, t->t_hook, t->t_seen, &errs);
+	mask |= stage(v, STAGE_SEEN_DECIDED, t->t_seen, t->t_decided, &errs);
+	mask |= stage(v, STAGE_DECIDED_QUEUED, t->t_decided, t->t_queued, &errs);
+	mask |= stage(v, STAGE_QUEUED_SENT, t->t_queued, t->t_sent, &errs);
+	mask |= stage(v, STAGE_SEEN_QUEUED, t->t_seen, t->t_queued, &errs);
+	mask |= stage(v, STAGE_HOOK_QUEUED, t->t_hook, t->t_queued, &errs);
+	mask |= stage(v, STAGE_HOOK_SENT, t->t_hook, t->t_sent, &errs);
+	/* The exchange's side only where its clock is ours (t_send given). */
 	if (t->t_send) {
-		v[STAGE_SEND_HOOK] = (int64_t)(t->t_hook - t->t_send);
-		mask |= 1u << STAGE_SEND_HOOK;
-		if (t->t_ack) {
-			v[STAGE_SEND_ACK] = (int64_t)(t->t_ack - t->t_send);
-			mask |= 1u << STAGE_SEND_ACK;
-		}
+		mask |= stage(v, STAGE_SEND_HOOK, t->t_send, t->t_hook, &errs);
+		if (t->t_ack)
+			mask |= stage(v, STAGE_SEND_ACK, t->t_send, t->t_ack, &errs);
 	}
+out:
+	if (clock_errors)
+		*clock_errors += errs;
 	return mask;
 }

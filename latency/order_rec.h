@@ -63,10 +63,14 @@ extern const char *const stage_names[STAGE_NR];
  * Each stage's duration of one order: fills v[] and returns a bit mask of
  * the stages it has.  Every stage needs an order that left (not
  * send_failed) with t_hook and t_sent; send->hook also needs t_send, and
- * send->ack t_send and t_ack.  A catch-up order (its tick waited for a gap
- * to fill) is no tick-to-trade and has no stage.
+ * send->ack t_send and t_ack: t_send is 0 unless the feed's timestamps are
+ * this host's clock (a real feed's are the exchange's time of day), and
+ * then those two stages are not measured.  A catch-up order (its tick
+ * waited for a gap to fill) is no tick-to-trade and has no stage.  A stage
+ * whose end comes before its start is an error of the clocks: left out,
+ * never clamped, and counted in *clock_errors (may be NULL).
  */
 unsigned int order_stages(const struct order_times *t, uint8_t outcome,
-			  uint8_t flags, int64_t v[STAGE_NR]);
+			  uint8_t flags, int64_t v[STAGE_NR], unsigned int *clock_errors);
 
 #endif /* LATENCY_ORDER_REC_H */

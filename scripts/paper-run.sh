@@ -159,7 +159,7 @@ run_path() {
 	# The hot loop pins itself to CPU 1; the simulator runs on CPU 0.
 	nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" "${mode[@]}" \
 		--feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
-		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" "${gw_symbols[@]}" \
+		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" "${gw_symbols[@]}" --feed-clock mono \
 		--cpu 1 --exit-on-end --duration 600 -q "${gw_extra[@]}" "${cap[@]}" \
 		--json "$base.gw.json" --orders-out "$base.orders.csv" \
 		>"$base.gw.txt" 2>"$base.gw.err" &
@@ -169,9 +169,11 @@ run_path() {
 		die "$p: the gateway did not start"
 	fi
 
+	# The simulator stamps this host's monotonic clock (and says so to the
+	# gateway, --feed-clock mono): wire-to-wire is measured on the rig.
 	ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --symbols "$ex_symbols" --count "$count" \
-		--rate "$rate" --cpu 0 -q "${exsim_extra[@]}" --record "$base.ticks.csv" \
+		--rate "$rate" --stamp mono --cpu 0 -q "${exsim_extra[@]}" --record "$base.ticks.csv" \
 		--json "$base.ex.json" --orders-log "$base.ex_orders.csv" \
 		>"$base.ex.txt" 2>"$base.ex.err" &
 	local ex_pid=$!

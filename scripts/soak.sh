@@ -132,7 +132,7 @@ check() {	# check NAME CMD...
 echo "soak: rig $prefix ($subnet), AF_XDP ($xdp_mode), $rate ticks/s for $seconds s" \
 	"($ticks ticks, noise $noise${mpp:+, at most $mpp per packet}), symbols $symbols"
 
-nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" --mode xdp \
+nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" --mode xdp --feed-clock mono \
 	--xdp-mode "$xdp_mode" --feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
 	--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" "${gw_symbols[@]}" --cpu 1 --exit-on-end \
 	--duration $((seconds + 120)) --order-log "$order_log" -q "${gw_extra[@]}" \
@@ -157,7 +157,7 @@ ex_opts=(--noise "$noise")
 start=$(date +%s)
 t_pub=$(date +%s.%N)
 ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
-	--order-port "$RIG_ORDER_PORT" --symbols "$ex_symbols" --rate "$rate" \
+	--order-port "$RIG_ORDER_PORT" --symbols "$ex_symbols" --rate "$rate" --stamp mono \
 	--duration "$seconds" --cpu 0 -q "${ex_opts[@]}" --record "$out/ex.ticks.csv" \
 	--json "$out/ex.json" --orders-log "$out/ex.orders.csv" \
 	>"$out/ex.txt" 2>"$out/ex.err" || die "exsim failed: $(cat "$out/ex.err")"

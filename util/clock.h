@@ -13,6 +13,7 @@
 
 #define NS_PER_SEC	UINT64_C(1000000000)
 #define NS_PER_MS	UINT64_C(1000000)
+#define NS_PER_DAY	(UINT64_C(86400) * NS_PER_SEC)
 
 static inline uint64_t ts_ns(const struct timespec *ts)
 {
@@ -43,6 +44,16 @@ static inline int64_t realtime_offset(void)
 	clock_gettime(CLOCK_MONOTONIC, &m);
 	clock_gettime(CLOCK_REALTIME, &r);
 	return ((int64_t)r.tv_sec - m.tv_sec) * 1000000000ll + (r.tv_nsec - m.tv_nsec);
+}
+
+/*
+ * A CLOCK_MONOTONIC reading as the time of day, nanoseconds since midnight
+ * (UTC), the way an exchange stamps its messages; @rt_offset from
+ * realtime_offset().
+ */
+static inline uint64_t tod_from_mono(uint64_t mono, int64_t rt_offset)
+{
+	return (uint64_t)((int64_t)mono + rt_offset) % NS_PER_DAY;
 }
 
 /* In a spin-wait: tell the core (and a hyperthread sibling) we are waiting. */

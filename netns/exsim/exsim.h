@@ -51,6 +51,7 @@ struct exsim_cfg {
 	double duration_s;		/* 0 = none */
 	uint32_t max_per_packet;	/* ticks; 0 = as many as fit the MTU */
 	double noise;			/* mean noise messages per tick */
+	int stamp_mono;			/* timestamps: 0 time of day, 1 CLOCK_MONOTONIC */
 
 	uint32_t warmup_ms;
 	uint32_t linger_ms;

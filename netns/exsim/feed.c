@@ -81,6 +81,8 @@ int feed_open(struct feed *f, const struct exsim_cfg *c, uint64_t tick_cap,
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 	memcpy(f->session, c->session, MOLD_SESSION_LEN);
+	f->stamp_mono = c->stamp_mono;
+	f->rt_offset = realtime_offset();
 	f->burst = c->burst;
 	f->period_ns = c->rate > 0 ? 1e9 / c->rate : 0;
 	f->max_ticks = c->max_per_packet && c->max_per_packet < FEED_MAX_TICKS ?
@@ -209,14 +211,15 @@ static uint64_t emit(struct feed *f, uint16_t nmsg, size_t len,
 		     unsigned int ticks, bool random)
 {
 	struct faults *x = &f->fx;
-	uint64_t now, after;
+	uint64_t now, after, stamp;
 	unsigned int i, v;
 
 	be64_store(f->pkt + MOLD_OFF_SEQ, f->first_seq);
 	be16_store(f->pkt + MOLD_OFF_COUNT, nmsg);
 	now = mono_ns();
+	stamp = f->stamp_mono ? now : tod_from_mono(now, f->rt_offset);
 	for (i = 0; i < nmsg; i++)
-		be48_store(f->pkt + f->msg_off[i] + ITCH_OFF_TIMESTAMP, now);
+		be48_store(f->pkt + f->msg_off[i] + ITCH_OFF_TIMESTAMP, stamp);
 	store_packet(f, nmsg);
 	v = faults_verdict(x, f->first_seq, nmsg, ticks, random);
 	if (v & FAULT_HOLD) {

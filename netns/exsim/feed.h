@@ -74,6 +74,8 @@ struct feed_stats {
 struct feed {
 	int fd;
 	char session[MOLD_SESSION_LEN];
+	bool stamp_mono;	/* ITCH timestamps: CLOCK_MONOTONIC, else time of day */
+	int64_t rt_offset;	/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 
 	/* schedule: tick k is due at t0 + floor(k / burst) * burst * period */
 	double period_ns;	/* 0: as fast as possible */

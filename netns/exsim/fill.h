@@ -33,7 +33,7 @@
 
 #include "netns/exsim/exsim.h"
 #include "proto/ouch.h"
-#include "proto/stock_dir.h"
+#include "book/stock_dir.h"
 
 #define FILL_MAX_PRICE	1999999900u	/* 199,999.9900: OUCH's largest */
 

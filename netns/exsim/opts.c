@@ -13,6 +13,7 @@
 
 static const char *const answers[] = { "one", "all", NULL };
 static const char *const on_off[] = { "on", "off", NULL };
+static const char *const stamps[] = { "tod", "mono", NULL };
 
 static int session(void *cfg, const char *s, char *why, size_t n)
 {
@@ -193,8 +194,14 @@ static const struct opt opts[] = {
 	OPT("prices", 0, OPT_STR, X(prices_path), "FILE",
 	    "trade prices from FILE (one Price(4) integer per line, as 'backtest --gen' "
 	    "writes) instead of GBM; one symbol"),
+	OPT("stamp", 0, OPT_ENUM, X(stamp_mono), "tod|mono",
+	    "the ITCH and OUCH timestamps: nanoseconds since midnight (UTC), as a real "
+	    "exchange stamps them, or this host's CLOCK_MONOTONIC send time (low 48 "
+	    "bits) for wire-to-wire on the rig; a gateway must be told the same "
+	    "(t2t-gateway --feed-clock)", .choices = stamps),
 	OPT("noise", 0, OPT_DOUBLE, X(noise), "F",
-	    "mean non-trade messages (A F E C X D U) per trade, fractions allowed",
+	    "mean non-trade messages (A F C X D U, none of them a print) per trade, "
+	    "fractions allowed",
 	    .max = EXSIM_MAX_NOISE, .def = "0"),
 	OPT_SECTION("Rate:"),
 	OPT("rate", 0, OPT_DOUBLE, X(rate), "TPS",
@@ -301,8 +308,8 @@ static const struct opt_prog prog = {
 "port over UDP with paper fills.  Run it inside the exchange namespace:\n"
 "  ip netns exec <prefix>-ex build/exsim --count 10000 --rate 1000\n",
 	.more =
-"The ITCH timestamp of every message is the CLOCK_MONOTONIC time (ns, low\n"
-"48 bits) just before its packet was sent, not time since midnight.\n"
+"The ITCH timestamp of every message is taken just before its packet is sent\n"
+"(--stamp: time of day, or CLOCK_MONOTONIC on the rig).\n"
 "SIGINT/SIGTERM end the run early: end of session is sent, the summary printed.\n"
 "Exit status: 0 ok, 1 runtime error, 2 bad usage.\n",
 	.opts = opts,

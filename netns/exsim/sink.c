@@ -29,6 +29,8 @@ int sink_open(struct sink *s, const struct exsim_cfg *c, struct fill_book *book,
 	s->book = book;
 	s->feed = feed;
 	s->numbered = !c->reply_plain;
+	s->stamp_mono = c->stamp_mono;
+	s->rt_offset = realtime_offset();
 	s->drop_thr = c->reply_drop_rate >= 1 ? UINT64_MAX :
 		      (uint64_t)ldexp(c->reply_drop_rate, 64);
 	s->rng = c->fault_seed ^ SINK_REPLY_SALT;
@@ -141,6 +143,9 @@ static void reply(struct sink *s, struct ouch_reply *r, const struct sockaddr_in
 	if (s->numbered && !cl)
 		s->st.too_many_clients++;
 	r->number = cl ? cl->sent + 1 : 0;
+	/* The Timestamp in the feed's clock: time of day, or the rig's monotonic. */
+	if (!s->stamp_mono)
+		r->timestamp = tod_from_mono(r->timestamp, s->rt_offset);
 	len = ouch_encode_reply(buf, sizeof(buf), r);
 	if (len <= 0) {
 		s->st.reply_errors++;

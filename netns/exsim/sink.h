@@ -99,6 +99,8 @@ struct sink_client {
 struct sink {
 	int fd;
 	bool numbered;
+	bool stamp_mono;		/* reply Timestamps: CLOCK_MONOTONIC, else time of day */
+	int64_t rt_offset;
 	uint64_t drop_thr;		/* P x 2^64: replies not sent */
 	uint64_t rng;
 	struct sink_client client[SINK_CLIENTS];

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "proto/feed_decoder.h"
+#include "book/feed_decoder.h"
 #include "proto/frame.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"

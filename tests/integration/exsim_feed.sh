@@ -26,7 +26,7 @@ run_feed() {
 	pid=${name}_pid
 	if ! ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
-		--count "$ticks" --record "$TMP/$name.rec" --json "$TMP/$name.json" \
+		--count "$ticks" --stamp mono --record "$TMP/$name.rec" --json "$TMP/$name.json" \
 		"$@" >"$TMP/$name.sim" 2>&1; then
 		fail "$name: exsim failed: $(tail -3 "$TMP/$name.sim")"
 	fi

@@ -16,6 +16,7 @@
 
 static char fx_session[MOLD_SESSION_LEN];
 static uint64_t fx_next_seq = 1;
+static uint64_t fx_timestamp = 12345;	/* what the feed stamps its trades with */
 
 static inline void fx_begin(const char *session)
 {
@@ -64,7 +65,7 @@ static inline size_t fx_directory(uint8_t *buf, uint16_t locate, const char *sym
 static inline size_t fx_trade(uint8_t *buf, uint16_t locate, const char *sym,
 			      uint32_t price)
 {
-	struct itch_msg m = { .type = 'P', .locate = locate, .timestamp = 12345 };
+	struct itch_msg m = { .type = 'P', .locate = locate, .timestamp = fx_timestamp };
 
 	m.p.side = 'B';
 	m.p.shares = 100;

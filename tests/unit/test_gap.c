@@ -45,6 +45,7 @@ static int setup_hold(uint32_t hold, bool with_directory)
 	c.orders.log_size = 1 << 12;
 	c.tick_ring = 1 << 10;
 	c.gap.hold = hold;
+	c.book.max_orders = 1 << 12;
 	c.gap.retry_ns = 10 * MS;
 	c.gap.timeout_ns = 1000 * MS;
 	c.gap.max_catchup_ns = 0;	/* trade every late tick: exact parity */
@@ -398,6 +399,45 @@ static void test_late_ticks_not_traded(void **state)
 	assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
 }
 
+/*
+ * The same late-tick decisions whatever the feed stamps its messages with:
+ * the exchange's time of day, the rig's monotonic clock, or a clock far
+ * from both; only the gateway's own clock decides.
+ */
+static void test_lateness_ignores_feed_clock(void **state)
+{
+	static const uint64_t stamps[] = {
+		34200000000000ull,	/* 09:30 as nanoseconds since midnight */
+		80 * MS,		/* near the gateway's clock */
+		(1ull << 48) - 1,	/* far from both */
+	};
+	uint64_t untraded[3];
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		struct gw_decision dec[GW_MAX_DECISIONS];
+		uint8_t buf[1500];
+		unsigned int nd;
+
+		engine_destroy(&e);
+		fx_timestamp = stamps[k];
+		setup_hold(512, true);
+		e.gap.cfg.max_catchup_ns = 50 * MS;
+		for (int t = 0; t < N; t++)
+			if (t != 100)
+				deliver(pkts[t], lens[t], 1000 + t, 0);
+		engine_on_feed(&e, buf, answer(buf, seqs[100], 1), 80 * MS, 80 * MS, dec,
+			       ORDER_F_RETRANS);
+		while (engine_feed_held(&e, 80 * MS, dec, &nd))
+			;
+		untraded[k] = e.st.untraded_by[UNTRADED_LATE];
+		assert_true(untraded[k] > 5);
+	}
+	fx_timestamp = 12345;
+	assert_int_equal(untraded[0], untraded[1]);
+	assert_int_equal(untraded[1], untraded[2]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -411,6 +451,7 @@ int main(void)
 		T(test_timeout_goes_stale),
 		T(test_far_heartbeat_goes_stale),
 		T(test_late_ticks_not_traded),
+		T(test_lateness_ignores_feed_clock),
 #undef T
 	};
 
