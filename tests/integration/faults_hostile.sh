@@ -46,7 +46,7 @@ run() {
 	local name=$1 classes=$2
 	start_fault_recv "$name" --trades "$TMP/$name.trades" --timeout-ms 5000
 	counters before
-	ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --stamp mono --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT \
 		--count 4000 --rate 4000 --max-per-packet 1 --linger 100 --grace 100 \
@@ -129,7 +129,7 @@ for _ in $(seq 50); do
 	grep -qs "listening on" "$TMP/tcpdump.err" && break
 	sleep 0.1
 done
-ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --stamp mono --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --count 1000 \
 	--rate 2000 --max-per-packet 1 --linger 50 --grace 50 --hostile 100 \
 	--hostile-classes bad_checksum --json "$TMP/p.json" >"$TMP/p.sim" 2>&1 ||

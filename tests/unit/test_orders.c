@@ -168,6 +168,38 @@ static void test_timeout_keeps_exposure(void **state)
 	assert_int_equal(o.open_buy[0], 0);
 }
 
+/* An IOC executed in parts: open until the rest is canceled. */
+static void test_partial_fills(void **state)
+{
+	struct gw_order *a = send(1, 1);
+	uint8_t buf[OUCH_REPLY_DGRAM_MAX];
+	struct gw_order *got;
+	uint32_t shares;
+
+	(void)state;
+	assert_int_equal(reply('A', a, 1), 'A');
+	assert_int_equal(orders_on_reply(&o, buf, fx_reply(buf, 'E', a, 30, 1000100, 2), &got,
+					 &shares), 'E');
+	assert_int_equal(shares, 30);
+	assert_int_equal(a->filled, 30);
+	assert_int_equal(a->state, ORDER_ACCEPTED);
+	assert_int_equal(o.open, 1);
+	assert_int_equal(o.open_buy[0], 70);		/* only what is left is in flight */
+	assert_int_equal(orders_on_reply(&o, buf, fx_reply(buf, 'E', a, 50, 1000200, 3), &got,
+					 &shares), 'E');
+	assert_int_equal(a->filled, 80);
+	assert_int_equal(o.open_buy[0], 20);
+	/* The rest canceled: closed, and still an order that (partly) filled. */
+	assert_int_equal(reply('C', a, 4), 'C');
+	assert_int_equal(o.open, 0);
+	assert_int_equal(o.open_buy[0], 0);
+	assert_int_equal(a->state, ORDER_FILLED);
+	assert_int_equal(a->filled, 80);
+	/* Nothing more applies to it. */
+	assert_int_equal(reply('E', a, 5), 0);
+	assert_int_equal(o.st.fills, 2);
+}
+
 static void test_resend_request_codec(void **state)
 {
 	uint8_t buf[OUCH_RESEND_DGRAM_LEN];
@@ -195,6 +227,7 @@ int main(void)
 		T(test_duplicate_fill_never_twice),
 		T(test_probe_finds_last_reply),
 		T(test_timeout_keeps_exposure),
+		T(test_partial_fills),
 		T(test_resend_request_codec),
 #undef T
 	};
