@@ -13,10 +13,14 @@
  * - Per (locate, side), the levels in a doubly linked list sorted from the
  *   best price to the worst, with both ends kept: the best bid or ask is one
  *   load, a level that empties unlinks in O(1) (the next best is its
- *   neighbour), and a new level is linked in by walking from whichever end
- *   is nearer in price.  New levels almost always open near the top of the
- *   book or beyond the far end, so the walk is short; the worst case is the
- *   number of levels on that side.
+ *   neighbour).  A new level beyond either end links in O(1).  One inside
+ *   the list first looks up the prices a few ticks either side of it in
+ *   the hash: in a book whose levels sit tick by tick (any busy stock, and
+ *   any book that has kept its orders since the open) a neighbour is one
+ *   or two probes away and the walk from it crosses only the levels priced
+ *   between the two.  Without a neighbour within LEVEL_PROBES ticks the
+ *   walk starts from whichever end is nearer in price; that walk is the
+ *   worst case, bounded by the levels on that side.
  */
 #ifndef BOOK_LEVELS_H
 #define BOOK_LEVELS_H
@@ -89,12 +93,57 @@ static inline int level_better(unsigned int side, uint32_t a, uint32_t b)
 	return side == BOOK_BID ? a > b : a < b;
 }
 
+/* Ticks each side of a new level's price looked up for a neighbour. */
+#define LEVEL_PROBES	4
+
+/*
+ * The quoting increment of @price (ITCH units of 1/10000 dollar): a cent
+ * from one dollar up, a hundredth of a cent below (Reg NMS rule 612).  A
+ * price off this grid only costs the probes; the walk still finds it.
+ */
+static inline uint32_t level_tick(uint32_t price)
+{
+	return price >= 10000 ? 100 : 1;
+}
+
+/* The live level of (locate, side, price), 0 when there is none. */
+static inline uint32_t level_find(const struct level_store *s, uint16_t locate,
+				  unsigned int side, uint32_t price)
+{
+	uint64_t key = level_key(locate, side, price);
+	uint64_t i = level_home(s, key);
+
+	for (;; i = (i + 1) & s->hmask) {
+		const struct level_slot *h = &s->hash[i];
+
+		if (!h->level || h->key == key)
+			return h->level;
+	}
+}
+
+/* A live level of @side within LEVEL_PROBES ticks of @p, nearest first. */
+static inline uint32_t level_neighbour(const struct level_store *s, uint16_t locate,
+				       unsigned int side, uint32_t p)
+{
+	uint32_t tick = level_tick(p), n;
+
+	for (uint32_t k = 1; k <= LEVEL_PROBES; k++) {
+		uint32_t d = k * tick;
+
+		if (p <= UINT32_MAX - d && (n = level_find(s, locate, side, p + d)))
+			return n;
+		if (p > d && (n = level_find(s, locate, side, p - d)))
+			return n;
+	}
+	return 0;
+}
+
 /* Link the new level @idx into its side's sorted list. */
 static inline void level_link(struct level_store *s, uint32_t idx)
 {
 	struct book_level *l = &s->lv[idx], *lv = s->lv;
 	struct book_side *sd = level_side(s, l->locate, l->side);
-	uint32_t p = l->price, at;
+	uint32_t p = l->price, at, n;
 
 	sd->nlevels++;
 	if (!sd->best) {
@@ -116,18 +165,25 @@ static inline void level_link(struct level_store *s, uint32_t idx)
 		sd->worst = idx;
 		return;
 	}
-	/* Strictly between the two ends: find the first level worse than p. */
-	uint32_t from_best = p > lv[sd->best].price ? p - lv[sd->best].price
-						     : lv[sd->best].price - p;
-	uint32_t from_worst = p > lv[sd->worst].price ? p - lv[sd->worst].price
-						       : lv[sd->worst].price - p;
+	/*
+	 * Strictly between the two ends, so both walks below stop before
+	 * running off the list: find the first level worse than p, from a
+	 * neighbour in price when there is one, else from the nearer end.
+	 */
+	n = level_neighbour(s, l->locate, l->side, p);
+	if (!n) {
+		uint32_t bp = lv[sd->best].price, wp = lv[sd->worst].price;
+		uint32_t from_best = p > bp ? p - bp : bp - p;
+		uint32_t from_worst = p > wp ? p - wp : wp - p;
 
-	if (from_best <= from_worst) {
-		at = lv[sd->best].worse;
+		n = from_best <= from_worst ? sd->best : sd->worst;
+	}
+	if (level_better(l->side, lv[n].price, p)) {
+		at = lv[n].worse;
 		while (level_better(l->side, lv[at].price, p))
 			at = lv[at].worse;
 	} else {
-		at = sd->worst;
+		at = n;
 		while (level_better(l->side, p, lv[lv[at].better].price))
 			at = lv[at].better;
 	}

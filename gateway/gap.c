@@ -53,6 +53,8 @@ void gap_reset(struct gw_gap *g)
 	g->lo = g->n_held = 0;
 	g->high = g->high_ns = g->since_ns = 0;
 	g->n_req = 0;
+	g->dirty = false;
+	g->retry_due_ns = UINT64_MAX;
 	g->per_req = GAP_PER_REQ_MIN;
 	g->stale = false;
 	g->why = NULL;
@@ -79,12 +81,25 @@ static uint32_t lower_bound(const struct gw_gap *g, uint64_t s)
 	return a;
 }
 
-/* Is message s inside a held packet? */
-static bool held_covers(const struct gw_gap *g, uint64_t s)
+static void drop_req(struct gw_gap *g, uint32_t i)
 {
-	uint32_t i = lower_bound(g, s + 1);
+	g->req[i] = g->req[--g->n_req];
+}
 
-	return i > g->lo && pkt_end(g, g->sorted[i - 1]) > s;
+/*
+ * A packet from @seq arrived: the requests it answers are done.  An answer
+ * starts where its request did, and any packet carrying that number, live
+ * or retransmitted, makes the request moot; what the packet did not carry
+ * is a hole again.
+ */
+static void answered(struct gw_gap *g, uint64_t seq, uint64_t end)
+{
+	for (uint32_t i = 0; i < g->n_req;) {
+		if (seq <= g->req[i].seq && g->req[i].seq < (end > seq ? end : seq + 1))
+			drop_req(g, i);
+		else
+			i++;
+	}
 }
 
 static void go_stale(struct gw_gap *g, const char *why)
@@ -122,6 +137,7 @@ static bool hold(struct gw_gap *g, const uint8_t *pkt, size_t len,
 		g->n_held++;
 		g->st.held_pkts++;
 	}
+	answered(g, h->seq, h->seq + n);
 	memcpy(g->buf + (size_t)s * GAP_HOLD_MTU, pkt, len);
 	g->len[s] = (uint16_t)len;
 	g->nmsg[s] = n;
@@ -155,6 +171,7 @@ void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 		g->high = end;
 		g->high_ns = now;
 	}
+	g->dirty = true;
 	if (h->count == MOLD_COUNT_HEARTBEAT)
 		return;
 	if (!hold(g, pkt, len, h, t_hook))
@@ -231,11 +248,6 @@ static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_
 	return pos < g->high;
 }
 
-static void drop_req(struct gw_gap *g, uint32_t i)
-{
-	g->req[i] = g->req[--g->n_req];
-}
-
 bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
 		 uint16_t *count)
 {
@@ -246,28 +258,38 @@ bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
 	if (next != g->progress_seq) {
 		g->progress_seq = next;
 		g->progress_ns = now;
+		g->dirty = true;
 	} else if (g->cfg.timeout_ns && now - g->progress_ns > g->cfg.timeout_ns) {
 		g->st.timeouts++;
 		go_stale(g, "missing messages were not sent again in time (--gap-timeout)");
 		return false;
 	}
-	/* Answered (in part or whole: the rest is a hole again) or overtaken. */
+	if (!g->dirty && now < g->retry_due_ns)
+		return false;
+	/* Overtaken: decoding has gone past where they start. */
 	for (uint32_t i = 0; i < g->n_req;) {
-		if (g->req[i].seq < next || held_covers(g, g->req[i].seq))
+		if (g->req[i].seq < next)
 			drop_req(g, i);
 		else
 			i++;
 	}
-	for (uint32_t i = 0; i < g->n_req; i++) {
-		struct gap_req *r = &g->req[i];
+	if (now >= g->retry_due_ns) {
+		g->retry_due_ns = UINT64_MAX;
+		for (uint32_t i = 0; i < g->n_req; i++) {
+			struct gap_req *r = &g->req[i];
 
-		if (now - r->sent_ns >= g->cfg.retry_ns) {
-			r->sent_ns = now;
-			g->st.retries++;
-			g->st.requests++;
-			*seq = r->seq;
-			*count = (uint16_t)r->count;
-			return true;
+			if (now - r->sent_ns >= g->cfg.retry_ns) {
+				r->sent_ns = now;
+				g->st.retries++;
+				g->st.requests++;
+				*seq = r->seq;
+				*count = (uint16_t)r->count;
+				/* The others are looked at on the next call. */
+				g->retry_due_ns = now;
+				return true;
+			}
+			if (r->sent_ns + g->cfg.retry_ns < g->retry_due_ns)
+				g->retry_due_ns = r->sent_ns + g->cfg.retry_ns;
 		}
 	}
 	while (g->n_req < g->cfg.window && hole_from(g, pos, &a, &b)) {
@@ -291,10 +313,13 @@ bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
 			continue;
 		g->req[g->n_req++] = (struct gap_req){ .seq = a, .count = (uint32_t)n,
 						       .sent_ns = now };
+		if (now + g->cfg.retry_ns < g->retry_due_ns)
+			g->retry_due_ns = now + g->cfg.retry_ns;
 		g->st.requests++;
 		*seq = a;
 		*count = (uint16_t)n;
 		return true;
 	}
+	g->dirty = false;
 	return false;
 }

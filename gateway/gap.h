@@ -101,6 +101,13 @@ struct gw_gap {
 	uint64_t progress_ns;
 	struct gap_req req[GAP_WINDOW_MAX];
 	uint32_t n_req;
+	/*
+	 * gap_request() runs after every batch while recovering; it looks for
+	 * holes only when something changed (a packet held, the next number
+	 * moved) and for retries only when one is due.
+	 */
+	bool dirty;
+	uint64_t retry_due_ns;		/* earliest unanswered request's retry */
 	uint32_t per_req;		/* messages one answer packet carries */
 	bool stale;
 	const char *why;		/* of the staleness, for the report */

@@ -68,68 +68,93 @@ void gen_trade(struct gen *g, const struct gen_tick *t, struct itch_msg *m)
 	m->p.match = ++g->match;
 }
 
-/* A price a few cents around the trade, never below one tick. */
-static uint32_t near(struct gen *g, uint32_t price)
+/*
+ * A resting price for @side: 0 to 9 cents behind the trade on the cent
+ * grid, so the noise book never crosses the trades and its levels sit tick
+ * by tick like a real one's.
+ */
+static uint32_t behind(struct gen *g, uint32_t price, char side)
 {
-	int64_t p = (int64_t)price + ((int64_t)(aux_next(g) % 21) - 10) * 100;
+	int64_t k = (int64_t)(aux_next(g) % 10) * 100, p;
 
-	return p < 1 ? 1 : p > UINT32_MAX ? UINT32_MAX : (uint32_t)p;
+	if (side == 'B')
+		p = (int64_t)price / 100 * 100 - k;
+	else
+		p = ((int64_t)price + 99) / 100 * 100 + k;
+	return p < 100 ? 100 : p > 0x7fffff00 ? 0x7fffff00 : (uint32_t)p;
+}
+
+static void forget(struct gen *g, unsigned int sym, unsigned int i)
+{
+	g->live[sym][i] = g->live[sym][--g->nlive[sym]];
 }
 
 void gen_noise(struct gen *g, const struct gen_tick *t, struct itch_msg *m)
 {
-	unsigned int sym = t->locate - 1;
+	unsigned int sym = t->locate - 1, n = g->nlive[sym], i;
 	uint64_t r = aux_next(g) % 100;
-	uint64_t live = g->live_ref[sym];
+	struct gen_order *o;
 	char type;
 
 	/*
 	 * Weights: A 30, F 5, C 20, X 15, D 20, U 10 (percent).  Noise must
 	 * not trade: no E (it prints at the order's price), and every C is
-	 * non-printable.
+	 * non-printable.  With nothing resting an order is added; with the
+	 * pool full, one is deleted.
 	 */
 	type = r < 30 ? 'A' : r < 35 ? 'F' : r < 55 ? 'C' :
 	       r < 70 ? 'X' : r < 90 ? 'D' : 'U';
-	/* Every reference names an order this feed added: without a live
-	 * one, add one instead. */
-	if (!live && type != 'A' && type != 'F')
+	if (!n && type != 'A' && type != 'F')
 		type = 'A';
+	else if (n == GEN_NOISE_LIVE && (type == 'A' || type == 'F'))
+		type = 'D';
+	i = n ? (unsigned int)(aux_next(g) % n) : 0;
+	o = &g->live[sym][i];
+	/* An execution or cancel of all that is left is a delete's job. */
+	if ((type == 'C' || type == 'X') && o->shares <= 100)
+		type = 'D';
 
 	header(m, type, t->locate);
 	switch (type) {
 	case 'A':
 	case 'F':
-		m->a.order_ref = ++g->order_ref;
-		m->a.side = aux_next(g) & 1 ? 'B' : 'S';
-		m->a.shares = 100 * (uint32_t)(1 + aux_next(g) % 10);
+		o = &g->live[sym][g->nlive[sym]++];
+		o->ref = ++g->order_ref;
+		o->side = aux_next(g) & 1 ? 'B' : 'S';
+		o->shares = 100 * (uint32_t)(1 + aux_next(g) % 10);
+		o->price = behind(g, t->price, o->side);
+		m->a.order_ref = o->ref;
+		m->a.side = o->side;
+		m->a.shares = o->shares;
 		memcpy(m->a.stock, g->symbols[sym], ITCH_SYMBOL_LEN);
-		m->a.price = near(g, t->price);
+		m->a.price = o->price;
 		if (type == 'F')
 			memcpy(m->a.mpid, "SIMX", 4);
-		g->live_ref[sym] = m->a.order_ref;
-		g->live_shares[sym] = m->a.shares;
 		break;
 	case 'C':
-		m->e.order_ref = live;
+		m->e.order_ref = o->ref;
 		m->e.shares = 100;
 		m->e.match = ++g->match;
 		m->e.printable = 'N';
-		m->e.price = near(g, t->price);
+		m->e.price = o->price;
+		o->shares -= 100;
 		break;
 	case 'X':
-		m->x.order_ref = live;
+		m->x.order_ref = o->ref;
 		m->x.shares = 100;
+		o->shares -= 100;
 		break;
 	case 'D':
-		m->d.order_ref = live;
-		g->live_ref[sym] = 0;
+		m->d.order_ref = o->ref;
+		forget(g, sym, i);
 		break;
 	case 'U':
-		m->u.orig_ref = live;
-		m->u.new_ref = ++g->order_ref;
-		m->u.shares = g->live_shares[sym];
-		m->u.price = near(g, t->price);
-		g->live_ref[sym] = m->u.new_ref;
+		m->u.orig_ref = o->ref;
+		o->ref = ++g->order_ref;
+		o->price = behind(g, t->price, o->side);
+		m->u.new_ref = o->ref;
+		m->u.shares = o->shares;
+		m->u.price = o->price;
 		break;
 	}
 }

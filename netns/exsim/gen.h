@@ -18,6 +18,8 @@
 #include "proto/itch.h"
 #include "strategy/gbm.h"
 
+#define GEN_NOISE_LIVE	32	/* noise orders resting per symbol, at most */
+
 struct gen_tick {
 	uint64_t index;		/* tick number, 0-based */
 	uint16_t locate;	/* 1..n */
@@ -38,8 +40,20 @@ struct gen {
 	uint64_t ticks;			/* generated so far */
 	uint64_t order_ref;		/* last noise order reference */
 	uint64_t match;			/* last ITCH match number */
-	uint64_t live_ref[EXSIM_MAX_SYMBOLS]; /* a noise order per symbol, 0: none */
-	uint32_t live_shares[EXSIM_MAX_SYMBOLS];
+	/*
+	 * The noise orders resting on each symbol's book: bids below the
+	 * last trade, asks above, on the cent grid, never more than
+	 * GEN_NOISE_LIVE per symbol, every reference one this feed added and
+	 * has not removed.  A real book stays a few levels deep around the
+	 * trades; so does this one.
+	 */
+	struct gen_order {
+		uint64_t ref;
+		uint32_t price;
+		uint32_t shares;
+		char side;
+	} live[EXSIM_MAX_SYMBOLS][GEN_NOISE_LIVE];
+	unsigned int nlive[EXSIM_MAX_SYMBOLS];
 };
 
 void gen_init(struct gen *g, const struct exsim_cfg *c,

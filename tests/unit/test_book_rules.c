@@ -138,6 +138,48 @@ static void test_best_and_level_order(void **state)
 	assert_int_equal(book_nlevels(b, 3, BOOK_ASK), 5);
 }
 
+/*
+ * Levels opening between the ends, found from a neighbour a few ticks away
+ * or by the walk: on the cent grid, on the sub-dollar grid, off both, in a
+ * shuffled order with deletes between.  The list stays sorted and complete.
+ */
+static void test_level_order_shuffled(void **state)
+{
+	static const uint32_t base[] = { 1500000, 5000, 1234567 };
+	static const uint32_t step[] = { 100, 1, 37 };
+	struct book *b = *state;
+	uint64_t x = 12345, ref = 1;
+
+	for (unsigned int g = 0; g < 3; g++) {
+		uint16_t loc = (uint16_t)(10 + g);
+		uint32_t want = 0;
+
+		for (unsigned int i = 0; i < 300; i++) {
+			char side;
+			uint32_t p;
+
+			x = x * 6364136223846793005ull + 1442695040888963407ull;
+			p = base[g] + (uint32_t)(x >> 33) % 200 * step[g];
+			side = p < base[g] + 100 * step[g] ? 'B' : 'S';
+			apply(b, msg_add('A', loc, ref++, side, 100, p));
+			if (i % 7 == 6)
+				apply(b, msg_delete(loc, ref - 3));
+		}
+		for (unsigned int side = BOOK_BID; side <= BOOK_ASK; side++) {
+			const struct book_level *l = book_best(b, loc, side), *prev = NULL;
+			uint32_t n = 0;
+
+			for (; l; prev = l, l = book_level_next(b, l), n++)
+				if (prev)
+					assert_true(side == BOOK_BID ? prev->price > l->price
+								     : prev->price < l->price);
+			assert_int_equal(n, book_nlevels(b, loc, side));
+			want += n;
+		}
+		assert_true(want > 100);
+	}
+}
+
 static void test_exec_partial_and_full(void **state)
 {
 	struct book *b = *state;
@@ -610,6 +652,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_add_aggregates_levels),
 		T(test_best_and_level_order),
+		T(test_level_order_shuffled),
+		T(test_level_order_shuffled),
 		T(test_exec_partial_and_full),
 		T(test_exec_locate_from_order),
 		T(test_exec_overfill),

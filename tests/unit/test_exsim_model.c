@@ -205,13 +205,19 @@ static void test_gen_prices_are_gbm(void **state)
 	}
 }
 
-/* Noise: the asked mean, and every reference names an order it added. */
+/*
+ * Noise: the asked mean; every reference names an order it added and has
+ * not removed; executions and cancels never take an order's last shares
+ * (that is a delete); bids rest below the trade and asks above it, on the
+ * cent grid; at most GEN_NOISE_LIVE orders rest per symbol.
+ */
 static void test_gen_noise(void **state)
 {
 	static struct gen g;
 	static struct exsim_cfg c;
-	static uint8_t live[2048];
+	static uint32_t shares[1 << 15];	/* by reference; 0: not live */
 	uint64_t total = 0, by_type[256] = { 0 };
+	unsigned int live = 0, peak = 0;
 	enum { N = 20000 };
 	unsigned int i, j;
 
@@ -221,6 +227,7 @@ static void test_gen_noise(void **state)
 	for (i = 0; i < N; i++) {
 		struct gen_tick t;
 		struct itch_msg m;
+		uint32_t *o;
 
 		gen_next(&g, &t);
 		assert_true(t.noise == 1 || t.noise == 2);
@@ -232,33 +239,53 @@ static void test_gen_noise(void **state)
 			switch (m.type) {
 			case 'A':
 			case 'F':
-				live[m.a.order_ref % sizeof(live)] = 1;
+				assert_true(m.a.order_ref < (1 << 15));
+				assert_int_equal(m.a.price % 100, 0);
+				if (m.a.side == 'B')
+					assert_true(m.a.price <= t.price);
+				else
+					assert_true(m.a.price >= t.price);
+				shares[m.a.order_ref] = m.a.shares;
+				live++;
 				break;
-			case 'E':
 			case 'C':
-				assert_true(live[m.e.order_ref % sizeof(live)]);
+				o = &shares[m.e.order_ref % (1 << 15)];
+				assert_true(*o > m.e.shares);
+				assert_int_equal(m.e.printable, 'N');
+				*o -= m.e.shares;
 				break;
 			case 'X':
-				assert_true(live[m.x.order_ref % sizeof(live)]);
+				o = &shares[m.x.order_ref % (1 << 15)];
+				assert_true(*o > m.x.shares);
+				*o -= m.x.shares;
 				break;
 			case 'D':
-				assert_true(live[m.d.order_ref % sizeof(live)]);
-				live[m.d.order_ref % sizeof(live)] = 0;
+				o = &shares[m.d.order_ref % (1 << 15)];
+				assert_true(*o > 0);
+				*o = 0;
+				live--;
 				break;
 			case 'U':
-				assert_true(live[m.u.orig_ref % sizeof(live)]);
-				live[m.u.orig_ref % sizeof(live)] = 0;
-				live[m.u.new_ref % sizeof(live)] = 1;
+				assert_true(m.u.new_ref < (1 << 15));
+				assert_true(shares[m.u.orig_ref % (1 << 15)] > 0);
+				assert_int_equal(m.u.shares, shares[m.u.orig_ref % (1 << 15)]);
+				assert_int_equal(m.u.price % 100, 0);
+				shares[m.u.orig_ref % (1 << 15)] = 0;
+				shares[m.u.new_ref] = m.u.shares;
 				break;
 			default:
 				fail_msg("noise type %c", m.type);
 			}
+			assert_true(live <= GEN_NOISE_LIVE);
+			if (live > peak)
+				peak = live;
 		}
 	}
 	/* 1.25 per tick: 25000 expected, binomial sd ~61. */
 	assert_true(total > 24700 && total < 25300);
 	for (j = 0; j < 6; j++)
 		assert_true(by_type[(uint8_t)"AFCXDU"[j]] > 0);
+	assert_true(peak > GEN_NOISE_LIVE / 2);
 	/* Noise does not trade: no E, no printable C. */
 	assert_int_equal(by_type['E'], 0);
 }
