@@ -11,7 +11,7 @@ CC       := gcc
 CLANG    := clang
 
 WARN     := -Wall -Wextra -Werror
-CPPFLAGS := -I. -D_GNU_SOURCE -MMD -MP
+CPPFLAGS := -I. -I$(BUILD) -D_GNU_SOURCE -MMD -MP
 CFLAGS   := -std=gnu11 -O2 -g $(WARN)
 ASAN_CFLAGS := -std=gnu11 -O1 -g $(WARN) -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
@@ -41,6 +41,28 @@ $(BUILD)/%.o: %.c
 $(ASAN)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(ASAN_CFLAGS) -c $< -o $@
+
+# BPF programs, in the manner of libbpf-bootstrap: x.bpf.c beside its loader
+# x.c.  The program is built CO-RE against the running kernel's BTF into
+# $(BUILD)/x.bpf.o, bpftool makes the skeleton $(BUILD)/x.skel.h, and the
+# loader includes it as "x.skel.h" from the tree's root.
+BPF_PROGS  := $(patsubst %.bpf.c,%,$(wildcard */*.bpf.c */*/*.bpf.c))
+BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -D__BPF__ -MMD -MP \
+	-I. -I$(BUILD) -I/usr/include/$(shell uname -m)-linux-gnu
+
+$(BUILD)/vmlinux.h:
+	@mkdir -p $(@D)
+	bpftool btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/%.bpf.o: %.bpf.c $(BUILD)/vmlinux.h
+	@mkdir -p $(@D)
+	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.skel.h: $(BUILD)/%.bpf.o
+	bpftool gen skeleton $< name $(notdir $*)_bpf > $@.tmp && mv $@.tmp $@
+
+.SECONDARY: $(BPF_PROGS:%=$(BUILD)/%.bpf.o)
+$(foreach p,$(BPF_PROGS),$(eval $(BUILD)/$(p).o $(ASAN)/$(p).o: $(BUILD)/$(p).skel.h))
 
 deps:
 	@./scripts/deps.sh

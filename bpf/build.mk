@@ -1,16 +1,8 @@
-# bpf/: the XDP steering program, built CO-RE with clang against the running
-# kernel's BTF, and its bpftool-generated skeleton for the gateway.
+# bpf/: the XDP steering program (steer.bpf.c, built by the top Makefile's
+# BPF rules) and its loader (steer.c), a library the gateway links.
 
-BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -D__BPF__ \
-	-I. -I$(BUILD)/bpf -I/usr/include/$(shell uname -m)-linux-gnu
+$(BUILD)/libsteer.a: $(call objs,bpf/steer.c)
+	$(AR) rcs $@ $^
 
-$(BUILD)/bpf/vmlinux.h:
-	@mkdir -p $(@D)
-	bpftool btf dump file /sys/kernel/btf/vmlinux format c > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/bpf/steer.bpf.o: bpf/steer.bpf.c bpf/steer.h $(BUILD)/bpf/vmlinux.h
-	@mkdir -p $(@D)
-	$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-
-$(BUILD)/bpf/steer.skel.h: $(BUILD)/bpf/steer.bpf.o
-	bpftool gen skeleton $< name steer_bpf > $@.tmp && mv $@.tmp $@
+$(ASAN)/libsteer.a: $(call asan_objs,bpf/steer.c)
+	$(AR) rcs $@ $^

@@ -5,14 +5,10 @@ ENGINE_SRCS := gateway/engine.c gateway/gap.c gateway/inst.c gateway/risk.c \
 	gateway/orders.c
 
 GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
-	gateway/xsk_port.c gateway/xdp_steer.c gateway/netif.c \
+	gateway/xsk_port.c gateway/netif.c \
 	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c
 
-# xdp_steer.c includes the bpftool skeleton.
-$(BUILD)/gateway/xdp_steer.o: $(BUILD)/bpf/steer.skel.h
-$(BUILD)/gateway/xdp_steer.o: CPPFLAGS += -I$(BUILD)/bpf
-
-$(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libbook.a $(BUILD)/libproto.a \
+$(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libsteer.a $(BUILD)/libbook.a $(BUILD)/libproto.a \
 		$(BUILD)/libutil.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 	$(CC) $(CFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)
 
@@ -32,10 +28,7 @@ INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_
 
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h
-$(ASAN)/tests/unit/test_steer_bpf.o $(ASAN)/gateway/xdp_steer.o: CPPFLAGS += -I$(BUILD)/bpf
-$(ASAN)/gateway/xdp_steer.o: $(BUILD)/bpf/steer.skel.h
-$(ASAN)/tests/unit/test_steer_bpf: $(ASAN)/tests/unit/test_steer_bpf.o \
-		$(ASAN)/gateway/xdp_steer.o
+$(ASAN)/tests/unit/test_steer_bpf: $(ASAN)/tests/unit/test_steer_bpf.o $(ASAN)/libsteer.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lbpf -lelf -lz $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
 

@@ -12,7 +12,7 @@
 #include "gateway/engine.h"
 #include "gateway/opts.h"
 #include "gateway/warm.h"
-#include "gateway/xdp_steer.h"
+#include "bpf/steer_loader.h"
 #include "gateway/xsk_port.h"
 #include "proto/frame.h"
 

@@ -33,20 +33,7 @@ $(BUILD)/netns/rerequest_client: $(call objs,netns/exsim/rerequest_client.c) \
 	$(CC) $^ -o $@ $(LDLIBS)
 
 # Network faults on a veth's egress without sch_netem (rig.sh netem falls
-# back to it): a tc BPF program, its skeleton and loader.
-VETHFAULT_BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -I. \
-	-I/usr/include/$(shell uname -m)-linux-gnu
-
-$(BUILD)/netns/vethfault.bpf.o: netns/exsim/vethfault.bpf.c netns/exsim/vethfault.h
-	@mkdir -p $(@D)
-	$(CLANG) $(VETHFAULT_BPF_CFLAGS) -c $< -o $@
-
-$(BUILD)/netns/vethfault.skel.h: $(BUILD)/netns/vethfault.bpf.o
-	bpftool gen skeleton $< name vethfault_bpf > $@.tmp && mv $@.tmp $@
-
-$(BUILD)/netns/exsim/vethfault.o: $(BUILD)/netns/vethfault.skel.h
-$(BUILD)/netns/exsim/vethfault.o: CPPFLAGS += -I$(BUILD)/netns
-
+# back to it): a tc BPF program beside its loader.
 $(BUILD)/netns/vethfault: $(call objs,netns/exsim/vethfault.c)
 	$(CC) $^ -o $@ -lbpf -lelf -lz $(LDLIBS)
 

@@ -30,7 +30,7 @@
 #include <linux/pkt_sched.h>
 
 #include "netns/exsim/vethfault.h"
-#include "vethfault.skel.h"
+#include "netns/exsim/vethfault.skel.h"
 
 static const char usage[] =
 "Usage: vethfault attach DEV [--loss P] [--duplicate P] [--delay P --slow-class M:N]\n"

@@ -18,9 +18,9 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
-#include "gateway/xdp_steer.h"
+#include "bpf/steer_loader.h"
 #include "proto/be.h"
-#include "steer.skel.h"
+#include "bpf/steer.skel.h"
 
 #define GROUP	0xEF010101u	/* 239.1.1.1 */
 #define FEED	26400

@@ -9,8 +9,8 @@
 #include <bpf/libbpf.h>
 #include <linux/if_link.h>
 
-#include "gateway/xdp_steer.h"
-#include "steer.skel.h"
+#include "bpf/steer_loader.h"
+#include "bpf/steer.skel.h"
 
 const char *const steer_counter_names[STEER_NR_COUNTERS] = {
 	[STEER_SEEN] = "seen",

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Loading, configuring and attaching the XDP steering program (bpf/), from
- * its bpftool skeleton.  Attached directly with bpf_xdp_attach(): the libxdp
- * dispatcher is refused on this kernel (see shared/notes/platform.md).
+ * Loading, configuring and attaching the XDP steering program (steer.bpf.c)
+ * from its bpftool skeleton.  Attached directly with bpf_xdp_attach(): the
+ * libxdp dispatcher is refused on this kernel (see shared/notes/platform.md).
  */
-#ifndef GATEWAY_XDP_STEER_H
-#define GATEWAY_XDP_STEER_H
+#ifndef BPF_STEER_LOADER_H
+#define BPF_STEER_LOADER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -44,4 +44,4 @@ uint32_t xdp_attached_id(int ifindex);
 
 extern const char *const steer_counter_names[STEER_NR_COUNTERS];
 
-#endif /* GATEWAY_XDP_STEER_H */
+#endif /* BPF_STEER_LOADER_H */
