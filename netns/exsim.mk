@@ -7,7 +7,7 @@ EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
 	netns/exsim/report.c netns/exsim/store.c netns/exsim/faults.c \
 	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c
-EXSIM_LIBS := $(BUILD)/libproto.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
+EXSIM_LIBS := $(BUILD)/libbook.a $(BUILD)/libproto.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
 
 $(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
 	$(CC) $^ -o $@ $(LDLIBS)
@@ -45,7 +45,7 @@ BINS += $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client \
 EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model
 $(EXSIM_UNIT): $(ASAN)/tests/unit/test_exsim_model.o \
 		$(call asan_objs,netns/exsim/fill.c netns/exsim/gen.c) \
-		$(ASAN)/libproto.a $(ASAN)/libstrategy.a
+		$(ASAN)/libbook.a $(ASAN)/libproto.a $(ASAN)/libstrategy.a
 	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(EXSIM_UNIT)
 
