@@ -69,7 +69,7 @@ static int clear_leftover(int ifindex, const char *ifname, bool replace_foreign,
 			 ifname, name, q.prog_id, ifname);
 		return -EBUSY;
 	}
-	fprintf(stderr, "gateway: replacing XDP program '%s' (id %u) left attached on %s%s\n",
+	fprintf(stderr, "t2t-gateway: replacing XDP program '%s' (id %u) left attached on %s%s\n",
 		name, q.prog_id, ifname,
 		strcmp(name, "steer") ? "" : " by an earlier run that did not exit cleanly");
 	/* Either mode may hold it; attaching in the other would fail with EBUSY. */

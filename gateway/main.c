@@ -103,7 +103,7 @@ int main(int argc, char **argv)
 				continue;
 			f = fopen(outs[i], "a");
 			if (!f) {
-				fprintf(stderr, "gateway: cannot write %s: %s\n", outs[i],
+				fprintf(stderr, "t2t-gateway: cannot write %s: %s\n", outs[i],
 					strerror(errno));
 				return 1;
 			}
@@ -112,18 +112,18 @@ int main(int argc, char **argv)
 	}
 
 	if (geteuid() != 0 && o.mode == GW_MODE_XDP) {
-		fprintf(stderr, "gateway: AF_XDP needs root (CAP_NET_ADMIN, CAP_BPF, "
+		fprintf(stderr, "t2t-gateway: AF_XDP needs root (CAP_NET_ADMIN, CAP_BPF, "
 			"CAP_IPC_LOCK); run as root or use --mode udp\n");
 		return 1;
 	}
 	/* Nothing the hot loop touches may page-fault later. */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
-		fprintf(stderr, "gateway: note: mlockall failed (%s); memory not locked\n",
+		fprintf(stderr, "t2t-gateway: note: mlockall failed (%s); memory not locked\n",
 			strerror(errno));
 
 	ret = engine_init(&engine, &o.eng, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "gateway: %s\n", err);
+		fprintf(stderr, "t2t-gateway: %s\n", err);
 		return 1;
 	}
 	if (o.mode == GW_MODE_XDP) {
@@ -134,15 +134,15 @@ int main(int argc, char **argv)
 		h.u = rep.u = &up;
 	}
 	if (ret) {
-		fprintf(stderr, "gateway: %s\n", err);
+		fprintf(stderr, "t2t-gateway: %s\n", err);
 		engine_destroy(&engine);
 		return 1;
 	}
 	if (h.x && !xp.port.hugepages)
-		fprintf(stderr, "gateway: note: no 2 MB hugepages reserved "
+		fprintf(stderr, "t2t-gateway: note: no 2 MB hugepages reserved "
 			"(/proc/sys/vm/nr_hugepages); UMEM on 4 KB pages\n");
 	/* What absorbs a stall, and what it costs. */
-	fprintf(stderr, "gateway: memory: ");
+	fprintf(stderr, "t2t-gateway: memory: ");
 	if (h.x)
 		fprintf(stderr, "UMEM %.1f MB (RX ring %u packets), ",
 			(double)xp.port.area_size / 1048576, o.ring_size);
@@ -170,12 +170,12 @@ int main(int argc, char **argv)
 	h.e = &engine;
 	rep.o = &o;
 	rep.e = &engine;
-	fprintf(stderr, "gateway: %s path on %s, %u instrument(s), hot loop on CPU %d; "
+	fprintf(stderr, "t2t-gateway: %s path on %s, %u instrument(s), hot loop on CPU %d; "
 		"Ctrl-C to stop\n", path_name(&o), o.ifname, o.eng.n_inst, o.cpu);
 	t0 = last_status = mono_ns();
 	ret = pthread_create(&th, NULL, hot_loop, &h);
 	if (ret) {
-		fprintf(stderr, "gateway: cannot start the hot loop: %s\n", strerror(ret));
+		fprintf(stderr, "t2t-gateway: cannot start the hot loop: %s\n", strerror(ret));
 		ctl.stop = 1;
 		goto teardown;
 	}
@@ -201,7 +201,7 @@ int main(int argc, char **argv)
 
 		nanosleep(&ts, NULL);
 		if (h.err[0]) {
-			fprintf(stderr, "gateway: warning: %s\n", h.err);
+			fprintf(stderr, "t2t-gateway: warning: %s\n", h.err);
 			h.err[0] = '\0';
 		}
 		if (o.duration > 0 && since(t0) >= o.duration)
@@ -209,7 +209,7 @@ int main(int argc, char **argv)
 		/* The hot loop cannot log: say it here when the session went stale. */
 		if (engine.gap.stale && !stale_reported) {
 			stale_reported = 1;
-			fprintf(stderr, "gateway: feed session STALE at sequence %" PRIu64
+			fprintf(stderr, "t2t-gateway: feed session STALE at sequence %" PRIu64
 				": %s; no more orders for it\n", engine.dec.next_seq,
 				engine.gap.why);
 		}
@@ -217,7 +217,7 @@ int main(int argc, char **argv)
 		if (!engine.risk.killed && (kill_requested ||
 				       (o.kill_file && access(o.kill_file, F_OK) == 0))) {
 			engine.risk.killed = 1;
-			fprintf(stderr, "gateway: KILL SWITCH engaged (%s): no new orders from now on\n",
+			fprintf(stderr, "t2t-gateway: KILL SWITCH engaged (%s): no new orders from now on\n",
 				kill_requested ? "SIGUSR1" : o.kill_file);
 		}
 		if (!o.quiet && mono_ns() - last_status >= 1000000000ull) {
@@ -232,12 +232,12 @@ teardown:
 	rep.elapsed_s = since(t0);
 	/* Report needs the socket's kernel counters: read them before closing. */
 	if (report_build(&rep))
-		fprintf(stderr, "gateway: out of memory for the latency report\n");
+		fprintf(stderr, "t2t-gateway: out of memory for the latency report\n");
 	report_summary(stdout, &rep);
 	if (o.json && (ret = report_json(o.json, &rep)))
-		fprintf(stderr, "gateway: %s: %s\n", o.json, strerror(-ret));
+		fprintf(stderr, "t2t-gateway: %s: %s\n", o.json, strerror(-ret));
 	if (o.orders_out && (ret = report_orders_csv(o.orders_out, &rep)))
-		fprintf(stderr, "gateway: %s: %s\n", o.orders_out, strerror(-ret));
+		fprintf(stderr, "t2t-gateway: %s: %s\n", o.orders_out, strerror(-ret));
 	report_free(&rep);
 	if (h.x)
 		xsk_path_close(&xp);

@@ -45,6 +45,38 @@ out:
 	return ret;
 }
 
+int netif_on_link(const char *ifname, uint32_t ip, char *net, size_t netlen)
+{
+	struct ifreq ifr;
+	uint32_t addr, mask;
+	struct in_addr a;
+	int fd, ret = -EINVAL;
+
+	if (strlen(ifname) >= IFNAMSIZ)
+		return ret;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, ifname);
+	if (ioctl(fd, SIOCGIFADDR, &ifr)) {
+		ret = -errno;
+		goto out;
+	}
+	addr = ntohl(((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr.s_addr);
+	if (ioctl(fd, SIOCGIFNETMASK, &ifr)) {
+		ret = -errno;
+		goto out;
+	}
+	mask = ntohl(((struct sockaddr_in *)&ifr.ifr_netmask)->sin_addr.s_addr);
+	ret = (ip & mask) == (addr & mask);
+	a.s_addr = htonl(addr & mask);
+	snprintf(net, netlen, "%s/%d", inet_ntoa(a), __builtin_popcount(mask));
+out:
+	close(fd);
+	return ret;
+}
+
 int netif_neigh_mac(const char *ifname, uint32_t ip, uint8_t mac[6],
 		    char *err, size_t errlen)
 {

@@ -9,6 +9,11 @@
 /* IPv4 address (host order) and MAC of ifname. */
 int netif_addr(const char *ifname, uint32_t *ip, uint8_t mac[6],
 	       char *err, size_t errlen);
+/*
+ * Is @ip (host order) on @ifname's own network?  1 yes, 0 no (then @net
+ * holds that network as A.B.C.D/N), -errno when the interface cannot say.
+ */
+int netif_on_link(const char *ifname, uint32_t ip, char *net, size_t netlen);
 /* MAC of ip (host order) from the neighbour table (/proc/net/arp). */
 int netif_neigh_mac(const char *ifname, uint32_t ip, uint8_t mac[6],
 		    char *err, size_t errlen);

@@ -403,7 +403,7 @@ int report_build(struct gw_report *r)
 		int ret = write_capture(r);
 
 		if (ret)
-			fprintf(stderr, "gateway: capture %s: %s\n", r->o->capture,
+			fprintf(stderr, "t2t-gateway: capture %s: %s\n", r->o->capture,
 				strerror(-ret));
 	}
 	return 0;

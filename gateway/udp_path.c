@@ -47,7 +47,7 @@ static int fail(char *err, size_t errlen, const char *what)
  */
 static int open_connected(uint16_t local_port, uint32_t ip, uint16_t port,
 			  const char *what, const char *port_flag, const char *peer,
-			  char *err, size_t errlen)
+			  const char *addr_flag, char *err, size_t errlen)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	int one = 1, rcvbuf = RCVBUF_BYTES, fd, saved, ret;
@@ -71,6 +71,15 @@ static int open_connected(uint16_t local_port, uint32_t ip, uint16_t port,
 	a.sin_port = htons(port);
 	if (connect(fd, (struct sockaddr *)&a, sizeof(a))) {
 		saved = errno;
+		if (saved == ENETUNREACH) {
+			struct in_addr in = { .s_addr = a.sin_addr.s_addr };
+
+			snprintf(err, errlen, "%s (%s) is not reachable from this namespace "
+				 "(no route): pass %s with its address on this network",
+				 peer, inet_ntoa(in), addr_flag);
+			close(fd);
+			return -ENETUNREACH;
+		}
 		snprintf(step, sizeof(step), "connecting the %s socket to %s", what, peer);
 		goto out_fail;
 	}
@@ -131,7 +140,7 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 	}
 
 	u->order_fd = open_connected(o->local_port, o->exch_ip, o->exch_port, "order",
-				     "--local-port", "the exchange", err, errlen);
+				     "--local-port", "the exchange", "--exchange", err, errlen);
 	if (u->order_fd < 0) {
 		ret = u->order_fd;
 		goto out;
@@ -139,7 +148,7 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 	if (o->rerequest_port) {
 		u->rq_fd = open_connected(o->retrans_port, o->rerequest_ip, o->rerequest_port,
 					  "re-request", "--retrans-port",
-					  "the re-request server", err, errlen);
+					  "the re-request server", "--rerequest", err, errlen);
 		if (u->rq_fd < 0) {
 			ret = u->rq_fd;
 			goto out;

@@ -46,10 +46,24 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
 	if (ret)
 		return ret;
-	if (o->have_exch_mac)
+	if (o->have_exch_mac) {
 		memcpy(dst.mac, o->exch_mac, 6);
-	else if ((ret = netif_neigh_mac(o->ifname, o->exch_ip, dst.mac, err, errlen)))
-		return ret;
+	} else {
+		char net[32];
+		struct in_addr in = { .s_addr = htonl(o->exch_ip) };
+
+		/* Frames go straight to the exchange's MAC: it must be a neighbour. */
+		if (!netif_on_link(o->ifname, o->exch_ip, net, sizeof(net))) {
+			snprintf(err, errlen, "the exchange (%s) is not on %s's network %s: "
+				 "pass --exchange with its address on this network (or, "
+				 "when it is routed, --exchange-mac with the next hop's MAC)",
+				 inet_ntoa(in), o->ifname, net);
+			return -ENETUNREACH;
+		}
+		ret = netif_neigh_mac(o->ifname, o->exch_ip, dst.mac, err, errlen);
+		if (ret)
+			return ret;
+	}
 	src.port = o->local_port;
 	dst.ip = o->exch_ip;
 	dst.port = o->exch_port;

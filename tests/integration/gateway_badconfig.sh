@@ -2,7 +2,7 @@
 # Bad configuration fails at start with one clear line and a non-zero exit,
 # before anything is attached: unknown interface, bad addresses, a CPU that
 # does not exist, an HMA length out of range, an unwritable output file,
-# malformed flags.  Runs in a namespace of its own (no rig needed).
+# malformed flags, an exchange off the interface's network.  Runs in a namespace of its own (no rig needed).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 GW=build/t2t-gateway
@@ -50,6 +50,15 @@ expect "bad mode" 2 "--mode is xdp or udp" --mode dpdk
 expect "bad rate limit" 2 "--max-rate" --max-rate fast
 expect "unknown flag" 2 "unknown option .--frobnicate." --frobnicate
 expect "stray argument" 2 "unexpected argument" extra
+# A network that is not the default rig's: without --exchange, both paths
+# say to pass it (a veth pair inside this namespace).
+ip -n "$ns" link add bcdum0 type veth peer name bcdum1
+ip -n "$ns" addr add 10.77.0.2/24 dev bcdum0
+ip -n "$ns" link set bcdum0 up
+expect "exchange off this network" 1 "not on bcdum0's network 10.77.0.0/24: pass --exchange" \
+	-i bcdum0
+expect "exchange unreachable (udp)" 1 "is not reachable from this namespace (no route): pass --exchange" \
+	-i bcdum0 --mode udp
 # Captured first, then searched: "--help | grep -q" under pipefail fails
 # whenever grep exits before the gateway has written all of its help.
 help_rc=0
