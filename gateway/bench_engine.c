@@ -170,7 +170,7 @@ struct stage {
 
 /*
  * The exchange fills the order before the next tick comes (replies take
- * microseconds, ticks come every 1-100 us here), so that the instrument's
+ * microseconds, ticks come microseconds apart at the paced rates), so that the instrument's
  * exposure is what it would be live.  Outside the timed part.
  */
 static void fill(struct stage *s, const struct gw_order *rec)

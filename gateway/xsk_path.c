@@ -285,7 +285,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 		t_seen = mono_ns();
 		/*
 		 * The kernel wrote these frames on the sender's core: each line is a
-		 * cross-core transfer (70-200 ns on this VM).  Ask for all of them
+		 * cross-core cache transfer, a memory latency each.  Ask for all of them
 		 * at once instead of one after another as parsing walks them.
 		 */
 		for (uint32_t i = 0; i < n; i++) {

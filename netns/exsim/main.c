@@ -100,8 +100,8 @@ static void serve_ports(struct loop *L)
 /*
  * Wait until @deadline.  Within spin_ns of a send, before (so it leaves on
  * time) or after it (when the orders it triggers come in), spin and read the
- * order port; otherwise sleep in ppoll() on the order port, which this VM
- * may overshoot by milliseconds.  Heartbeats go out after hb_ns without a
+ * order port; otherwise sleep in ppoll() on the order port, whose wake-up a
+ * virtual machine may delay by milliseconds.  Heartbeats go out after hb_ns without a
  * packet.  Returns the time, early on a signal.
  */
 static uint64_t wait_until(struct loop *L, uint64_t deadline)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * vethfault: network faults on a device's egress where the kernel has no
- * sch_netem (this VM's): loads vethfault.bpf.c as a tc clsact egress filter.
+ * sch_netem (built without CONFIG_NET_SCH_NETEM): loads vethfault.bpf.c as a tc clsact egress filter.
  * netns/rig.sh netem uses it as its fallback; run it in the device's
  * namespace.
  *
