@@ -26,7 +26,7 @@ $(BUILD)/latency/bench_hdr: $(BUILD)/latency/bench_hdr.o $(BUILD)/liblatency.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
 # The capture log reader: percentile tables, CSV, merge, plot data.
-$(BUILD)/t2t-capture: $(BUILD)/latency/capture_tool.o $(BUILD)/liblatency.a
+$(BUILD)/t2t-capture: $(BUILD)/latency/capture_tool.o $(BUILD)/liblatency.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 BINS += $(BUILD)/t2t-capture
 

@@ -5,7 +5,6 @@
  * distribution the plots are drawn from, and the cost of a clock read.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,10 +13,34 @@
 
 #include "latency/capture.h"
 #include "latency/clock_cost.h"
+#include "util/opt.h"
 
-static const char usage[] =
-"Usage: t2t-capture COMMAND [options] FILE...\n"
-"\n"
+struct capture_cfg {
+	bool json, tsv, force;
+	const char *stage;
+	const char *out;
+	int cpu;
+	uint32_t pairs;
+};
+
+#define C(f) OFF(struct capture_cfg, f)
+static const struct opt opts[] = {
+	OPT("json", 0, OPT_FLAG, C(json), NULL, "table: JSON instead of text"),
+	OPT("tsv", 0, OPT_FLAG, C(tsv), NULL, "table: tab-separated instead of text"),
+	OPT("force", 0, OPT_FLAG, C(force), NULL, "pool files of different paths"),
+	OPT("stage", 0, OPT_STR, C(stage), "S", "percentiles: the stage"),
+	OPT("out", 'o', OPT_STR, C(out), "OUT", "csv: write here instead of stdout"),
+	OPT("cpu", 0, OPT_INT, C(cpu), "N", "clock: pinned to this CPU (-1: not pinned)",
+	    .min = -1, .max = 4095),
+	OPT("pairs", 0, OPT_U32, C(pairs), "N", "clock: back-to-back reads timed",
+	    .min = 1, .max = 100000000),
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "t2t-capture",
+	.usage = "COMMAND [options] FILE...",
+	.about =
 "Reads capture logs written by t2t-gateway --capture (gzip text; see\n"
 "latency/README.md).  Files given together must be of one path (af_xdp,\n"
 "udp_spin, udp_block) unless --force; their orders are pooled.\n"
@@ -28,32 +51,24 @@ static const char usage[] =
 "  csv [-o OUT] FILE...           every order as CSV, with its stage times\n"
 "  merge OUT FILE...              one capture file holding every order\n"
 "  percentiles [--stage S] FILE...\n"
-"                                 percentile distribution of a stage (default\n"
-"                                 send->ack) for plotting: value (us),\n"
-"                                 percentile, count, 1/(1-percentile)\n"
+"                                 percentile distribution of a stage for\n"
+"                                 plotting: value (us), percentile, count,\n"
+"                                 1/(1-percentile)\n"
 "  clock [--cpu N] [--pairs N]    cost of clock_gettime(CLOCK_MONOTONIC) read\n"
-"                                 back to back (ns), pinned to CPU N\n"
-"Options:\n"
-"  --force     pool files of different paths\n"
-"  -h, --help  this text\n"
-"\n"
+"                                 back to back (ns)\n"
+"Options:",
+	.more =
 "Stages: send->hook, hook->seen, seen->decided, decided->queued,\n"
 "queued->sent, seen->queued (the loop's work), hook->queued (in-gateway\n"
 "tick-to-trade), hook->sent, send->ack (wire to wire).  Each includes about\n"
 "one clock read (see 'clock').\n"
 "Exit status: 0 ok, 1 a file is unreadable, damaged or not a capture,\n"
-"2 bad usage.\n";
+"2 bad usage.\n",
+	.opts = opts,
+};
 
 static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
 #define NPCT (sizeof(pcts) / sizeof(pcts[0]))
-
-static int bad_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "t2t-capture: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 't2t-capture --help'.\n");
-	return 2;
-}
 
 /* ---- reading a set of files ---- */
 
@@ -360,7 +375,7 @@ static int cmd_merge(const char *out_path, int nfiles, char **files, bool force)
 
 	for (int i = 0; i < nfiles; i++)
 		if (!strcmp(files[i], out_path))
-			return bad_usage("merge: the output '%s' is also an input", out_path);
+			return opt_error(&prog, "merge: the output '%s' is also an input", out_path);
 	if (pool_init(&pl))
 		return 1;
 	ret = read_files(&pl, nfiles, files, force, NULL, NULL);
@@ -473,104 +488,59 @@ static int cmd_clock(int cpu, unsigned int pairs)
 
 int main(int argc, char **argv)
 {
-	enum { O_JSON = 256, O_TSV, O_FORCE, O_STAGE, O_CPU, O_PAIRS };
-	static const struct option lopts[] = {
-		{ "json", no_argument, NULL, O_JSON },
-		{ "tsv", no_argument, NULL, O_TSV },
-		{ "force", no_argument, NULL, O_FORCE },
-		{ "stage", required_argument, NULL, O_STAGE },
-		{ "cpu", required_argument, NULL, O_CPU },
-		{ "pairs", required_argument, NULL, O_PAIRS },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	const char *cmd, *out_path = NULL, *stage = "send->ack";
-	bool json = false, tsv = false, force = false;
-	unsigned int pairs = 1000000;
+	struct capture_cfg c = { .stage = "send->ack", .cpu = -1, .pairs = 1000000 };
+	const char *cmd;
 	struct pool pl;
-	int c, cpu = -1, ret, si;
-	char *end;
+	int ret, si, first;
 
 	if (argc < 2)
-		return bad_usage("%s", "a command is needed: table, csv, merge, percentiles, clock");
+		return opt_error(&prog, "a command is needed: table, csv, merge, "
+				 "percentiles, clock");
 	cmd = argv[1];
 	if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
-		fputs(usage, stdout);
+		opt_usage(&prog, &c, stdout);
 		return 0;
 	}
 	if (strcmp(cmd, "table") && strcmp(cmd, "csv") && strcmp(cmd, "merge") &&
 	    strcmp(cmd, "percentiles") && strcmp(cmd, "clock"))
-		return bad_usage("unknown command '%s'", cmd);
-	argv++;
-	argc--;
-	while ((c = getopt_long(argc, argv, "o:h", lopts, NULL)) != -1) {
-		switch (c) {
-		case O_JSON:
-			json = true;
-			break;
-		case O_TSV:
-			tsv = true;
-			break;
-		case O_FORCE:
-			force = true;
-			break;
-		case O_STAGE:
-			stage = optarg;
-			break;
-		case O_CPU:
-			errno = 0;
-			cpu = (int)strtol(optarg, &end, 10);
-			if (errno || *end || end == optarg || cpu < -1 || cpu > 4095)
-				return bad_usage("--cpu wants -1..4095, not '%s'", optarg);
-			break;
-		case O_PAIRS:
-			errno = 0;
-			pairs = (unsigned int)strtoul(optarg, &end, 10);
-			if (errno || *end || end == optarg || !pairs || pairs > 100000000)
-				return bad_usage("--pairs wants 1..100000000, not '%s'", optarg);
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			return bad_usage("%s", "bad option");
-		}
-	}
-	argc -= optind;
-	argv += optind;
+		return opt_error(&prog, "unknown command '%s'", cmd);
+	/* The command stands where a program name would for the parser. */
+	ret = opt_parse(&prog, &c, argc - 1, argv + 1, &first);
+	if (ret)
+		return ret == 1 ? 0 : ret;
+	argc -= first + 1;
+	argv += first + 1;
 
 	if (!strcmp(cmd, "clock")) {
 		if (argc)
-			return bad_usage("clock takes no file: '%s'", argv[0]);
-		return cmd_clock(cpu, pairs);
+			return opt_error(&prog, "clock takes no file: '%s'", argv[0]);
+		return cmd_clock(c.cpu, c.pairs);
 	}
 	if (!strcmp(cmd, "merge")) {
 		if (argc < 2)
-			return bad_usage("%s", "merge wants OUT and at least one FILE");
-		return cmd_merge(argv[0], argc - 1, argv + 1, force);
+			return opt_error(&prog, "merge wants OUT and at least one FILE");
+		return cmd_merge(argv[0], argc - 1, argv + 1, c.force);
 	}
 	if (!argc)
-		return bad_usage("%s: which file(s)?", cmd);
+		return opt_error(&prog, "%s: which file(s)?", cmd);
 	if (!strcmp(cmd, "csv"))
-		return cmd_csv(out_path, argc, argv, force);
+		return cmd_csv(c.out, argc, argv, c.force);
 
-	if (json && tsv)
-		return bad_usage("%s", "--json or --tsv, not both");
-	si = stage_index(stage);
+	if (c.json && c.tsv)
+		return opt_error(&prog, "--json or --tsv, not both");
+	si = stage_index(c.stage);
 	if (si < 0)
-		return bad_usage("unknown stage '%s' (see --help)", stage);
+		return opt_error(&prog, "unknown stage '%s' (see --help)", c.stage);
 	if (pool_init(&pl))
 		return 1;
-	ret = read_files(&pl, argc, argv, force, NULL, NULL);
+	ret = read_files(&pl, argc, argv, c.force, NULL, NULL);
 	if (!ret) {
 		if (!strcmp(cmd, "percentiles"))
-			print_percentiles(&pl.h->stage[si], stage, capture_meta_get(&pl.meta, "path"));
-		else if (json)
+			print_percentiles(&pl.h->stage[si], c.stage,
+					  capture_meta_get(&pl.meta, "path"));
+		else if (c.json)
 			print_json(&pl);
-		else if (tsv)
+		else if (c.tsv)
 			print_tsv(&pl);
 		else
 			print_table(&pl);
