@@ -1,0 +1,30 @@
+# monitor/: the shared-memory view of a running gateway (layout.h), its
+# writer and reader library, t2t-top, t2t-monitor (HTTP: Prometheus, JSON,
+# dashboard) and t2t-monwriter (a writer without a gateway, for tests).
+# Release and ASan+UBSan archives like the other parts, and a
+# ThreadSanitizer flavour (build/tsan/) for the seqlock test only.
+
+MONITOR_SRCS := monitor/writer.c monitor/reader.c monitor/hist.c monitor/snap.c \
+	monitor/sbuf.c monitor/prom.c monitor/json.c monitor/price.c
+
+$(BUILD)/libmonitor.a: $(call objs,$(MONITOR_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(ASAN)/libmonitor.a: $(call asan_objs,$(MONITOR_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+BINS += $(BUILD)/libmonitor.a $(ASAN)/libmonitor.a
+
+MON_LIBS := $(BUILD)/libmonitor.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
+MON_ASAN_LIBS := $(ASAN)/libmonitor.a $(ASAN)/liblatency.a $(ASAN)/libutil.a
+
+# The writer without a gateway: plausible values, paced or flat out.
+$(BUILD)/t2t-monwriter: $(BUILD)/monitor/tools/monwriter.o $(MON_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+BINS += $(BUILD)/t2t-monwriter
+# The terminal view.
+$(BUILD)/t2t-top: $(BUILD)/monitor/tools/top.o $(MON_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+BINS += $(BUILD)/t2t-top
