@@ -28,3 +28,24 @@ BINS += $(BUILD)/t2t-monwriter
 $(BUILD)/t2t-top: $(BUILD)/monitor/tools/top.o $(MON_LIBS)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 BINS += $(BUILD)/t2t-top
+
+# Unit tests: layout, round trips, window, events, the version check (ASan+UBSan).
+UNIT_TESTS += $(ASAN)/tests/unit/test_mon
+$(ASAN)/tests/unit/test_mon: $(ASAN)/tests/unit/test_mon.o $(MON_ASAN_LIBS)
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+
+# The seqlock protocol under ThreadSanitizer: a flavour of its own, for
+# this test only (build/tsan/).
+TSAN := $(BUILD)/tsan
+TSAN_CFLAGS := -std=gnu11 -O1 -g $(WARN) -fno-omit-frame-pointer -fsanitize=thread
+
+$(TSAN)/%.o: %.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(TSAN_CFLAGS) -c $< -o $@
+
+MON_TSAN_OBJS := $(patsubst %.c,$(TSAN)/%.o,monitor/writer.c monitor/reader.c \
+	monitor/hist.c latency/hdr.c latency/order_rec.c)
+
+UNIT_TESTS += $(TSAN)/tests/unit/test_mon_seqlock
+$(TSAN)/tests/unit/test_mon_seqlock: $(TSAN)/tests/unit/test_mon_seqlock.o $(MON_TSAN_OBJS)
+	$(CC) $(TSAN_CFLAGS) -o $@ $^ -lpthread $(LDLIBS)

@@ -74,8 +74,9 @@ int mon_open(struct mon_reader *r, const char *name, char *err, size_t errlen)
 	if ((uint64_t)st.st_size < sizeof(struct mon_header)) {
 		snprintf(err, errlen, "%s is not a t2t monitor segment (%lld bytes)", r->path,
 			 (long long)st.st_size);
-		ret = -EPROTO;
-		goto fail;
+		close(r->fd);
+		r->fd = -1;
+		return -EPROTO;
 	}
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_SHARED, r->fd, 0);
 	if (p == MAP_FAILED) {
