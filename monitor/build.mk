@@ -49,3 +49,21 @@ MON_TSAN_OBJS := $(patsubst %.c,$(TSAN)/%.o,monitor/writer.c monitor/reader.c \
 UNIT_TESTS += $(TSAN)/tests/unit/test_mon_seqlock
 $(TSAN)/tests/unit/test_mon_seqlock: $(TSAN)/tests/unit/test_mon_seqlock.o $(MON_TSAN_OBJS)
 	$(CC) $(TSAN_CFLAGS) -o $@ $^ -lpthread $(LDLIBS)
+
+# The HTTP side: /metrics, /api/state and the dashboard, its files built in.
+WEB_FILES := monitor/web/index.html monitor/web/app.js monitor/web/chart.js \
+	monitor/web/style.css
+$(BUILD)/monitor/web_assets.o: monitor/web_assets.S $(WEB_FILES)
+	@mkdir -p $(@D)
+	$(CC) -c $< -o $@
+
+$(BUILD)/t2t-monitor: $(BUILD)/monitor/tools/monitor.o $(BUILD)/monitor/web_assets.o $(MON_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ -lmicrohttpd -lpthread $(LDLIBS)
+BINS += $(BUILD)/t2t-monitor
+
+# The views against t2t-monwriter: /metrics through promtool and agreeing
+# with /api/state, the version refusal, t2t-top (--once, live in tmux,
+# reattach), the dashboard in headless Chromium (npm ci in tests/browser
+# when needed).
+INT_TESTS += tests/integration/monitor_metrics.sh tests/integration/monitor_top.sh \
+	tests/integration/monitor_dashboard.sh
