@@ -72,10 +72,11 @@ static int check_cfg(const struct mon_cfg *c, char *err, size_t errlen)
 	for (unsigned int i = 0; i < c->n_counters; i++) {
 		const struct mon_counter_def *d = &c->counters[i];
 
-		if (strlen(d->group) + strlen(d->name) + 2 > MON_COUNTER_NAME ||
+		if (!d->group[0] || !d->name[0] || strchr(d->group, '.') ||
+		    strlen(d->group) + strlen(d->name) + 2 > MON_COUNTER_NAME ||
 		    d->kind > MON_FLAG || d->unit > MON_UNIT_NS)
-			return snprintf(err, errlen, "monitor: counter %s.%s: name too long "
-					"or bad kind", d->group, d->name), -EINVAL;
+			return snprintf(err, errlen, "monitor: counter %s.%s: empty, dotted group, too "
+					"long or bad kind", d->group, d->name), -EINVAL;
 	}
 	for (unsigned int i = 0; i < c->n_symbols; i++) {
 		size_t n = strlen(c->symbols[i]);

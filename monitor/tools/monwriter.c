@@ -280,9 +280,9 @@ static void tick(struct mon_writer *w, unsigned int k, struct inst *in, uint64_t
 	in->m.last_price = next_u64() % 2 ? in->m.bid : in->m.ask;
 	in->m.last_size = (uint32_t)(1 + next_u64() % 5) * 100;
 	in->m.ticks++;
-	in->fast += (in->mid - in->fast) / 8;
-	in->slow += (in->mid - in->slow) / 40;
-	pos = in->m.ticks < 40 ? 0 : in->fast > in->slow ? 1 : -1;
+	in->fast += (in->mid - in->fast) / 16;
+	in->slow += (in->mid - in->slow) / 120;
+	pos = in->m.ticks < 120 ? 0 : in->fast > in->slow ? 1 : -1;
 	in->m.strat_pos = pos;
 	in->m.target = (int64_t)pos * UNIT_SHARES;
 	if (in->m.target != in->m.position)
