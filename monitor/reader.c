@@ -35,8 +35,8 @@ int mon_check_header(const struct mon_header *h, uint64_t file_size, const char 
 	if (h->hdr_sub_bits != HDR_SUB_BITS || h->hdr_max_msb != HDR_MAX_MSB ||
 	    h->hdr_buckets != HDR_BUCKETS)
 		return BAD("%s: histograms of another bucket layout (%u sub-bits, %u buckets; "
-			   "this program: %d, %d)", path, h->hdr_sub_bits, h->hdr_buckets,
-			   HDR_SUB_BITS, HDR_BUCKETS);
+			   "this program: %d, %u)", path, h->hdr_sub_bits, h->hdr_buckets,
+			   HDR_SUB_BITS, (unsigned int)HDR_BUCKETS);
 	if (h->n_counters > MON_MAX_COUNTERS || h->n_symbols > MON_MAX_SYMBOLS ||
 	    h->n_stages != MON_STAGES || h->win_slots != MON_WIN_SLOTS ||
 	    h->n_events != MON_EVENTS ||
@@ -126,6 +126,9 @@ bool mon_replaced(const struct mon_reader *r)
 
 	if (r->fd < 0)
 		return false;
+	/* Ours rename a new file into place; one rewritten in place shows here. */
+	if (mon_ld(&r->seg->hdr.start_real_ns) != r->hdr.start_real_ns)
+		return true;
 	if (stat(r->path, &st))
 		return true;
 	return st.st_ino != r->ino || st.st_dev != r->dev;

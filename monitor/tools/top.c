@@ -365,20 +365,21 @@ int main(int argc, char **argv)
 	static struct frame f;
 	static struct rates prev;
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct mon_snap *s = calloc(1, sizeof(*s));
 	struct mon_reader r = { .fd = -1 };
+	struct mon_snap *s;
 	bool attached = false;
 	uint64_t deadline;
 	char err[512];
 	int ret;
 
-	if (!s)
-		return 1;
 	ret = opt_parse(&prog, &cfg, argc, argv, NULL);
 	if (ret)
 		return ret == 1 ? 0 : 2;
 	if (cfg.name && !mon_name_ok(cfg.name))
 		return opt_error(&prog, "--name: 1 to %d of A-Z a-z 0-9 _ . -", MON_NAME_MAX - 1);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return 1;
 
 	if (cfg.once) {
 		deadline = mono_ns() + (uint64_t)(cfg.wait_s * 1e9);

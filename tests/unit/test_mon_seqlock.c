@@ -145,7 +145,7 @@ static int hist_consistent(const struct hdr_hist *h, char *why, size_t len)
 	}
 	for (unsigned int i = 256; i < HDR_BUCKETS; i++)
 		if (h->counts[i])
-			return snprintf(why, len, "bucket %d non-zero", i), 0;
+			return snprintf(why, len, "bucket %u non-zero", i), 0;
 	if (total != h->total || sum != h->sum || (total && (first != h->min || last != h->max)))
 		return snprintf(why, len, "total %llu/%llu sum %llu/%llu min %lld/%lld max %lld/%lld",
 				(unsigned long long)h->total, (unsigned long long)total,
