@@ -245,10 +245,10 @@ static void *reader(void *arg)
 }
 
 /* Writer, ticker and both readers for @ns, or until a reader finds a mixed copy. */
-static void run_for(struct run *run, struct tally *t, uint64_t ns, int stop_at_bad)
+static double run_for(struct run *run, struct tally *t, uint64_t ns, int stop_at_bad)
 {
 	pthread_t tw, tt, tr[2];
-	uint64_t end = mono_ns() + ns;
+	uint64_t t0 = mono_ns(), end = t0 + ns;
 
 	__atomic_store_n(&run->stop, 0, __ATOMIC_RELAXED);
 	pthread_create(&tw, NULL, writer, run);
@@ -266,6 +266,7 @@ static void run_for(struct run *run, struct tally *t, uint64_t ns, int stop_at_b
 	pthread_join(tt, NULL);
 	for (int i = 0; i < 2; i++)
 		pthread_join(tr[i], NULL);
+	return (double)(mono_ns() - t0) / 1e9;
 }
 
 int main(void)
@@ -276,6 +277,7 @@ int main(void)
 			     .n_counters = NCOUNTERS, .symbols = syms, .n_symbols = NSYMS };
 	char name[40], err[256];
 	int fails = 0;
+	double took;
 
 	for (int i = 0; i < NCOUNTERS; i++) {
 		snprintf(names[i], sizeof(names[i]), "c%d", i);
@@ -328,10 +330,10 @@ int main(void)
 	memset(t[0].bad, 0, sizeof(t[0].bad));
 	memset(t[1].bad, 0, sizeof(t[1].bad));
 	run.honest = 0;
-	run_for(&run, t, CATCH_NS, 1);
+	took = run_for(&run, t, CATCH_NS, 1);
 	if (t[0].bad[B_COUNTERS] + t[1].bad[B_COUNTERS])
-		printf("writer without the sequence counter: caught (%llu mixed copies)\n",
-		       (unsigned long long)(t[0].bad[B_COUNTERS] + t[1].bad[B_COUNTERS]));
+		printf("writer without the sequence counter: caught in %.2f s (%llu mixed copies)\n",
+		       took, (unsigned long long)(t[0].bad[B_COUNTERS] + t[1].bad[B_COUNTERS]));
 	else {
 		printf("FAIL: a writer without the sequence counter went unnoticed for %.0f s\n",
 		       (double)CATCH_NS / 1e9);
