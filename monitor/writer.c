@@ -216,7 +216,7 @@ unsigned int mon_record_order(struct mon_writer *w, const struct order_times *t,
 			      uint8_t outcome, uint8_t flags)
 {
 	int64_t v[STAGE_NR];
-	unsigned int mask = order_stages(t, outcome, flags, v);
+	unsigned int mask = order_stages(t, outcome, flags, v, NULL);
 
 	for (unsigned int i = 0; i < STAGE_NR; i++)
 		if (mask & (1u << i))

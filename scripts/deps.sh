@@ -26,6 +26,21 @@ fi
 
 echo "deps: installing$missing"
 export DEBIAN_FRONTEND=noninteractive
+# Packages install, services do not start: the prometheus package is here
+# for promtool only, and must not leave a server listening on :9090.
+guard=
+if [ ! -e /usr/sbin/policy-rc.d ]; then
+	guard=/usr/sbin/policy-rc.d
+	printf '#!/bin/sh\nexit 101\n' >"$guard"
+	chmod 755 "$guard"
+	trap 'rm -f "$guard"' EXIT
+fi
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends $missing >/dev/null
+case " $missing " in
+*" prometheus "*)
+	if [ -d /run/systemd/system ]; then
+		systemctl disable --now prometheus >/dev/null 2>&1 || true
+	fi ;;
+esac
 echo "deps: done"
