@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The order book of every stock locate and the execution tape (contract:
- * shared/spec/itch-book.md).
+ * docs/book.md).
  *
  * One struct book holds the books of all 65536 locates: live orders in one
  * hash table keyed by Order Reference Number (refs are unique across the
@@ -54,6 +54,8 @@ struct book_counters {
 	uint64_t overfill;	/* E C X of more shares than rest */
 	uint64_t book_full;	/* add dropped: order table (or level pool) full */
 	uint64_t bad_side;	/* add whose Buy/Sell is neither 'B' nor 'S' */
+	/* Possible but empty: an add, or a replace's new order, of 0 shares. */
+	uint64_t zero_shares;	/* nothing rests (a replace still removes its original) */
 	uint64_t prints;
 };
 

@@ -4,7 +4,7 @@
  * inline so that a decoder's loop (backtester, gateway, exchange simulator)
  * compiles it in place: a switch on the type byte, no function pointers.
  *
- * Rules (shared/spec/itch-book.md):
+ * Rules (docs/book.md):
  *   A F  add (ref, side, shares, price) to the header locate's book
  *   E    execute shares at the resting order's price: print 'E'
  *   C    execute at the message's price: print 'C' if Printable = 'Y'
@@ -34,8 +34,10 @@ static inline void book_insert(struct book *b, struct book_order *o, uint64_t re
 	struct book_level *l;
 	uint32_t idx;
 
-	if (BOOK_UNLIKELY(!shares))
+	if (BOOK_UNLIKELY(!shares)) {
+		b->cnt.zero_shares++;
 		return;
+	}
 	if (BOOK_UNLIKELY(b->live == b->max_orders)) {
 		b->cnt.book_full++;
 		return;

@@ -155,13 +155,14 @@ static void write_stats(struct run *r, FILE *f)
 	fprintf(f, "},\n  \"malformed\": %" PRIu64 ",\n  \"prints\": %" PRIu64 ",\n"
 		"  \"dup_ref\": %" PRIu64 ",\n  \"unknown_ref\": %" PRIu64 ",\n"
 		"  \"overfill\": %" PRIu64 ",\n  \"book_full\": %" PRIu64 ",\n"
-		"  \"bad_side\": %" PRIu64 ",\n  \"live_orders\": %" PRIu64 ",\n"
+		"  \"bad_side\": %" PRIu64 ",\n  \"zero_shares\": %" PRIu64 ",\n"
+		"  \"live_orders\": %" PRIu64 ",\n"
 		"  \"peak_live_orders\": %" PRIu64 ",\n  \"book_orders\": %u,\n"
 		"  \"tracked\": \"%s\",\n  \"pages\": \"%s\",\n  \"digest\": \"%016" PRIx64 "\",\n"
 		"  \"seconds\": %.6f,\n  \"messages_per_second\": %.0f,\n"
 		"  \"ns_per_message\": %.2f\n}\n",
 		c->malformed, c->prints, c->dup_ref, c->unknown_ref, c->overfill, c->book_full,
-		c->bad_side, b->live, b->peak, b->max_orders,
+		c->bad_side, c->zero_shares, b->live, b->peak, b->max_orders,
 		r->o->track_named ? "named" : "all", pages, book_digest(b), r->seconds,
 		r->seconds > 0 ? (double)r->messages / r->seconds : 0.0,
 		r->messages ? r->seconds * 1e9 / (double)r->messages : 0.0);

@@ -78,6 +78,7 @@ static void same_counters(const struct book *b, const struct model *m, uint64_t 
 	      b->cnt.malformed == m->malformed && b->cnt.dup_ref == m->dup_ref &&
 	      b->cnt.unknown_ref == m->unknown_ref && b->cnt.overfill == m->overfill &&
 	      b->cnt.book_full == m->book_full && b->cnt.bad_side == m->bad_side &&
+	      b->cnt.zero_shares == m->zero_shares &&
 	      b->live == m->live && b->peak == m->peak,
 	      "seq %llu: counters differ from the model", (unsigned long long)seq);
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A reference model of the book and the tape for tests and the fuzzer: the
- * contract (shared/spec/itch-book.md) written the plain way.  Every message
+ * contract (docs/book.md) written the plain way.  Every message
  * is decoded with the proto codec (not the book's own field loads), live
  * orders sit in a chained hash map, and the levels are recomputed when
  * asked by sorting the live orders.  Slow and obviously right.
@@ -32,7 +32,7 @@ struct model {
 	struct m_order *bucket[M_BUCKETS];
 	uint64_t live, peak, cap;
 	uint64_t by_type[256];
-	uint64_t malformed, dup_ref, unknown_ref, overfill, book_full, bad_side;
+	uint64_t malformed, dup_ref, unknown_ref, overfill, book_full, bad_side, zero_shares;
 };
 
 static inline struct m_order **m_slot(struct model *m, uint64_t ref)
@@ -49,8 +49,10 @@ static inline void m_insert(struct model *m, uint64_t ref, uint16_t loc, char si
 {
 	struct m_order *o;
 
-	if (!shares)
+	if (!shares) {
+		m->zero_shares++;
 		return;
+	}
 	if (m->live == m->cap) {
 		m->book_full++;
 		return;

@@ -235,6 +235,7 @@ static void replay(const struct run *r)
 	assert_int_equal(b->cnt.overfill, m->overfill);
 	assert_int_equal(b->cnt.book_full, m->book_full);
 	assert_int_equal(b->cnt.bad_side, m->bad_side);
+	assert_int_equal(b->cnt.zero_shares, m->zero_shares);
 	assert_int_equal(b->cnt.prints, prints);
 	assert_int_equal(b->live, m->live);
 	assert_int_equal(b->peak, m->peak);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The book's rules one by one (shared/spec/itch-book.md): adds, levels and
+ * The book's rules one by one (docs/book.md): adds, levels and
  * best prices, each execution and cancel case, replace, prints, each
  * impossible-event class, malformed blocks, tracking, the digest.  Every
  * test ends with the slow self-check (aggregates == recount).
@@ -489,6 +489,7 @@ static void test_add_zero_shares_and_bad_side(void **state)
 	apply(b, msg_add('A', 1, 1, 'B', 0, 100));
 	assert_null(book_find(b, 1));
 	assert_int_equal(b->live, 0);
+	assert_int_equal(b->cnt.zero_shares, 1);
 	apply(b, msg_add('A', 1, 2, 'X', 10, 100));
 	assert_int_equal(b->cnt.bad_side, 1);
 	assert_null(book_find(b, 2));
@@ -498,6 +499,7 @@ static void test_add_zero_shares_and_bad_side(void **state)
 	assert_null(book_find(b, 3));
 	assert_null(book_find(b, 4));
 	assert_int_equal(b->live, 0);
+	assert_int_equal(b->cnt.zero_shares, 2);
 	assert_int_equal(b->cnt.dup_ref + b->cnt.unknown_ref + b->cnt.book_full, 0);
 }
 
