@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * MoldUDP64 / ITCH 5.0 feed decoder (contract: shared/spec/wire.md).
+ * MoldUDP64 / ITCH 5.0 feed decoder (contract: docs/wire.md).
  *
  * feed_decode() takes one UDP payload and, straight from its bytes:
  *  - tracks the session's sequence numbers (in order, gap, duplicate or old,

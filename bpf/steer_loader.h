@@ -2,7 +2,7 @@
 /*
  * Loading, configuring and attaching the XDP steering program (steer.bpf.c)
  * from its bpftool skeleton.  Attached directly with bpf_xdp_attach(): the
- * libxdp dispatcher is refused on this kernel (see shared/notes/platform.md).
+ * libxdp dispatcher is refused on this kernel (see docs/platform.md).
  */
 #ifndef BPF_STEER_LOADER_H
 #define BPF_STEER_LOADER_H

@@ -156,7 +156,7 @@ setup_end() {
 
 	# TX checksum offload off: with it on, veth passes frames with partial
 	# UDP checksums, which AF_XDP sees as they are and a receiving kernel
-	# socket drops (see shared/notes/platform.md).
+	# socket drops (see docs/platform.md).
 	run nsrun "$ns" ethtool -K "$dev" tx off >/dev/null
 
 	# One RX and one TX queue (veth's default, made explicit): an AF_XDP

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Day files: Nasdaq "BinaryFILE" as published for TotalView-ITCH 5.0
- * (contract: shared/spec/itch-book.md).  Each message is preceded by its
+ * (contract: docs/book.md).  Each message is preceded by its
  * length as a 2-byte big-endian integer, nothing else; the file is usually
  * gzip-compressed.  Message n of the file (1-based) is sequence number n.
  *

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * NASDAQ TotalView-ITCH 5.0 messages (contract: shared/spec/wire.md).
+ * NASDAQ TotalView-ITCH 5.0 messages (contract: docs/wire.md).
  *
  * Layout constants for the fields the decoder reads in its hot loop, the
  * fixed length of every ITCH 5.0 message type, and a generic encoder/decoder

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * MoldUDP64 downstream packets and re-requests (contract: shared/spec/wire.md).
+ * MoldUDP64 downstream packets and re-requests (contract: docs/wire.md).
  *
  * The builder writes a packet in place in a caller buffer (a UMEM frame or a
  * socket buffer) and refuses a block that would exceed the byte budget, so a

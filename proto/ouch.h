@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * OUCH 4.2 messages in SoupBinTCP-style UDP datagrams
- * (contract: shared/spec/wire.md).
+ * (contract: docs/wire.md).
  *
  * Datagram: Packet Length (2, counts the type byte and payload), Packet Type
  * (1: 'U' client -> exchange, 'S' exchange -> client), one OUCH message.

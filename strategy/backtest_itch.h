@@ -2,7 +2,7 @@
 /*
  * backtest --itch: a TotalView-ITCH 5.0 day file through the order book
  * (book/) into the execution tape, and the strategy of each configured
- * symbol on its prints (shared/spec/itch-book.md).
+ * symbol on its prints (docs/book.md).
  */
 #ifndef STRATEGY_BACKTEST_ITCH_H
 #define STRATEGY_BACKTEST_ITCH_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * HMA / HMA3 stop-and-reverse signal, exactly as ../shared/spec/strategy.md
+ * HMA / HMA3 stop-and-reverse signal, exactly as docs/strategy.md
  * defines it.  Two kernels decide the same sign d[t] of HMA[t] - HMA3[t]:
  *
  *  - the batch reference computes every weighted sum directly over its

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * ITCH 5.0 and MoldUDP64 codecs: round trips for every message type, field
- * offsets and byte order checked against the layout in shared/spec/wire.md
+ * offsets and byte order checked against the layout in docs/wire.md
  * (offsets written out as numbers here, not taken from the headers).
  */
 #include <setjmp.h>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * OUCH 4.2 in SoupBinTCP-style UDP framing: Enter Order and the four
- * replies, round trips, offsets against shared/spec/wire.md (as numbers),
+ * replies, round trips, offsets against docs/wire.md (as numbers),
  * every decode error, and the order token.
  */
 #include <setjmp.h>
