@@ -215,7 +215,7 @@ static inline unsigned int engine_on_ticks(struct gw_engine *e, uint32_t n,
 		}
 		in->ticks++;
 		e->st.ticks_ours++;
-		inst_note_print(in, px);
+		inst_note_print(in, px, r->shares[slot]);
 		if (unlikely(late)) {
 			if (chg)
 				engine_untraded(e, k - 1, chg, r->seq[slot], UNTRADED_LATE);

@@ -32,6 +32,7 @@ struct gw_inst {
 	uint32_t unit;
 	struct strat strat;
 	uint32_t last_price;
+	uint32_t last_shares;
 	uint32_t ref[INST_REF_PRINTS];	/* last prints, newest at ref_at */
 	uint32_t ref_at;
 	/* what the exchange confirmed */
@@ -45,10 +46,11 @@ struct gw_inst {
 /* 0, or -ERANGE (HMA length out of range). */
 int inst_init(struct gw_inst *in, const struct inst_spec *spec, const char *firm);
 
-/* A valid print of the instrument: last price and the reference's window. */
-static inline void inst_note_print(struct gw_inst *in, uint32_t px)
+/* A valid print of the instrument: last print and the reference's window. */
+static inline void inst_note_print(struct gw_inst *in, uint32_t px, uint32_t shares)
 {
 	in->last_price = px;
+	in->last_shares = shares;
 	in->ref_at = in->ref_at + 1 == INST_REF_PRINTS ? 0 : in->ref_at + 1;
 	in->ref[in->ref_at] = px;
 }

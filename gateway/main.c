@@ -18,6 +18,7 @@
 
 #include "util/clock.h"
 #include "gateway/engine.h"
+#include "gateway/mon.h"
 #include "gateway/opts.h"
 #include "gateway/path.h"
 #include "gateway/report.h"
@@ -76,13 +77,14 @@ static double since(uint64_t t0)
 int main(int argc, char **argv)
 {
 	static struct gw_engine engine;
+	static struct gw_mon mon;
 	struct xsk_path xp;
 	struct udp_path up;
 	struct gw_opts o;
 	struct gw_report rep = { 0 };
 	struct hot h = { 0 };
 	struct sigaction sa = { 0 };
-	uint64_t t0, prev_ticks = 0, last_status;
+	uint64_t t0, prev_ticks = 0, last_status, last_mon = 0;
 	int stale_reported = 0;
 	pthread_t th;
 	char err[256];
@@ -170,6 +172,17 @@ int main(int argc, char **argv)
 	h.e = &engine;
 	rep.o = &o;
 	rep.e = &engine;
+	if (!o.monitor || strcmp(o.monitor, "off")) {
+		const char *name = o.monitor ? o.monitor : o.ifname;
+
+		ret = gw_mon_open(&mon, name, &rep, err, sizeof(err));
+		if (ret) {
+			fprintf(stderr, "t2t-gateway: %s (--monitor NAME names another, "
+				"--monitor off publishes none)\n", err);
+			goto teardown_paths;
+		}
+		ctl.mon = &mon;
+	}
 	fprintf(stderr, "t2t-gateway: %s path on %s, %u instrument(s), hot loop on CPU %d; "
 		"Ctrl-C to stop\n", path_name(&o), o.ifname, o.eng.n_inst, o.cpu);
 	t0 = last_status = mono_ns();
@@ -220,6 +233,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "t2t-gateway: KILL SWITCH engaged (%s): no new orders from now on\n",
 				kill_requested ? "SIGUSR1" : o.kill_file);
 		}
+		if (ctl.mon && mono_ns() - last_mon >= GW_MON_PERIOD_NS) {
+			last_mon = mono_ns();
+			gw_mon_poll(ctl.mon, last_mon);
+		}
 		if (!o.quiet && mono_ns() - last_status >= 1000000000ull) {
 			report_status(stderr, &rep, (double)(mono_ns() - last_status) / 1e9,
 				      &prev_ticks);
@@ -239,10 +256,17 @@ teardown:
 	if (o.orders_out && (ret = report_orders_csv(o.orders_out, &rep)))
 		fprintf(stderr, "t2t-gateway: %s: %s\n", o.orders_out, strerror(-ret));
 	report_free(&rep);
+	if (ctl.mon) {
+		/* The run's last state stays readable until the segment closes. */
+		gw_mon_poll(ctl.mon, mono_ns() + GW_MON_ORDER_WAIT_NS);
+		gw_mon_close(ctl.mon);
+	}
+	ret = 0;
+teardown_paths:
 	if (h.x)
 		xsk_path_close(&xp);
 	else
 		udp_path_close(&up);
 	engine_destroy(&engine);
-	return 0;
+	return ret ? 1 : 0;
 }

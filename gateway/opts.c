@@ -260,6 +260,9 @@ static const struct opt opts[] = {
 	  "add K=V to the capture's header (rig, rate, ...); repeatable, up to 16",
 	  .call = capture_note),
 	OPT("quiet", 'q', OPT_FLAG, G(quiet), NULL, "no status line once a second"),
+	OPT("monitor", 0, OPT_STR, G(monitor), "NAME|off",
+	  "publish the live state in /dev/shm/t2t-NAME for t2t-top and t2t-monitor "
+	  "(default: the interface's name)", .max = 47),
 	OPT_END,
 };
 

@@ -47,6 +47,7 @@ struct gw_opts {
 	const char *capture_note[GW_CAPTURE_NOTES];	/* KEY=VALUE for its header */
 	unsigned int n_capture_notes;
 	bool quiet;
+	const char *monitor;		/* segment name; NULL: ifname; "off": none */
 	int feed_clock_mono;		/* the feed stamps this host's CLOCK_MONOTONIC */
 	bool symbols_given;		/* the first --symbol replaces the defaults */
 	bool rerequest_given;		/* else the re-request server is the exchange's */

@@ -16,10 +16,13 @@
 #include "gateway/xsk_port.h"
 #include "proto/frame.h"
 
+struct gw_mon;
+
 struct run_ctl {
 	volatile int stop;
 	int exit_on_end;
 	uint64_t grace_ns;
+	struct gw_mon *mon;	/* published to in idle turns; NULL: none */
 };
 
 struct xsk_path {

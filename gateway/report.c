@@ -76,27 +76,6 @@ void report_status(FILE *out, const struct gw_report *r, double dt_s,
 	*prev_ticks = ticks;
 }
 
-/*
- * Every counter of the run, in one table: the summary and the JSON are both
- * written from it, group by group, in this order.
- */
-enum val_kind { V_NUM, V_BOOL, V_STR };
-
-struct counter {
-	const char *group;
-	const char *name;
-	enum val_kind kind;
-	uint64_t v;
-	const char *str;
-};
-
-#define COUNTERS_MAX 160
-
-struct counters {
-	struct counter c[COUNTERS_MAX];
-	unsigned int n;
-};
-
 static void put(struct counters *t, const char *group, const char *name,
 		enum val_kind kind, uint64_t v, const char *str)
 {
@@ -105,6 +84,7 @@ static void put(struct counters *t, const char *group, const char *name,
 }
 
 #define NUM(g, n, v) put(t, g, n, V_NUM, (v), NULL)
+#define GAUGE(g, n, v) put(t, g, n, V_GAUGE, (v), NULL)
 #define BOOL(g, n, v) put(t, g, n, V_BOOL, !!(v), NULL)
 #define STR(g, n, s) put(t, g, n, V_STR, 0, (s))
 
@@ -133,7 +113,7 @@ static void feed_counters(struct counters *t, const struct gw_engine *e)
 	NUM("feed", "other_session", c->other_session);
 	NUM("feed", "session_changes", c->session_changes);
 	NUM("feed", "spoofed", s->spoofed);
-	NUM("feed", "next_seq", e->dec.next_seq);
+	GAUGE("feed", "next_seq", e->dec.next_seq);
 	NUM("feed", "malformed", malformed(c));
 	NUM("feed", "short_packet", c->short_packet);
 	NUM("feed", "block_overrun", c->block_overrun);
@@ -151,14 +131,15 @@ static void book_counters(struct counters *t, const struct gw_engine *e)
 
 	if (!b)
 		return;
-	NUM("book", "live_orders", b->live);
-	NUM("book", "peak_orders", b->peak);
+	GAUGE("book", "live_orders", b->live);
+	GAUGE("book", "peak_orders", b->peak);
 	NUM("book", "prints", b->cnt.prints);
 	NUM("book", "dup_ref", b->cnt.dup_ref);
 	NUM("book", "unknown_ref", b->cnt.unknown_ref);
 	NUM("book", "overfill", b->cnt.overfill);
 	NUM("book", "book_full", b->cnt.book_full);
 	NUM("book", "bad_side", b->cnt.bad_side);
+	NUM("book", "zero_shares", b->cnt.zero_shares);
 }
 
 static void gap_counters(struct counters *t, const struct gw_engine *e)
@@ -172,7 +153,7 @@ static void gap_counters(struct counters *t, const struct gw_engine *e)
 	NUM("gaps", "requests", g->requests);
 	NUM("gaps", "retries", g->retries);
 	NUM("gaps", "retrans_pkts", g->retrans_pkts);
-	NUM("gaps", "recovery_ns_max", g->recovery_ns_max);
+	GAUGE("gaps", "recovery_ns_max", g->recovery_ns_max);
 	NUM("gaps", "recovery_ns_total", g->recovery_ns_total);
 	NUM("gaps", "timeouts", g->timeouts);
 	NUM("gaps", "too_far", g->too_far);
@@ -192,7 +173,7 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 	NUM("orders", "filled", o->fills);
 	NUM("orders", "canceled", o->cancels);
 	NUM("orders", "rejected", o->rejects);
-	NUM("orders", "open", e->ord.open);
+	GAUGE("orders", "open", e->ord.open);
 	NUM("orders", "restores", e->st.restores);
 	NUM("orders", "catchup", e->st.catchup_orders);
 	NUM("orders", "untraded", e->st.untraded);
@@ -255,7 +236,7 @@ static void path_counters(struct counters *t, const struct gw_report *r)
 	}
 }
 
-static void collect(struct counters *t, const struct gw_report *r)
+void report_collect(struct counters *t, const struct gw_report *r)
 {
 	t->n = 0;
 	feed_counters(t, r->e);
@@ -268,14 +249,8 @@ static void collect(struct counters *t, const struct gw_report *r)
 /* Stamps further than this from our own clock are not our clock's. */
 #define SAME_CLOCK_NS (10 * NS_PER_SEC)
 
-/*
- * An order-log record as the capture log sees it.  The exchange's side of
- * its times (t_send from the feed's timestamp, t_ack from the reply's) is
- * this host's clock only when the feed says so (--feed-clock mono) and the
- * stamps agree with it; otherwise those two are not measured (0).
- */
-static void order_to_rec(const struct gw_report *r, const struct gw_order *o,
-			 struct capture_rec *c, uint64_t *mismatch)
+void report_order_rec(const struct gw_report *r, const struct gw_order *o,
+		       struct capture_rec *c, uint64_t *mismatch)
 {
 	const struct gw_engine *e = r->e;
 	const struct gw_inst *in = &e->inst[o->inst];
@@ -371,7 +346,7 @@ static int write_capture(const struct gw_report *r)
 	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
 		struct capture_rec c;
 
-		order_to_rec(r, &e->ord.log[no & e->ord.mask], &c, NULL);
+		report_order_rec(r, &e->ord.log[no & e->ord.mask], &c, NULL);
 		capture_write(&w, &c);
 	}
 	return capture_close(&w);
@@ -388,7 +363,7 @@ int report_build(struct gw_report *r)
 		return -ENOMEM;
 	capture_hists_reset(r->lat);
 	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
-		order_to_rec(r, &e->ord.log[no & e->ord.mask], &c, &r->clock_mismatch);
+		report_order_rec(r, &e->ord.log[no & e->ord.mask], &c, &r->clock_mismatch);
 		capture_hists_add(r->lat, &c);
 	}
 
@@ -443,7 +418,7 @@ static void print_counters(FILE *out, const struct counters *t)
 
 		if (c->kind == V_STR && !c->str[0])
 			continue;
-		if (c->kind == V_NUM)
+		if (c->kind == V_NUM || c->kind == V_GAUGE)
 			snprintf(val, sizeof(val), "%" PRIu64, c->v);
 		else if (c->kind == V_BOOL)
 			snprintf(val, sizeof(val), "%s", c->v ? "yes" : "no");
@@ -496,7 +471,7 @@ void report_summary(FILE *out, const struct gw_report *r)
 	if (e->gap.stale)
 		fprintf(out, ": %s", e->gap.why);
 	fprintf(out, "; longest recovery %.3f ms\n", (double)e->gap.st.recovery_ns_max / 1e6);
-	collect(&t, r);
+	report_collect(&t, r);
 	print_counters(out, &t);
 	fprintf(out, "%-8s", "types");
 	for (int ty = 0; ty < 256; ty++)
@@ -581,7 +556,7 @@ static void json_counters(FILE *f, const struct counters *t)
 		} else {
 			fprintf(f, ", ");
 		}
-		if (c->kind == V_NUM)
+		if (c->kind == V_NUM || c->kind == V_GAUGE)
 			fprintf(f, "\"%s\": %" PRIu64, c->name, c->v);
 		else if (c->kind == V_BOOL)
 			fprintf(f, "\"%s\": %s", c->name, c->v ? "true" : "false");
@@ -604,7 +579,7 @@ int report_json(const char *path, const struct gw_report *r)
 	fprintf(f, "{\n  \"path\": \"%s\",\n  \"elapsed_s\": %.3f,\n", path_name(r->o),
 		r->elapsed_s);
 	fprintf(f, "  \"session\": \"%.10s\",\n", e->dec.have_session ? e->dec.session : "");
-	collect(&t, r);
+	report_collect(&t, r);
 	json_counters(f, &t);
 	fprintf(f, "  \"messages_by_type\": {");
 	for (int ty = 0, n = 0; ty < 256; ty++)
@@ -674,7 +649,7 @@ int report_orders_csv(const char *path, const struct gw_report *r)
 		char kind = o->flags & ORDER_F_RESTORE ? 'R' : o->flags & ORDER_F_RESIZED ? 'A' : 'S';
 		struct capture_rec c;
 
-		order_to_rec(r, o, &c, NULL);
+		report_order_rec(r, o, &c, NULL);
 		fprintf(f, "%u,%" PRIu64 ",%.*s,%c,%u,%u,%s,%u,%" PRIu64 ",%" PRIu64 ",%"
 			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%c,%" PRIu64 "\n",
 			o->order_no, o->md_seq, sym_len(in->symbol), in->symbol, o->side, o->shares,

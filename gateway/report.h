@@ -22,6 +22,49 @@ struct gw_report {
 	struct hdr_hist *clock_read;	/* back-to-back clock reads, hot CPU */
 };
 
+/*
+ * Every counter of the run, in one table: the summary, the JSON and the
+ * monitor segment are all written from it, group by group, in this order.
+ */
+enum val_kind {
+	V_NUM,		/* a count that only grows */
+	V_GAUGE,	/* a level: goes up and down */
+	V_BOOL,
+	V_STR,
+};
+
+struct counter {
+	const char *group;
+	const char *name;
+	enum val_kind kind;
+	uint64_t v;
+	const char *str;
+};
+
+#define COUNTERS_MAX 160
+
+struct counters {
+	struct counter c[COUNTERS_MAX];
+	unsigned int n;
+};
+
+/*
+ * Fill the table from the engine and the path (the latter's kernel and
+ * BPF counters cost a syscall each: off the hot loop).  The table's rows
+ * and their order depend only on the configuration, never on the values.
+ */
+void report_collect(struct counters *t, const struct gw_report *r);
+
+/*
+ * An order-log record as the capture log sees it.  The exchange's side of
+ * its times (t_send from the feed's timestamp, t_ack from the reply's) is
+ * this host's clock only when the feed says so (--feed-clock mono) and the
+ * stamps agree with it; otherwise those two are not measured (0), and a
+ * disagreement is counted in *mismatch (may be NULL).
+ */
+void report_order_rec(const struct gw_report *r, const struct gw_order *o,
+		      struct capture_rec *c, uint64_t *mismatch);
+
 /* One status line from the shared counters (called once a second). */
 void report_status(FILE *out, const struct gw_report *r, double dt_s,
 		   uint64_t *prev_ticks);

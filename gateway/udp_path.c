@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "gateway/mon.h"
 #include "gateway/path.h"
 
 #include "proto/moldudp64.h"
@@ -340,6 +341,7 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 		drain_replies(u, e);
 		drain_retrans(u, e);
 		housekeeping(u, e, mono_ns());
+		gw_mon_idle(ctl->mon, e, mono_ns());
 		if (e->ended && ctl->exit_on_end) {
 			if (!end_at)
 				end_at = mono_ns() + ctl->grace_ns;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/clock.h"
+#include "gateway/mon.h"
 #include "gateway/netif.h"
 #include "gateway/path.h"
 
@@ -274,6 +275,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 			}
 			housekeeping(x, e, mono_ns(), &b);
 			tx_flush(x, &b);
+			gw_mon_idle(ctl->mon, e, mono_ns());
 			if (e->ended && ctl->exit_on_end) {
 				if (!end_at)
 					end_at = mono_ns() + ctl->grace_ns;
