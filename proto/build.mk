@@ -3,7 +3,8 @@
 
 PROTO_SRCS := proto/proto_err.c proto/itch.c proto/moldudp64.c \
 	proto/tick_ring.c proto/stock_dir.c proto/feed_decoder.c \
-	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c
+	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c \
+	proto/itch_filter.c
 PROTO_HDRS := $(wildcard proto/*.h)
 
 PROTO_LIB      := $(BUILD)/libproto.a
