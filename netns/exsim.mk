@@ -6,11 +6,15 @@
 EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
 	netns/exsim/report.c netns/exsim/store.c netns/exsim/faults.c \
-	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c
-EXSIM_LIBS := $(BUILD)/libproto.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
+	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c \
+	netns/exsim/bookfill.c netns/exsim/daysrc.c netns/exsim/replay.c \
+	netns/exsim/genday.c
+# libbook before libproto (day files, ITCH) and -lz.
+EXSIM_LIBS := $(BUILD)/libbook.a $(BUILD)/libproto.a $(BUILD)/libstrategy.a \
+	$(BUILD)/liblatency.a $(BUILD)/libutil.a
 
 $(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
-	$(CC) $^ -o $@ $(LDLIBS)
+	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 # What the four kernel-UDP test tools share: argument parsing, the feed
 # socket, the trade CSV line.
@@ -54,12 +58,13 @@ BINS += $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client \
 	$(BUILD)/netns/vethfault \
 	$(BUILD)/netns/fault_recv $(BUILD)/netns/rerequest_client
 
-# The fill model and the tick generator, ASan+UBSan.
-EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model
-$(EXSIM_UNIT): $(ASAN)/tests/unit/test_exsim_model.o \
-		$(call asan_objs,netns/exsim/fill.c netns/exsim/gen.c) \
-		$(ASAN)/libproto.a $(ASAN)/libstrategy.a
-	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
+# The fill models (last trade, published book) and the tick generator,
+# ASan+UBSan.
+EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model $(ASAN)/tests/unit/test_exsim_bookfill
+$(EXSIM_UNIT): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o \
+		$(call asan_objs,netns/exsim/fill.c netns/exsim/gen.c netns/exsim/bookfill.c) \
+		$(ASAN)/libbook.a $(ASAN)/libproto.a $(ASAN)/libstrategy.a
+	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(EXSIM_UNIT)
 
 INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
