@@ -71,7 +71,7 @@ INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
 	tests/integration/exsim_orders.sh tests/integration/exsim_rerequest.sh \
 	tests/integration/faults_feed.sh tests/integration/faults_hostile.sh \
 	tests/integration/faults_netem.sh tests/integration/exsim_soak.sh \
-	tests/integration/exsim_replay.sh
+	tests/integration/exsim_replay.sh tests/integration/exsim_day.sh
 
 # Publish rate with packing and pacing accuracy, on a rig of its own.
 .PHONY: bench-exsim
