@@ -79,6 +79,22 @@ bench-exsim: $(BUILD)/exsim $(BUILD)/netns/feed_recv
 	./netns/bench_exsim.sh
 BENCHES += bench-exsim
 
+# Replay flat out from a gzip and a plain day, and the generator's speed.
+# The day (3 M messages, 100 symbols) is made once with exsim --gen-day and
+# kept in build/bench-replay/, named after a checksum of the generator.
+BENCH_REPLAY_DAY := $(BUILD)/bench-replay/day-3M-k100-s42-$(DAYGEN_SUM).bin
+
+$(BENCH_REPLAY_DAY): | $(BUILD)/exsim
+	@mkdir -p $(@D)
+	rm -f $(@D)/day-*
+	./$(BUILD)/exsim --gen-day $@.gz --messages 3000000 --symbols 100 --seed 42 >/dev/null
+	./$(BUILD)/exsim --gen-day $@ --messages 3000000 --symbols 100 --seed 42 >/dev/null
+
+.PHONY: bench-replay
+bench-replay: $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/backtest $(BENCH_REPLAY_DAY)
+	./netns/bench_replay.sh $(BENCH_REPLAY_DAY) $(BENCH_REPLAY_DAY).gz
+BENCHES += bench-replay
+
 # The soak (not in make test): 60 s at 100,000 ticks/s over AF_XDP against
 # the gateway; SOAK_ARGS passes options (scripts/soak.sh --help).
 .PHONY: soak
