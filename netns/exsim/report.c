@@ -135,8 +135,9 @@ void report_text(const struct exsim_run *r, FILE *out)
 		c->session, feed, ntohs(c->feed.sin_port),
 		c->feed_mcast ? "multicast" : "unicast", ord,
 		ntohs(c->order.sin_port), r->interrupted ? ", INTERRUPTED" : "");
-	fprintf(out, "  run        %.3f s; ticks published over %.3f s\n",
-		secs(r->t_start, r->t_end), secs(r->t_first, r->t_last));
+	fprintf(out, "  run        %.3f s; %s published over %.3f s\n",
+		secs(r->t_start, r->t_end), c->source == EXSIM_SRC_GBM ? "ticks" : "messages",
+		secs(r->t_first, r->t_last));
 	if (c->source == EXSIM_SRC_GBM)
 		fprintf(out, "  ticks      %" PRIu64 " of %" PRIu64 " sent, %.1f ticks/s",
 			f->units_sent, r->total, tick_rate(r));
