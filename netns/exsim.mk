@@ -58,11 +58,13 @@ BINS += $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client \
 	$(BUILD)/netns/vethfault \
 	$(BUILD)/netns/fault_recv $(BUILD)/netns/rerequest_client
 
-# The fill models (last trade, published book) and the tick generator,
-# ASan+UBSan.
-EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model $(ASAN)/tests/unit/test_exsim_bookfill
+# The fill models (last trade, published book), the sources (GBM ticks, the
+# generated day, a replayed file) and the message store, ASan+UBSan.
+EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model $(ASAN)/tests/unit/test_exsim_bookfill \
+	$(ASAN)/tests/unit/test_exsim_store $(ASAN)/tests/unit/test_exsim_sources
 $(EXSIM_UNIT): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o \
-		$(call asan_objs,netns/exsim/fill.c netns/exsim/gen.c netns/exsim/bookfill.c) \
+		$(call asan_objs,netns/exsim/fill.c netns/exsim/gen.c netns/exsim/bookfill.c \
+			netns/exsim/store.c netns/exsim/daysrc.c netns/exsim/replay.c) \
 		$(ASAN)/libbook.a $(ASAN)/libproto.a $(ASAN)/libstrategy.a
 	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(EXSIM_UNIT)

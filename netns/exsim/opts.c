@@ -208,11 +208,12 @@ static const struct opt opts[] = {
 	    .call = speed, .def = "1"),
 	OPT("window", 0, OPT_U64, X(window), "N",
 	    "sequence numbers whose messages (re-requests) and send times (order tokens) "
-	    "are kept; older ones are forgotten", .min = 1024, .max = UINT64_C(1) << 31),
+	    "are kept; older ones are forgotten", .min = 1024, .max = UINT64_C(1) << 31,
+	    .def = "4194304"),
 	OPT("book-orders", 0, OPT_U32, X(book_orders), "N",
-	    "live orders the simulator's book of the day holds (the day source: its "
-	    "messages, at most 2097152)", .min = 1, .max = BOOK_MAX_ORDERS,
-	    .def = "2097152"),
+	    "live orders the book of the published day holds; adds beyond are dropped "
+	    "and counted", .min = 1, .max = BOOK_MAX_ORDERS,
+	    .def = "2097152; the day source: its messages, up to that"),
 	OPT_SECTION("Generation (write a day file and exit):"),
 	OPT("gen-day", 0, OPT_STR, X(gen_day_path), "FILE",
 	    "write a synthetic day (book/daygen) of --messages messages, --symbols K (or a "
@@ -227,7 +228,8 @@ static const struct opt opts[] = {
 	    "the day's messages (gbm: ticks) per second, fractions allowed; 0 = as fast "
 	    "as possible", .max = 1e9, .def = "1000"),
 	OPT("burst", 0, OPT_U32, X(burst), "N",
-	    "N ticks due at once, then a pause that keeps the average at --rate",
+	    "N units (messages, gbm: ticks) due at once, then a pause that keeps the "
+	    "average at --rate",
 	    .min = 1, .max = 1000000),
 	OPT("count", 0, OPT_CALL, 0, "N", "messages in the day (gbm: ticks) to publish "
 	    "(default 10000, or from --duration)", .call = count),
