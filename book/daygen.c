@@ -738,7 +738,12 @@ static int setup(struct daygen *g, char *err, size_t errlen)
 
 		acc += w;
 		g->sym_cdf[i] = i + 1 == k ? UINT32_MAX : (uint32_t)(acc * 4294967295.0);
-		make_name(s->name, (uint32_t)i);
+		if (c->names) {
+			memcpy(s->name, c->names[i], ITCH_SYMBOL_LEN);
+			s->name[ITCH_SYMBOL_LEN] = '\0';
+		} else {
+			make_name(s->name, (uint32_t)i);
+		}
 		/* $10 to $400, log-uniform, in Price(4) units. */
 		s->log_mid = log(10.0) + unif(g) * (log(400.0) - log(10.0)) + log(10000.0);
 		s->sigma = DAILY_VOL / sqrt(events > 1 ? events : 1);

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "book/book.h"
+#include "proto/itch.h"
 
 #define DAYGEN_MSG_MAX		64
 #define DAYGEN_START_NS		(34200ull * 1000000000ull)	/* 09:30 */
@@ -47,6 +48,10 @@ struct daygen_config {
 	uint64_t start_ns;	/* 0: 09:30 */
 	uint64_t duration_ns;	/* 0: 6.5 h; at least one ns per message */
 	uint32_t max_orders;	/* the generator's book; 0: BOOK_DEFAULT_ORDERS */
+	/* Names of locates 1..symbols, space-padded; NULL: the built-in list
+	 * (AAPL, MSFT, NVDA, AMZN, ... then ZAAQ, ZAAR, ...).  The caller keeps
+	 * them unique. */
+	const char (*names)[ITCH_SYMBOL_LEN];
 };
 
 struct daygen_stats {

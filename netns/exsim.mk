@@ -6,11 +6,15 @@
 EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
 	netns/exsim/report.c netns/exsim/store.c netns/exsim/faults.c \
-	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c
-EXSIM_LIBS := $(BUILD)/libbook.a $(BUILD)/libproto.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
+	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c \
+	netns/exsim/bookfill.c netns/exsim/daysrc.c netns/exsim/replay.c \
+	netns/exsim/genday.c
+# libbook before libproto (day files, ITCH) and -lz.
+EXSIM_LIBS := $(BUILD)/libbook.a $(BUILD)/libproto.a $(BUILD)/libstrategy.a \
+	$(BUILD)/liblatency.a $(BUILD)/libutil.a
 
 $(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
-	$(CC) $^ -o $@ $(LDLIBS)
+	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 # What the four kernel-UDP test tools share: argument parsing, the feed
 # socket, the trade CSV line.
@@ -41,24 +45,44 @@ BINS += $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client \
 	$(BUILD)/netns/vethfault \
 	$(BUILD)/netns/fault_recv $(BUILD)/netns/rerequest_client
 
-# The fill model and the tick generator, ASan+UBSan.
-EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model
-$(EXSIM_UNIT): $(ASAN)/tests/unit/test_exsim_model.o \
-		$(call asan_objs,netns/exsim/fill.c netns/exsim/gen.c) \
+# The fill models (last trade, published book), the sources (GBM ticks, the
+# generated day, a replayed file) and the message store, ASan+UBSan.
+EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model $(ASAN)/tests/unit/test_exsim_bookfill \
+	$(ASAN)/tests/unit/test_exsim_store $(ASAN)/tests/unit/test_exsim_sources
+$(EXSIM_UNIT): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o \
+		$(call asan_objs,netns/exsim/fill.c netns/exsim/gen.c netns/exsim/bookfill.c \
+			netns/exsim/store.c netns/exsim/daysrc.c netns/exsim/replay.c) \
 		$(ASAN)/libbook.a $(ASAN)/libproto.a $(ASAN)/libstrategy.a
-	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
+	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(EXSIM_UNIT)
 
 INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
 	tests/integration/exsim_orders.sh tests/integration/exsim_rerequest.sh \
 	tests/integration/faults_feed.sh tests/integration/faults_hostile.sh \
-	tests/integration/faults_netem.sh tests/integration/exsim_soak.sh
+	tests/integration/faults_netem.sh tests/integration/exsim_soak.sh \
+	tests/integration/exsim_replay.sh tests/integration/exsim_day.sh
 
 # Publish rate with packing and pacing accuracy, on a rig of its own.
 .PHONY: bench-exsim
 bench-exsim: $(BUILD)/exsim $(BUILD)/netns/feed_recv
 	./netns/bench_exsim.sh
 BENCHES += bench-exsim
+
+# Replay flat out from a gzip and a plain day, and the generator's speed.
+# The day (3 M messages, 100 symbols) is made once with exsim --gen-day and
+# kept in build/bench-replay/, named after a checksum of the generator.
+BENCH_REPLAY_DAY := $(BUILD)/bench-replay/day-3M-k100-s42-$(DAYGEN_SUM).bin
+
+$(BENCH_REPLAY_DAY): | $(BUILD)/exsim
+	@mkdir -p $(@D)
+	rm -f $(@D)/day-*
+	./$(BUILD)/exsim --gen-day $@.gz --messages 3000000 --symbols 100 --seed 42 >/dev/null
+	./$(BUILD)/exsim --gen-day $@ --messages 3000000 --symbols 100 --seed 42 >/dev/null
+
+.PHONY: bench-replay
+bench-replay: $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/backtest $(BENCH_REPLAY_DAY)
+	./netns/bench_replay.sh $(BENCH_REPLAY_DAY) $(BENCH_REPLAY_DAY).gz
+BENCHES += bench-replay
 
 # The soak (not in make test): 60 s at 100,000 ticks/s over AF_XDP against
 # the gateway; SOAK_ARGS passes options (scripts/soak.sh --help).

@@ -9,9 +9,10 @@
  *   C token=<14> decrement=100 reason=I
  *   J token=<14> reason=S
  *
- * Exits 0 once a final reply (Executed, Canceled or Rejected) for the order
- * arrived, with an Accepted before an Executed or Canceled and every token
- * the one sent; 1 on a timeout, an undecodable reply or a wrong token; 2 on
+ * Exits 0 once the order is over: Canceled or Rejected, or Executed for all
+ * its shares (a partial fill is Executed once per price level, then
+ * Canceled for the rest), with an Accepted before any Executed or Canceled
+ * and every token the one sent; 1 on a timeout, an undecodable reply or a wrong token; 2 on
  * bad usage.  With --raw the bytes are sent as given and any reply ends it;
  * with --expect-none success means no reply within the timeout.
  */
@@ -111,6 +112,7 @@ int main(int argc, char **argv)
 	uint8_t pkt[2048];
 	size_t len = 0, n;
 	bool raw = false, have_price = false, expect_none = false, accepted = false;
+	uint64_t executed = 0;
 	int fd, opt, ret = 1;
 
 	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
@@ -240,6 +242,11 @@ int main(int argc, char **argv)
 		if ((r.type == 'E' || r.type == 'C') && !accepted) {
 			printf("%c without Accepted first\n", r.type);
 			break;
+		}
+		if (!raw && r.type == 'E') {
+			executed += r.executed.shares;
+			if (executed < o.shares)
+				continue;	/* more levels, or the cancel of the rest */
 		}
 		ret = 0;
 		break;

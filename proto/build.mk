@@ -2,7 +2,8 @@
 # simulator (MoldUDP64/ITCH 5.0, OUCH 4.2, Ethernet/IPv4/UDP frames).
 
 PROTO_SRCS := proto/proto_err.c proto/itch.c proto/moldudp64.c \
-	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c
+	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c \
+	proto/itch_filter.c
 PROTO_HDRS := $(wildcard proto/*.h)
 
 PROTO_LIB      := $(BUILD)/libproto.a

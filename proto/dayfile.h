@@ -76,6 +76,12 @@ int dayfile_span(struct dayfile_reader *r, struct dayfile_span *s);
 int dayfile_next(struct dayfile_reader *r, const uint8_t **msg, uint16_t *len,
 		 uint64_t *seq);
 
+/* Byte offset (uncompressed) of the frame of a message dayfile_next() gave. */
+static inline uint64_t dayfile_offset(const struct dayfile_reader *r, const uint8_t *msg)
+{
+	return r->base + (uint64_t)(msg - DAYFILE_FRAME_HDR - r->buf);
+}
+
 struct dayfile_writer {
 	void *gz;		/* gzFile */
 	char *path;

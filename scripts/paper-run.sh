@@ -171,7 +171,7 @@ run_path() {
 
 	# The simulator stamps this host's monotonic clock (and says so to the
 	# gateway, --feed-clock mono): wire-to-wire is measured on the rig.
-	ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+	ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --symbols "$ex_symbols" --count "$count" \
 		--rate "$rate" --stamp mono --cpu 0 -q "${exsim_extra[@]}" --record "$base.ticks.csv" \
 		--json "$base.ex.json" --orders-log "$base.ex_orders.csv" \

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "book/book.h"
+#include "proto/itch_filter.h"
 #include "strategy/backtest_itch.h"
 #include "strategy/gbm.h"
 #include "strategy/hma.h"
@@ -32,7 +33,8 @@ static const char usage[] =
 "       backtest --prices FILE [--lengths L1,L2,...] [--kernel K] [-o FILE]\n"
 "       backtest --ticks FILE --symbol SYM:LEN[:UNIT] [--symbol ...] [-o FILE]\n"
 "       backtest --itch DAY[.gz] [--tape[=FILE]] [--book SYM [--book-out FILE]]\n"
-"                [--stats[=FILE]] [--symbol SYM:LEN[:UNIT] ...] [-o FILE]\n"
+"                [--stats[=FILE]] [--dump[=FILE]] [--symbols SYM,SYM,...]\n"
+"                [--symbol SYM:LEN[:UNIT] ...] [-o FILE]\n"
 "\n"
 "HMA/HMA3 stop-and-reverse backtester (contract: docs/strategy.md).\n"
 "\n"
@@ -79,6 +81,14 @@ static const char usage[] =
 "                    and at the peak, the book digest, and the whole run's\n"
 "                    messages per second and ns per message (reading and\n"
 "                    decompressing included)\n"
+"  --symbols LIST    only these symbols' session (comma-separated): the\n"
+"                    system events, their directory entries and every message\n"
+"                    of their locates, numbered 1, 2, 3 ... without a gap,\n"
+"                    exactly as exsim --replay DAY --symbols LIST publishes\n"
+"                    it (proto/itch_filter.h); the tape, orders and --dump\n"
+"                    carry those numbers\n"
+"  --dump[=FILE]     every message (kept), CSV seq,hex: the format of\n"
+"                    fault_recv --dump, to compare with what a replay sent\n"
 "  --book-orders N   live orders the order table holds (default 2097152);\n"
 "                    adds beyond it are dropped and counted (book_full)\n"
 "  --track all|named keep the book of every locate (default), or only of the\n"
@@ -244,6 +254,8 @@ int main(int argc, char **argv)
 		{ "book-orders", required_argument, NULL, 'N' },
 		{ "track", required_argument, NULL, 'R' },
 		{ "pages", required_argument, NULL, 'P' },
+		{ "symbols", required_argument, NULL, 'Y' },
+		{ "dump", optional_argument, NULL, 'D' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -255,6 +267,7 @@ int main(int argc, char **argv)
 	struct itch_opts io = { 0 };
 	int itch_opts_given = 0;
 	static struct inst_spec spec[MAX_SYMBOLS];
+	static char chosen[ITCH_FILTER_MAX][ITCH_SYMBOL_LEN];
 	unsigned int nspec = 0;
 	char why[128];
 	uint64_t gen = 0, seed = 42, n_orders;
@@ -350,6 +363,20 @@ int main(int argc, char **argv)
 				return die_usage("--pages is auto, 4k or thp, not '%s'", optarg);
 			itch_opts_given = 1;
 			break;
+		case 'Y':
+			ret = itch_parse_symbols(optarg, chosen, ITCH_FILTER_MAX, why, sizeof(why));
+			if (ret < 0) {
+				fprintf(stderr, "backtest: --symbols %s\nTry 'backtest --help'.\n", why);
+				return EXIT_USAGE;
+			}
+			io.symbols = chosen;
+			io.nsymbols = (unsigned int)ret;
+			itch_opts_given = 1;
+			break;
+		case 'D':
+			io.dump = optarg ? optarg : ITCH_OUT_MAIN;
+			itch_opts_given = 1;
+			break;
 		case 'o':
 			output = optarg;
 			break;
@@ -375,18 +402,21 @@ int main(int argc, char **argv)
 		return die_usage("%s", "--symbol goes with --ticks or --itch");
 	if (itch_opts_given && !io.path)
 		return die_usage("%s", "--tape, --stats, --book, --book-out, --book-orders, "
-				 "--track and --pages go with --itch");
+				 "--track, --pages, --symbols and --dump go with --itch");
 	if (io.path) {
 		int main_users = (io.tape && !strcmp(io.tape, ITCH_OUT_MAIN)) +
 				 (io.stats && !strcmp(io.stats, ITCH_OUT_MAIN)) +
+				 (io.dump && !strcmp(io.dump, ITCH_OUT_MAIN)) +
 				 (io.book_symbol && !io.book_out) + !!nspec;
 
-		if (!io.tape && !io.stats && !io.book_symbol && !nspec)
-			return die_usage("%s", "--itch needs --tape, --stats, --book SYM or --symbol");
+		if (!io.tape && !io.stats && !io.book_symbol && !nspec && !io.dump)
+			return die_usage("%s", "--itch needs --tape, --stats, --book SYM, --dump "
+					 "or --symbol");
 		if (main_users > 1)
-			return die_usage("%s", "only one of --tape, --stats, --book and the "
+			return die_usage("%s", "only one of --tape, --stats, --book, --dump and the "
 					 "--symbol orders can go to the main output; give the "
-					 "others a file (--tape=FILE, --stats=FILE, --book-out FILE)");
+					 "others a file (--tape=FILE, --stats=FILE, --book-out FILE, "
+					 "--dump=FILE)");
 		if (io.book_out && !io.book_symbol)
 			return die_usage("%s", "--book-out goes with --book SYM");
 		io.spec = spec;

@@ -9,6 +9,7 @@
 
 #include "book/book_apply.h"
 #include "proto/dayfile.h"
+#include "proto/itch_filter.h"
 #include "strategy/backtest_itch.h"
 #include "strategy/trader.h"
 
@@ -25,7 +26,8 @@ struct run {
 	int8_t locate_spec[BOOK_LOCATES];	/* NO_SPEC or an index of tr */
 	char book_sym8[ITCH_SYMBOL_LEN];
 	int book_locate;
-	FILE *tape, *stats, *bookf;
+	FILE *tape, *stats, *bookf, *dump;
+	struct itch_filter filt;
 	uint64_t messages;
 	double seconds;
 	bool gzip;
@@ -67,7 +69,23 @@ static void on_print(struct run *r, const struct tape_print *p)
 		trader_tick(&r->tr[k], p->seq, p->price, r->o->out);
 }
 
-/* The whole day, span by span, with the book's look-ahead prefetch. */
+static void dump_msg(FILE *f, uint64_t seq, const uint8_t *m, uint16_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	fprintf(f, "%" PRIu64 ",", seq);
+	for (uint16_t i = 0; i < len; i++) {
+		putc(hex[m[i] >> 4], f);
+		putc(hex[m[i] & 15], f);
+	}
+	putc('\n', f);
+}
+
+/*
+ * The whole day, span by span, with the book's look-ahead prefetch.  With
+ * --symbols only the filtered session reaches the book, numbered as a
+ * replay of it would be (proto/itch_filter.h).
+ */
 static int run_day(struct run *r)
 {
 	struct dayfile_reader rd;
@@ -82,7 +100,7 @@ static int run_day(struct run *r)
 	r->gzip = rd.gzip;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	while ((ret = dayfile_span(&rd, &sp)) == 1) {
-		uint64_t seq = sp.first_seq;
+		uint64_t seq;
 		struct book_walk w;
 		const uint8_t *m;
 		uint16_t len;
@@ -91,11 +109,14 @@ static int run_day(struct run *r)
 		while (book_walk_next(&w, &r->book, &m, &len)) {
 			struct tape_print p;
 
+			if (!itch_filter_keep(&r->filt, m, len, &seq))
+				continue;
+			if (r->dump)
+				dump_msg(r->dump, seq, m, len);
 			if (len == ITCH_LEN_R && m[0] == 'R')
 				directory(r, m);
 			if (book_apply(&r->book, m, len, seq, &p) == 1)
 				on_print(r, &p);
-			seq++;
 		}
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -152,7 +173,12 @@ static void write_stats(struct run *r, FILE *f)
 		fprintf(f, "%s\"%c\": %" PRIu64, first ? "" : ", ", t, c->by_type[t]);
 		first = 0;
 	}
-	fprintf(f, "},\n  \"malformed\": %" PRIu64 ",\n  \"prints\": %" PRIu64 ",\n"
+	fputs("},\n", f);
+	if (r->filt.nsym)
+		fprintf(f, "  \"filter\": {\"symbols\": %u, \"kept\": %" PRIu64
+			", \"malformed_dropped\": %" PRIu64 "},\n", r->filt.nsym, r->filt.kept,
+			r->filt.malformed);
+	fprintf(f, "  \"malformed\": %" PRIu64 ",\n  \"prints\": %" PRIu64 ",\n"
 		"  \"dup_ref\": %" PRIu64 ",\n  \"unknown_ref\": %" PRIu64 ",\n"
 		"  \"overfill\": %" PRIu64 ",\n  \"book_full\": %" PRIu64 ",\n"
 		"  \"bad_side\": %" PRIu64 ",\n  \"zero_shares\": %" PRIu64 ",\n"
@@ -221,6 +247,11 @@ static int setup(struct run *r)
 	}
 	if (o->book_symbol)
 		pad8(r->book_sym8, o->book_symbol);
+	ret = itch_filter_init(&r->filt, o->symbols, o->nsymbols);
+	if (ret) {
+		fprintf(stderr, "backtest: --symbols: %s\n", strerror(-ret));
+		return EXIT_BAD;
+	}
 	ret = book_init(&r->book, &bc);
 	if (ret) {
 		fprintf(stderr, "backtest: book of %u orders: %s\n",
@@ -242,6 +273,7 @@ int backtest_itch(const struct itch_opts *o)
 	r->o = o;
 	ret = setup(r);
 	if (ret) {
+		itch_filter_free(&r->filt);
 		free(r);
 		return ret;
 	}
@@ -249,8 +281,9 @@ int backtest_itch(const struct itch_opts *o)
 	r->stats = open_out(o, o->stats);
 	r->bookf = open_out(o, o->book_symbol ? (o->book_out ? o->book_out : ITCH_OUT_MAIN)
 					      : NULL);
+	r->dump = open_out(o, o->dump);
 	if ((o->tape && !r->tape) || (o->stats && !r->stats) ||
-	    (o->book_symbol && !r->bookf)) {
+	    (o->book_symbol && !r->bookf) || (o->dump && !r->dump)) {
 		ret = EXIT_BAD;
 		goto out;
 	}
@@ -268,6 +301,16 @@ int backtest_itch(const struct itch_opts *o)
 				o->spec[k].symbol);
 			ret = EXIT_BAD;
 		}
+	if (itch_filter_missing(&r->filt)) {
+		const char *miss = itch_filter_missing(&r->filt);
+		int n = ITCH_SYMBOL_LEN;
+
+		while (n > 1 && miss[n - 1] == ' ')
+			n--;
+		fprintf(stderr, "backtest: --symbols %.*s is not in the day's stock directory\n",
+			n, miss);
+		ret = EXIT_BAD;
+	}
 	if (o->book_symbol && r->book_locate < 0) {
 		fprintf(stderr, "backtest: --book %s is not in the day's stock directory\n",
 			o->book_symbol);
@@ -288,6 +331,9 @@ out:
 		ret = EXIT_BAD;
 	if (close_out(o, r->bookf, o->book_out) && !ret)
 		ret = EXIT_BAD;
+	if (close_out(o, r->dump, o->dump) && !ret)
+		ret = EXIT_BAD;
+	itch_filter_free(&r->filt);
 	if (r->book.mem.addr)
 		book_destroy(&r->book);
 	free(r);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "book/table_mem.h"
+#include "proto/itch.h"
 #include "strategy/inst_spec.h"
 
 /* Where an output goes: nowhere (NULL), the main output ("-") or a file. */
@@ -23,6 +24,10 @@ struct itch_opts {
 	const char *stats;		/* JSON */
 	const char *book_symbol;	/* final book of this symbol ... */
 	const char *book_out;		/* ... written here */
+	const char *dump;		/* every message kept: seq,hex */
+	/* --symbols: only these symbols' session, renumbered (proto/itch_filter.h) */
+	const char (*symbols)[ITCH_SYMBOL_LEN];
+	unsigned int nsymbols;
 	const struct inst_spec *spec;	/* orders (to the main output) */
 	unsigned int nspec;
 	uint32_t book_orders;		/* 0: the book's default */

@@ -16,7 +16,8 @@
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
 
-#define EXSIM_MAX_SYMBOLS	1024	/* locates 1..1024 */
+#define EXSIM_MAX_SYMBOLS	1024	/* GBM source: locates 1..1024 */
+#define EXSIM_MAX_LIST		4096	/* symbols --symbols can list */
 #define EXSIM_MAX_NOISE		20	/* --noise upper bound, per tick */
 #define EXSIM_DEFAULT_COUNT	10000	/* ticks when neither --count nor --duration */
 #define EXSIM_RATE0_TICK_CAP	20000000 /* tick cap of --rate 0 --duration without --count */
@@ -30,6 +31,15 @@
 #define EXSIM_REREQ_RATE	100000	/* messages per second (token bucket) */
 #define EXSIM_REREQ_BURST	10000	/* bucket size, messages */
 #define EXSIM_MAX_DROP_SEQS	65536	/* --drop-seqs entries */
+#define EXSIM_REPLAY_WINDOW	(UINT64_C(1) << 22)	/* sequence numbers a replay keeps */
+#define EXSIM_REPLAY_MSG_BYTES	40	/* store bytes per message kept (a day averages ~30) */
+
+/* Where the feed's messages come from (README, "Sources"). */
+enum exsim_source {
+	EXSIM_SRC_DAY,		/* a generated day, its book, fills against it */
+	EXSIM_SRC_GBM,		/* trade prints of GBM prices, fills at the last one */
+	EXSIM_SRC_REPLAY,	/* a day file, at its pace, fills against its book */
+};
 
 struct exsim_cfg {
 	char session[MOLD_SESSION_LEN];
@@ -39,10 +49,25 @@ struct exsim_cfg {
 	int ttl;
 	struct sockaddr_in order;	/* where the order sink binds */
 
-	char symbols[EXSIM_MAX_SYMBOLS][ITCH_SYMBOL_LEN]; /* space-padded */
-	unsigned int nsym;
+	int source;			/* enum exsim_source */
+	bool source_set;		/* --source given */
+	const char *symbols_arg;	/* --symbols as given (NULL: default) */
+	char symbols[EXSIM_MAX_LIST][ITCH_SYMBOL_LEN]; /* space-padded */
+	unsigned int nsym;		/* listed, or the count K */
+	bool symbols_named;		/* symbols[] holds nsym names */
 	uint64_t seed;
 	const char *prices_path;
+
+	/* --replay FILE (replay.h) */
+	const char *replay_path;
+	double speed;			/* 0: as fast as possible */
+	uint64_t window;		/* sequence numbers kept for re-requests and tokens */
+	uint32_t book_orders;		/* the simulator's book; 0: the book's default */
+
+	/* --gen-day FILE: write a day and exit (genday.h) */
+	const char *gen_day_path;
+	uint64_t gen_messages;
+	double day_seconds;		/* 0: 6.5 hours */
 
 	double rate;			/* ticks per second; 0 = flat out */
 	uint32_t burst;			/* ticks per burst; 1 = steady */

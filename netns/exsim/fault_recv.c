@@ -60,7 +60,10 @@ static const char usage[] =
 "  --expect-complete   fail unless every message before end of session is there\n"
 "  --expect-trades N   fail unless exactly N distinct trades arrived\n"
 "  --trades FILE       trades in sequence order, exsim's --record format\n"
-"  --dump FILE         every message in sequence order: seq,hex\n";
+"  --dump FILE         every message in sequence order: seq,hex\n"
+"  --arrivals FILE     every message the feed brought, in sequence order:\n"
+"                      seq,arrival_ns,itch_ts (CLOCK_MONOTONIC when read; the\n"
+"                      message's 48-bit timestamp), for pacing checks\n";
 
 enum { SRC_FEED, SRC_FILL };
 
@@ -73,6 +76,8 @@ struct state {
 	uint16_t *len;
 	uint32_t *noticed;	/* [seq]: ms (+1) a hole was first seen */
 	uint32_t *asked;	/* [seq]: ms (+1) it was last asked for */
+	uint64_t *arrive;	/* [seq]: when the feed brought it (--arrivals) */
+	uint64_t now;		/* the datagram being read arrived */
 	uint8_t *arena;
 	size_t arena_len, arena_cap;
 	uint64_t hi;		/* 1 + highest sequence number known to exist */
@@ -85,6 +90,7 @@ struct state {
 	uint64_t in_order, gap_events, gap_msgs, late_packets, late_msgs;
 	uint64_t dup_packets, dup_msgs, mismatch;
 	uint64_t feed_msgs, trades;
+	uint64_t max_datagram, max_count;	/* the largest data packet: bytes, messages */
 	uint64_t requests, fill_datagrams, fill_packets, fill_msgs, fill_dup_msgs;
 };
 
@@ -217,6 +223,8 @@ static void packet(struct state *st, const uint8_t *pkt, size_t len, int src)
 			return;
 		}
 		st->have[s] = src == SRC_FEED ? 1 : 2;
+		if (st->arrive && src == SRC_FEED)
+			st->arrive[s] = st->now;
 		news++;
 		if (m[ITCH_OFF_TYPE] == 'P')
 			st->trades++;
@@ -231,6 +239,10 @@ static void packet(struct state *st, const uint8_t *pkt, size_t len, int src)
 	}
 	st->data_packets++;
 	st->feed_msgs += news;
+	if (len > st->max_datagram)
+		st->max_datagram = len;
+	if (count > st->max_count)
+		st->max_count = count;
 	if (!news) {
 		st->dup_packets++;
 		st->dup_msgs += count;
@@ -315,6 +327,26 @@ static void write_hex(FILE *o, const uint8_t *m, uint16_t n)
 		fprintf(o, "%02x", m[i]);
 }
 
+static int write_arrivals(const struct state *st, const char *path, uint64_t upto)
+{
+	FILE *o = fopen(path, "w");
+	uint64_t s;
+
+	if (!o) {
+		perror("fault_recv: --arrivals");
+		return -1;
+	}
+	for (s = 1; s < upto && s <= st->max_seq; s++) {
+		const uint8_t *m = st->arena + st->off[s];
+
+		if (st->have[s] != 1 || st->len[s] < ITCH_OFF_TIMESTAMP + 6)
+			continue;
+		fprintf(o, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", s, st->arrive[s],
+			be48_load(m + ITCH_OFF_TIMESTAMP));
+	}
+	return fclose(o) ? -1 : 0;
+}
+
 static int write_outputs(const struct state *st, const char *trades, const char *dump,
 			 uint64_t upto)
 {
@@ -383,11 +415,13 @@ static void report(const struct state *st, uint64_t upto, uint64_t miss_feed,
 	       "\nfeed_msgs=%" PRIu64 "\nmissing_from_feed=%" PRIu64 "\ntrades=%" PRIu64
 	       "\nrequests=%" PRIu64 "\nfill_datagrams=%" PRIu64 "\nfill_packets=%" PRIu64
 	       "\nfill_msgs=%" PRIu64 "\nfill_dup_msgs=%" PRIu64 "\nmissing=%" PRIu64
+	       "\nmax_datagram=%" PRIu64 "\nmax_count=%" PRIu64
 	       "\noverflow=%d\ntimed_out=%d\n", malformed, st->in_order,
 	       st->gap_events, st->gap_msgs, st->late_packets, st->late_msgs,
 	       st->dup_packets, st->dup_msgs, st->mismatch, st->feed_msgs, miss_feed,
 	       st->trades, st->requests, st->fill_datagrams, st->fill_packets,
-	       st->fill_msgs, st->fill_dup_msgs, miss, st->overflow, timed_out);
+	       st->fill_msgs, st->fill_dup_msgs, miss, st->max_datagram, st->max_count,
+	       st->overflow, timed_out);
 }
 
 int main(int argc, char **argv)
@@ -405,6 +439,7 @@ int main(int argc, char **argv)
 		{ "expect-trades", required_argument, NULL, 'n' },
 		{ "trades", required_argument, NULL, 'o' },
 		{ "dump", required_argument, NULL, 'd' },
+		{ "arrivals", required_argument, NULL, 'A' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -413,7 +448,7 @@ int main(int argc, char **argv)
 	uint64_t timeout_ms = 3000, max_ms = 120000, after_ms = 20, req_max = 2000;
 	uint64_t linger_ms = 3000, expect_trades = 0, start, last_rx, ended_at = 0;
 	uint64_t last_scan = 0, upto, miss_feed = 0, miss, s;
-	const char *trades = NULL, *dump = NULL;
+	const char *trades = NULL, *dump = NULL, *arrivals = NULL;
 	bool fill = false, complete = false, have_expect = false, timed_out = false, ok;
 	struct sockaddr_in srv;
 	uint16_t port;
@@ -471,6 +506,9 @@ int main(int argc, char **argv)
 		case 'd':
 			dump = optarg;
 			break;
+		case 'A':
+			arrivals = optarg;
+			break;
 		case 'h':
 			fputs(usage, stdout);
 			return 0;
@@ -481,7 +519,9 @@ int main(int argc, char **argv)
 	if (argc - optind < 2 || argc - optind > 3 ||
 	    tool_parse_port(argv[optind + 1], &port))
 		goto bad;
-	if (alloc_state(&st)) {
+	if (arrivals)
+		st.arrive = calloc(st.max_seq + 2, sizeof(*st.arrive));
+	if (alloc_state(&st) || (arrivals && !st.arrive)) {
 		fprintf(stderr, "fault_recv: out of memory for --max-seq %" PRIu64 "\n",
 			st.max_seq);
 		return 2;
@@ -528,7 +568,7 @@ int main(int argc, char **argv)
 			if (p[k].fd < 0)
 				continue;
 			while ((n = recv(p[k].fd, buf, sizeof(buf), 0)) >= 0) {
-				last_rx = mono_ns();
+				last_rx = st.now = mono_ns();
 				packet(&st, buf, (size_t)n, k == 0 ? SRC_FEED : SRC_FILL);
 				if (st.ended && !ended_at)
 					ended_at = last_rx;
@@ -557,6 +597,8 @@ int main(int argc, char **argv)
 	miss = missing(&st, upto);
 	report(&st, upto, miss_feed, miss, timed_out);
 	if ((trades || dump) && write_outputs(&st, trades, dump, upto))
+		return 2;
+	if (arrivals && write_arrivals(&st, arrivals, upto))
 		return 2;
 	ok = st.ended && !timed_out && !st.mismatch && !st.overflow &&
 	     (!complete || !miss) && (!have_expect || st.trades == expect_trades);

@@ -2,7 +2,7 @@
 /* Feed publisher: staged MoldUDP64 packets, stamped and sent on schedule. */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -72,41 +72,56 @@ static int open_socket(struct feed *f, const struct exsim_cfg *c,
 	return 0;
 }
 
-int feed_open(struct feed *f, const struct exsim_cfg *c, uint64_t tick_cap,
-	      bool store, char *err, size_t errlen)
+/* Reserved; pre-faulted while small, else faulted in as it fills. */
+static void *reserved(size_t bytes)
 {
-	/* A trade and at most ceil(noise) noise messages per tick. */
-	unsigned int per_tick = 1 + (unsigned int)ceil(c->noise);
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE |
+		       (bytes <= STORE_POPULATE_MAX ? MAP_POPULATE : 0), -1, 0);
 
+	return p == MAP_FAILED ? NULL : p;
+}
+
+int feed_open(struct feed *f, const struct exsim_cfg *c, const struct feed_plan *p,
+	      char *err, size_t errlen)
+{
 	memset(f, 0, sizeof(*f));
 	f->fd = -1;
 	memcpy(f->session, c->session, MOLD_SESSION_LEN);
 	f->stamp_mono = c->stamp_mono;
 	f->rt_offset = realtime_offset();
-	f->burst = c->burst;
-	f->period_ns = c->rate > 0 ? 1e9 / c->rate : 0;
-	f->max_ticks = c->max_per_packet && c->max_per_packet < FEED_MAX_TICKS ?
-		       c->max_per_packet : FEED_MAX_TICKS;
+	f->max_units = c->max_per_packet && c->max_per_packet < FEED_MAX_UNITS ?
+		       c->max_per_packet : FEED_MAX_UNITS;
 	f->first_seq = 1;	/* a MoldUDP64 session starts at 1 */
+	f->src_state = 1;
+	f->stamp = true;
 	mold_builder_init(&f->b, f->pkt, sizeof(f->pkt), f->session, 1);
 	hdr_reset(&f->send_ns);
 
-	/* Seq 0 unused; system events, directory, ticks with their noise. */
-	f->seq_cap = 1 + 16 + c->nsym + tick_cap * per_tick;
-	f->tick_cap = tick_cap;
-	f->seq_send = prefaulted(f->seq_cap * sizeof(uint64_t));
-	f->seq_intended = prefaulted(f->seq_cap * sizeof(uint64_t));
-	f->ticks = prefaulted(tick_cap * sizeof(struct tick_rec));
-	if (!f->seq_send || !f->seq_intended || !f->ticks) {
-		snprintf(err, errlen, "cannot allocate the send logs for %llu ticks "
-			 "(%llu MiB): %s", (unsigned long long)tick_cap,
-			 (unsigned long long)((f->seq_cap * 16 + tick_cap * 16) >> 20),
-			 strerror(errno));
+	f->seq_cap = p->seq_cap;
+	f->seq_win = p->seq_win;
+	f->seq_send = prefaulted(f->seq_win * sizeof(uint64_t));
+	f->seq_intended = prefaulted(f->seq_win * sizeof(uint64_t));
+	if (!f->seq_send || !f->seq_intended) {
+		snprintf(err, errlen, "cannot allocate the send logs for %llu sequence numbers "
+			 "(%llu MiB): %s", (unsigned long long)f->seq_win,
+			 (unsigned long long)((f->seq_win * 16) >> 20), strerror(errno));
 		return -1;
 	}
-	if (store && store_open(&f->store, f->seq_cap)) {
+	if (p->record_cap) {
+		f->rec_cap = p->record_cap;
+		f->rec = reserved(f->rec_cap * sizeof(*f->rec));
+		if (!f->rec) {
+			snprintf(err, errlen, "cannot reserve the record (%llu MiB): %s",
+				 (unsigned long long)((f->rec_cap * sizeof(*f->rec)) >> 20),
+				 strerror(errno));
+			return -1;
+		}
+	}
+	if (p->store_bytes && store_open(&f->store, f->seq_win, p->store_bytes)) {
 		snprintf(err, errlen, "cannot map the message store for re-requests "
-			 "(%llu MiB): %s", (unsigned long long)(store_bytes_for(f->seq_cap) >> 20),
+			 "(%llu MiB): %s",
+			 (unsigned long long)(store_bytes_for(f->seq_win, p->store_bytes) >> 20),
 			 strerror(errno));
 		return -1;
 	}
@@ -122,28 +137,36 @@ void feed_close(struct feed *f)
 	if (f->fd >= 0)
 		close(f->fd);
 	if (f->seq_send)
-		munmap(f->seq_send, f->seq_cap * sizeof(uint64_t));
+		munmap(f->seq_send, f->seq_win * sizeof(uint64_t));
 	if (f->seq_intended)
-		munmap(f->seq_intended, f->seq_cap * sizeof(uint64_t));
-	if (f->ticks)
-		munmap(f->ticks, f->tick_cap * sizeof(struct tick_rec));
+		munmap(f->seq_intended, f->seq_win * sizeof(uint64_t));
+	if (f->rec)
+		munmap(f->rec, f->rec_cap * sizeof(*f->rec));
 	store_close(&f->store);
 	faults_destroy(&f->fx);
 	f->fd = -1;
 	f->seq_send = f->seq_intended = NULL;
-	f->ticks = NULL;
+	f->rec = NULL;
+}
+
+void feed_set_source(struct feed *f, feed_next_fn next, void *src, bool paced, bool stamp)
+{
+	f->next = next;
+	f->src = src;
+	f->src_state = 1;
+	f->paced = paced;
+	f->stamp = stamp;
+}
+
+void feed_set_hook(struct feed *f, feed_hook_fn hook, void *ctx)
+{
+	f->hook = hook;
+	f->hook_ctx = ctx;
 }
 
 void feed_start_schedule(struct feed *f, uint64_t t0)
 {
 	f->t0 = t0;
-}
-
-static uint64_t intended_time(const struct feed *f, uint64_t index)
-{
-	if (f->period_ns == 0)
-		return 0;
-	return f->t0 + (uint64_t)((double)(index - index % f->burst) * f->period_ns);
 }
 
 /* One datagram; a failure is counted and the feed goes on (a gap). */
@@ -192,7 +215,7 @@ static void store_packet(struct feed *f, uint16_t nmsg)
 {
 	unsigned int i;
 
-	if (!f->store.end)
+	if (!store_enabled(&f->store))
 		return;
 	for (i = 0; i < nmsg; i++) {
 		const uint8_t *m = f->pkt + f->msg_off[i];
@@ -201,14 +224,49 @@ static void store_packet(struct feed *f, uint16_t nmsg)
 	}
 }
 
+static void record_print(struct feed *f, uint64_t seq, const uint8_t *m, uint64_t now)
+{
+	struct print_rec *r;
+
+	if (f->rec_n == f->rec_cap) {
+		f->rec_dropped++;
+		return;
+	}
+	r = &f->rec[f->rec_n++];
+	r->seq = seq;
+	r->send_ns = now;
+	r->price = be32_load(m + ITCH_P_OFF_PRICE);
+	r->shares = be32_load(m + ITCH_P_OFF_SHARES);
+	r->locate = be16_load(m + ITCH_OFF_LOCATE);
+	memcpy(r->stock, m + ITCH_P_OFF_STOCK, ITCH_SYMBOL_LEN);
+}
+
+/* After the packet: count, record and hand on every message in it. */
+static void published(struct feed *f, uint16_t nmsg, uint64_t now)
+{
+	unsigned int i;
+
+	for (i = 0; i < nmsg; i++) {
+		const uint8_t *m = f->pkt + f->msg_off[i];
+		uint16_t len = be16_load(m - MOLD_BLOCK_HDR_LEN);
+		uint64_t seq = f->first_seq + i;
+
+		f->st.by_type[len ? m[ITCH_OFF_TYPE] : 0]++;
+		if (f->rec && len == ITCH_LEN_P && m[ITCH_OFF_TYPE] == 'P')
+			record_print(f, seq, m, now);
+		if (f->hook)
+			f->hook(f->hook_ctx, seq, m, len);
+	}
+}
+
 /*
- * Send the first @nmsg staged messages (@len bytes, @ticks of them trades)
+ * Send the first @nmsg staged messages (@len bytes, @units of them units)
  * as one packet: the header's seq and count, then the stamp, then the
- * store, the fault verdict and send().  @random: the random faults apply.
- * Returns the stamp.
+ * store, the fault verdict and send(), then the record and the hook.
+ * @random: the random faults apply.  Returns the send time.
  */
 static uint64_t emit(struct feed *f, uint16_t nmsg, size_t len,
-		     unsigned int ticks, bool random)
+		     unsigned int units, bool random)
 {
 	struct faults *x = &f->fx;
 	uint64_t now, after, stamp;
@@ -217,11 +275,13 @@ static uint64_t emit(struct feed *f, uint16_t nmsg, size_t len,
 	be64_store(f->pkt + MOLD_OFF_SEQ, f->first_seq);
 	be16_store(f->pkt + MOLD_OFF_COUNT, nmsg);
 	now = mono_ns();
-	stamp = f->stamp_mono ? now : tod_from_mono(now, f->rt_offset);
-	for (i = 0; i < nmsg; i++)
-		be48_store(f->pkt + f->msg_off[i] + ITCH_OFF_TIMESTAMP, stamp);
+	if (f->stamp) {
+		stamp = f->stamp_mono ? now : tod_from_mono(now, f->rt_offset);
+		for (i = 0; i < nmsg; i++)
+			be48_store(f->pkt + f->msg_off[i] + ITCH_OFF_TIMESTAMP, stamp);
+	}
 	store_packet(f, nmsg);
-	v = faults_verdict(x, f->first_seq, nmsg, ticks, random);
+	v = faults_verdict(x, f->first_seq, nmsg, units, random);
 	if (v & FAULT_HOLD) {
 		memcpy(x->held, f->pkt, len);
 		x->held_len = len;
@@ -244,10 +304,9 @@ static uint64_t emit(struct feed *f, uint16_t nmsg, size_t len,
 
 	f->st.data_packets++;
 	f->st.messages += nmsg;
-	for (i = 0; i < nmsg; i++)
-		f->st.by_type[f->pkt[f->msg_off[i]]]++;
 	if (nmsg > f->st.max_msgs)
 		f->st.max_msgs = nmsg;
+	published(f, nmsg, now);
 	return now;
 }
 
@@ -265,52 +324,53 @@ static void shift(struct feed *f, uint16_t nmsg, size_t len)
 	f->first_seq += nmsg;
 }
 
-/* Append one message to the stage; the caller checked that it fits. */
-static void stage_msg(struct feed *f, const struct itch_msg *m)
+/*
+ * Append one message of @len bytes to the stage; the caller checked that
+ * it fits.  Written by hand, not by the builder: a replay carries a day's
+ * blocks as they are, an empty or malformed one included.
+ */
+static void stage_raw(struct feed *f, const uint8_t *m, uint16_t len)
 {
-	uint16_t off = (uint16_t)(f->b.len + MOLD_BLOCK_HDR_LEN);
+	uint8_t *blk = f->pkt + f->b.len;
 
-	if (mold_builder_append_itch(&f->b, m) > 0)
-		f->msg_off[f->b.count - 1] = off;
+	be16_store(blk, len);
+	memcpy(blk + MOLD_BLOCK_HDR_LEN, m, len);
+	f->msg_off[f->b.count++] = (uint16_t)(f->b.len + MOLD_BLOCK_HDR_LEN);
+	f->b.len += MOLD_BLOCK_HDR_LEN + len;
 }
 
-void feed_stage(struct feed *f, struct gen *g, uint64_t total)
+void feed_stage(struct feed *f)
 {
-	while (f->nticks < f->max_ticks) {
-		struct feed_tick *t;
+	while (f->nunits < f->max_units) {
+		const struct feed_unit *u = &f->pend;
+		struct feed_slot *t;
 		size_t need = 0;
 		unsigned int i;
+		const uint8_t *m;
 
 		if (!f->pending) {
-			if (f->generated >= total)
+			if (f->src_state != 1)
 				return;
-			gen_next(g, &f->pend_tick);
-			f->pend_n = 0;
-			for (i = 0; i < f->pend_tick.noise; i++)
-				gen_noise(g, &f->pend_tick, &f->pend_msg[f->pend_n++]);
-			gen_trade(g, &f->pend_tick, &f->pend_msg[f->pend_n++]);
+			memset(&f->pend, 0, offsetof(struct feed_unit, buf));
+			f->src_state = f->next(f->src, &f->pend);
+			if (f->src_state != 1)
+				return;
 			f->pending = true;
 			f->generated++;
 		}
-		for (i = 0; i < f->pend_n; i++)
-			need += MOLD_BLOCK_HDR_LEN +
-				(size_t)itch_codec_len(f->pend_msg[i].type);
+		need = (size_t)u->n * MOLD_BLOCK_HDR_LEN + u->bytes;
 		if (f->b.cap - f->b.len < need ||
-		    f->b.count + f->pend_n > FEED_MAX_MSGS ||
-		    f->first_seq + f->b.count + f->pend_n > f->seq_cap)
+		    f->b.count + u->n > FEED_MAX_MSGS ||
+		    f->first_seq + f->b.count + u->n > f->seq_cap)
 			return;
 
-		for (i = 0; i < f->pend_n; i++)
-			stage_msg(f, &f->pend_msg[i]);
-		t = &f->tick[f->nticks++];
-		t->index = f->pend_tick.index;
-		t->seq = f->first_seq + f->b.count - 1;
-		t->intended = intended_time(f, t->index);
+		for (i = 0, m = u->buf; i < u->n; m += u->len[i], i++)
+			stage_raw(f, m, u->len[i]);
+		t = &f->unit[f->nunits++];
+		t->index = f->generated - 1;
+		t->intended = f->paced ? f->t0 + u->offset_ns : 0;
 		t->end_len = (uint16_t)f->b.len;
 		t->end_msgs = f->b.count;
-		t->locate = f->pend_tick.locate;
-		t->price = f->pend_tick.price;
-		t->shares = f->pend_tick.shares;
 		f->pending = false;
 	}
 }
@@ -319,68 +379,85 @@ unsigned int feed_due(const struct feed *f, uint64_t now)
 {
 	unsigned int k = 0;
 
-	if (f->period_ns == 0)
-		return f->nticks;
-	while (k < f->nticks && f->tick[k].intended <= now)
+	if (!f->paced)
+		return f->nunits;
+	while (k < f->nunits && f->unit[k].intended <= now)
 		k++;
 	return k;
 }
 
-uint64_t feed_send_ticks(struct feed *f, unsigned int k)
+static uint64_t send_units(struct feed *f, unsigned int k, bool random)
 {
-	const struct feed_tick *last = &f->tick[k - 1];
-	uint64_t now = emit(f, last->end_msgs, last->end_len, k, true);
+	const struct feed_slot *last = &f->unit[k - 1];
+	uint64_t now = emit(f, last->end_msgs, last->end_len, k, random);
 	unsigned int j, m = 0;
 
 	for (j = 0; j < k; j++) {
-		struct feed_tick *t = &f->tick[j];
+		struct feed_slot *t = &f->unit[j];
 
 		if (!t->intended)
 			t->intended = now;
 		for (; m < t->end_msgs; m++) {
-			f->seq_send[f->first_seq + m] = now;
-			f->seq_intended[f->first_seq + m] = t->intended;
-		}
-		if (f->ticks_sent < f->tick_cap) {
-			struct tick_rec *r = &f->ticks[f->ticks_sent++];
+			uint64_t i = (f->first_seq + m) % f->seq_win;
 
-			r->seq = t->seq;
-			r->price = t->price;
-			r->shares = t->shares;
+			f->seq_send[i] = now;
+			f->seq_intended[i] = t->intended;
 		}
 	}
-	if (k > f->st.max_ticks)
-		f->st.max_ticks = (uint16_t)k;
+	if (k > f->st.max_units)
+		f->st.max_units = (uint16_t)k;
 	return now;
+}
+
+uint64_t feed_send_units(struct feed *f, unsigned int k)
+{
+	f->units_sent += k;
+	return send_units(f, k, true);
 }
 
 void feed_consume(struct feed *f, unsigned int k)
 {
-	const struct feed_tick *last = &f->tick[k - 1];
+	const struct feed_slot *last = &f->unit[k - 1];
 	uint16_t nmsg = last->end_msgs;
 	size_t len = last->end_len, cut = len - MOLD_HDR_LEN;
 	unsigned int j;
 
 	shift(f, nmsg, len);
-	for (j = k; j < f->nticks; j++) {
-		struct feed_tick *t = &f->tick[j - k];
+	for (j = k; j < f->nunits; j++) {
+		struct feed_slot *t = &f->unit[j - k];
 
-		*t = f->tick[j];
+		*t = f->unit[j];
 		t->end_len = (uint16_t)(t->end_len - cut);
 		t->end_msgs = (uint16_t)(t->end_msgs - nmsg);
 	}
-	f->nticks -= k;
+	f->nunits -= k;
 }
 
 void feed_discard(struct feed *f)
 {
 	f->b.len = MOLD_HDR_LEN;
 	f->b.count = 0;
-	f->nticks = 0;
+	f->nunits = 0;
 	f->pending = false;
 }
 
-/* Send every staged (non-tick) message as one packet. */
+int feed_publish_part(struct feed *f)
+{
+	bool paced = f->paced;
+
+	f->paced = false;
+	for (;;) {
+		feed_stage(f);
+		if (!f->nunits)
+			break;
+		send_units(f, f->nunits, false);
+		feed_consume(f, f->nunits);
+	}
+	f->paced = paced;
+	return f->src_state < 0 ? -1 : 0;
+}
+
+/* Send every staged (non-unit) message as one packet. */
 static void flush_msgs(struct feed *f)
 {
 	uint16_t n = f->b.count;
@@ -390,8 +467,8 @@ static void flush_msgs(struct feed *f)
 		return;
 	now = emit(f, n, f->b.len, 0, false);
 	for (seq = f->first_seq; seq < f->first_seq + n; seq++) {
-		f->seq_send[seq] = now;
-		f->seq_intended[seq] = now;
+		f->seq_send[seq % f->seq_win] = now;
+		f->seq_intended[seq % f->seq_win] = now;
 	}
 	shift(f, n, f->b.len);
 }
@@ -401,13 +478,15 @@ int feed_send_msgs(struct feed *f, const struct itch_msg *m, unsigned int n)
 	unsigned int i;
 
 	for (i = 0; i < n; i++) {
-		size_t need = MOLD_BLOCK_HDR_LEN + (size_t)itch_codec_len(m[i].type);
+		uint8_t buf[64];
+		int len = itch_encode(buf, sizeof(buf), &m[i]);
 
-		if (f->first_seq + f->b.count + 1 > f->seq_cap)
+		if (len <= 0 || f->first_seq + f->b.count + 1 > f->seq_cap)
 			return -1;
-		if (f->b.cap - f->b.len < need || f->b.count == FEED_MAX_MSGS)
+		if (f->b.cap - f->b.len < MOLD_BLOCK_HDR_LEN + (size_t)len ||
+		    f->b.count == FEED_MAX_MSGS)
 			flush_msgs(f);
-		stage_msg(f, &m[i]);
+		stage_raw(f, buf, (uint16_t)len);
 	}
 	flush_msgs(f);
 	return 0;

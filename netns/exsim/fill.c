@@ -1,30 +1,75 @@
 // SPDX-License-Identifier: MIT
-/* Paper fills: IOC limit orders against the last published trade price. */
+/* Paper fills: IOC limit orders against the published book or the last trade. */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "netns/exsim/fill.h"
+#include "proto/be.h"
 
-int fill_init(struct fill_book *b, const char (*symbols)[ITCH_SYMBOL_LEN],
-	      unsigned int nsym, uint32_t max_shares)
+int fill_init(struct fill_book *b, uint32_t max_shares, struct bookfill *bf)
 {
-	unsigned int i;
-
 	memset(b, 0, sizeof(*b));
-	if (stock_dir_init(&b->dir))
+	b->sym = calloc(FILL_LOCATES, sizeof(*b->sym));
+	b->listed = calloc(FILL_LOCATES, sizeof(*b->listed));
+	if (!b->sym || !b->listed || stock_dir_init(&b->dir)) {
+		free(b->sym);
+		free(b->listed);
+		b->sym = NULL;
+		b->listed = NULL;
 		return -ENOMEM;
-	b->nsym = nsym;
-	b->max_shares = max_shares;
-	for (i = 0; i < nsym; i++) {
-		memcpy(b->sym[i].stock, symbols[i], ITCH_SYMBOL_LEN);
-		stock_dir_set(&b->dir, (uint16_t)(i + 1), symbols[i]);
 	}
+	b->max_shares = max_shares;
+	b->bf = bf;
 	return 0;
 }
 
 void fill_destroy(struct fill_book *b)
 {
+	if (!b->sym)
+		return;
 	stock_dir_destroy(&b->dir);
+	free(b->sym);
+	free(b->listed);
+	b->sym = NULL;
+	b->listed = NULL;
+}
+
+void fill_list(struct fill_book *b, uint16_t locate, const char *stock)
+{
+	struct fill_symbol *s = &b->sym[locate];
+
+	if (!s->listed) {
+		s->listed = true;
+		b->listed[b->nlisted++] = locate;
+	}
+	memcpy(s->stock, stock, ITCH_SYMBOL_LEN);
+	stock_dir_set(&b->dir, locate, stock);
+}
+
+void fill_on_publish(void *book, uint64_t seq, const uint8_t *m, uint16_t len)
+{
+	struct fill_book *b = book;
+	struct tape_print p;
+	uint8_t type;
+
+	if (!len)
+		return;
+	type = m[ITCH_OFF_TYPE];
+	if (type == 'S' && len == ITCH_LEN_S) {
+		if (m[ITCH_S_OFF_EVENT] == 'Q')
+			b->open = true;
+		else if (m[ITCH_S_OFF_EVENT] == 'M')
+			b->open = false;
+	} else if (type == 'R' && len == ITCH_LEN_R) {
+		fill_list(b, be16_load(m + ITCH_OFF_LOCATE), (const char *)m + ITCH_R_OFF_STOCK);
+	}
+	if (b->bf) {
+		if (bookfill_apply(b->bf, m, len, seq, &p) == 1)
+			b->sym[p.locate].last = p.price;
+	} else if (type == 'P' && len == ITCH_LEN_P) {
+		b->sym[be16_load(m + ITCH_OFF_LOCATE)].last = be32_load(m + ITCH_P_OFF_PRICE);
+	}
 }
 
 /*
@@ -43,7 +88,7 @@ static char check(struct fill_book *b, const struct ouch_enter_order *o,
 		return FILL_REJ_CLOSED;
 	}
 	*locate = stock_dir_locate(&b->dir, o->stock);
-	if (*locate < 1 || (unsigned int)*locate > b->nsym) {
+	if (*locate < 0 || !b->sym[*locate].listed) {
 		*locate = 0;
 		n->unknown_symbol++;
 		return FILL_REJ_SYMBOL;
@@ -67,11 +112,32 @@ static char check(struct fill_book *b, const struct ouch_enter_order *o,
 	return 0;
 }
 
+/* What the order takes, into r->exec: the book's levels or the last trade. */
+static void match(struct fill_book *b, const struct ouch_enter_order *o, bool buy,
+		  struct fill_result *r)
+{
+	const struct fill_symbol *s = &b->sym[r->locate];
+
+	if (b->bf) {
+		r->filled = bookfill_match(b->bf, r->locate, buy, o->price, o->shares,
+					   r->exec, &r->nexec);
+	} else if (s->last && (buy ? o->price >= s->last : o->price <= s->last)) {
+		r->exec[0] = (struct fill_exec){ .price = s->last, .shares = o->shares };
+		r->nexec = 1;
+		r->filled = o->shares;
+	} else if (!s->last) {
+		b->n.no_price++;
+	}
+	for (unsigned int i = 0; i < r->nexec; i++)
+		r->value += (uint64_t)r->exec[i].price * r->exec[i].shares;
+	r->canceled = o->shares - r->filled;
+}
+
 void fill_order(struct fill_book *b, const struct ouch_enter_order *o,
 		struct fill_result *r)
 {
 	bool buy = o->side == 'B';
-	int64_t qty, value, pos, cash;
+	int64_t qty, value, pos, cash, mark;
 	struct fill_symbol *s;
 	int locate;
 
@@ -81,39 +147,46 @@ void fill_order(struct fill_book *b, const struct ouch_enter_order *o,
 	if (r->reason)
 		goto rejected;
 
-	s = &b->sym[locate - 1];
-	if (!s->last)
-		b->n.no_price++;
-	if (!s->last || (buy ? o->price < s->last : o->price > s->last)) {
+	s = &b->sym[locate];
+	match(b, o, buy, r);
+	if (!r->nexec) {
 		r->outcome = FILL_CANCELED;
 		r->reason = FILL_CANCEL_IOC;
-		r->shares = o->shares;
 		b->n.canceled++;
 		return;
 	}
 
 	/* Book it unless a running total (or the PnL) would overflow. */
-	qty = buy ? (int64_t)o->shares : -(int64_t)o->shares;
-	value = (int64_t)s->last * (int64_t)o->shares;
+	qty = buy ? (int64_t)r->filled : -(int64_t)r->filled;
+	value = (int64_t)r->value;
+	mark = s->last ? s->last : (int64_t)r->exec[r->nexec - 1].price;
 	if (__builtin_add_overflow(s->position, qty, &pos) ||
 	    __builtin_add_overflow(s->cash, buy ? -value : value, &cash) ||
-	    __builtin_mul_overflow(pos, (int64_t)s->last, &value) ||
+	    __builtin_mul_overflow(pos, mark, &value) ||
 	    __builtin_add_overflow(cash, value, &value)) {
 		b->n.overflow++;
 		r->reason = FILL_REJ_OTHER;
+		r->nexec = 0;
+		r->filled = r->canceled = 0;
+		r->value = 0;
 		goto rejected;
 	}
+	if (b->bf)
+		bookfill_take(b->bf, r->exec, r->nexec);
 	s->position = pos;
 	s->cash = cash;
 	if (buy)
-		s->bought += o->shares;
+		s->bought += r->filled;
 	else
-		s->sold += o->shares;
-	s->fills++;
+		s->sold += r->filled;
+	s->fills += r->nexec;
 	b->n.executed++;
+	b->n.executions += r->nexec;
+	if (r->canceled) {
+		b->n.partial++;
+		r->reason = FILL_CANCEL_IOC;
+	}
 	r->outcome = FILL_EXECUTED;
-	r->price = s->last;
-	r->shares = o->shares;
 	return;
 
 rejected:

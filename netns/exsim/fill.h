@@ -2,17 +2,28 @@
 /*
  * Paper fills: the simulator's matching model and its book of positions.
  *
- * Every order is an immediate-or-cancel limit order against the last
- * published trade price L of its symbol (the last 'P' sent on the feed, not
- * merely staged):
+ * Every order is an immediate-or-cancel limit order.  Two models:
+ *
+ * Against the book (the day and replay sources; bookfill.h): the order
+ * takes what the published book's opposite side displays within its
+ * limit, level by level, at each level's price, at most
+ * BOOKFILL_MAX_LEVELS levels; the rest is canceled.  Shares a fill took
+ * are not offered again until the feed takes as many off that level.
+ *   something matched  -> executed (fully or partly): one execution per
+ *                         level, then canceled for the rest if any
+ *   nothing matched    -> canceled, reason 'I'
+ *
+ * Against the last trade (the GBM source): L is the last published 'P' of
+ * the symbol (sent, not merely staged):
  *   buy  (B)          with limit >= L  -> executed in full at L
  *   sell (S, T, E)    with limit <= L  -> executed in full at L
  *   otherwise                          -> canceled, reason 'I'
  *   no trade published yet for it      -> canceled, reason 'I' (no_price)
- * Accepted orders get Accepted then Executed or Canceled.  Rejected ones get
- * Rejected with a reason, checked in this order:
+ *
+ * Accepted orders get Accepted then their executions and cancel.  Rejected
+ * ones get Rejected with a reason, checked in this order:
  *   'C' market closed: before the 'Q' (start of market hours) or after 'M'
- *   'S' unknown symbol (not in the stock directory)
+ *   'S' unknown symbol (not in the published stock directory)
  *   'O' side not B, S, T or E                 (counted as bad_side)
  *   'O' time in force not 0 (only IOC)        (counted as bad_tif)
  *   'Z' shares 0 or above --max-shares
@@ -21,8 +32,13 @@
  * (letters as in OUCH 4.2: C closed, S invalid stock, Z shares exceed the
  * safety threshold, X invalid price, O other).
  *
+ * The fill model learns the market from the published messages
+ * (fill_on_publish()): the directory (R), market hours (S Q, S M), the
+ * book, and each symbol's last print (E C P Q with the book, P without),
+ * at which positions are marked.
+ *
  * Per symbol: position (shares, + long), cash (Price(4) units x shares: a
- * buy of 100 at 100.0000 is -100,000,000) and PnL = cash + position x L,
+ * buy of 100 at 100.0000 is -100,000,000) and PnL = cash + position x last,
  * all int64, in Price(4) units (divide by 10,000 for dollars).
  */
 #ifndef NETNS_EXSIM_FILL_H
@@ -31,6 +47,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "netns/exsim/bookfill.h"
 #include "netns/exsim/exsim.h"
 #include "proto/ouch.h"
 #include "book/stock_dir.h"
@@ -44,19 +61,22 @@
 #define FILL_REJ_PRICE		'X'
 #define FILL_CANCEL_IOC		'I'
 
+#define FILL_LOCATES	65536
+
 struct fill_symbol {
 	char stock[ITCH_SYMBOL_LEN];
-	uint32_t last;		/* last published trade price; 0: none yet */
+	bool listed;		/* in the published directory */
+	uint32_t last;		/* last published print; 0: none yet */
 	int64_t position;	/* shares */
 	int64_t cash;		/* Price(4) units x shares */
 	uint64_t bought;	/* shares */
 	uint64_t sold;
-	uint64_t fills;
+	uint64_t fills;		/* executions (one per level with the book) */
 };
 
 enum fill_outcome {
-	FILL_EXECUTED,
-	FILL_CANCELED,
+	FILL_EXECUTED,		/* fully or partly */
+	FILL_CANCELED,		/* nothing executed */
 	FILL_REJECTED,
 };
 
@@ -64,13 +84,18 @@ struct fill_result {
 	enum fill_outcome outcome;
 	char reason;		/* canceled / rejected */
 	uint16_t locate;	/* 0 when the symbol is unknown */
-	uint32_t price;		/* execution price */
-	uint32_t shares;	/* executed or canceled */
+	unsigned int nexec;	/* executions, one per price level */
+	struct fill_exec exec[BOOKFILL_MAX_LEVELS];
+	uint32_t filled;	/* shares executed */
+	uint32_t canceled;	/* shares canceled: the rest */
+	uint64_t value;		/* sum of price x shares executed */
 };
 
 struct fill_counters {
-	uint64_t executed;
-	uint64_t canceled;	/* not marketable, no_price included */
+	uint64_t executed;	/* orders with an execution, partial ones included */
+	uint64_t partial;	/* ... of which the rest was canceled */
+	uint64_t executions;	/* Executed replies (levels touched) */
+	uint64_t canceled;	/* nothing executed: not marketable, no_price included */
 	uint64_t no_price;
 	uint64_t rejected;	/* all the rejects below */
 	uint64_t closed;
@@ -83,24 +108,35 @@ struct fill_counters {
 };
 
 struct fill_book {
-	unsigned int nsym;
-	struct fill_symbol sym[EXSIM_MAX_SYMBOLS];
-	struct stock_dir dir;	/* symbol -> locate */
+	struct fill_symbol *sym;	/* [locate] */
+	uint16_t *listed;		/* locates in directory order */
+	unsigned int nlisted;
+	struct stock_dir dir;		/* symbol -> locate */
+	struct bookfill *bf;		/* NULL: against the last trade */
 	uint32_t max_shares;
-	bool open;		/* between 'Q' and 'M' */
+	bool open;			/* between 'Q' and 'M' */
 	struct fill_counters n;
 };
 
-/* Returns 0 or -ENOMEM. */
-int fill_init(struct fill_book *b, const char (*symbols)[ITCH_SYMBOL_LEN],
-	      unsigned int nsym, uint32_t max_shares);
+/* Returns 0 or -ENOMEM.  @bf: the book model, or NULL. */
+int fill_init(struct fill_book *b, uint32_t max_shares, struct bookfill *bf);
 void fill_destroy(struct fill_book *b);
 
-static inline void fill_set_last(struct fill_book *b, uint16_t locate,
-				 uint32_t price)
+/* A directory entry: @locate is @stock (space-padded). */
+void fill_list(struct fill_book *b, uint16_t locate, const char *stock);
+
+static inline struct fill_symbol *fill_sym(struct fill_book *b, uint16_t locate)
 {
-	b->sym[locate - 1].last = price;
+	return &b->sym[locate];
 }
+
+static inline void fill_set_last(struct fill_book *b, uint16_t locate, uint32_t price)
+{
+	b->sym[locate].last = price;
+}
+
+/* One published message, in order (a feed hook: feed.h). */
+void fill_on_publish(void *book, uint64_t seq, const uint8_t *m, uint16_t len);
 
 /* Decide an order and book the fill; counts it in b->n. */
 void fill_order(struct fill_book *b, const struct ouch_enter_order *o,

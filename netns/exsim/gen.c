@@ -159,6 +159,43 @@ void gen_noise(struct gen *g, const struct gen_tick *t, struct itch_msg *m)
 	}
 }
 
+void gen_plan(struct gen *g, uint64_t total, double rate, uint32_t burst)
+{
+	g->total = total;
+	g->period_ns = rate > 0 ? 1e9 / rate : 0;
+	g->burst = burst ? burst : 1;
+}
+
+static void put(struct feed_unit *u, const struct itch_msg *m)
+{
+	uint8_t *p = u->buf + u->bytes;
+	int len = itch_encode(p, sizeof(u->buf) - u->bytes, m);
+
+	/* The largest tick (20 noise messages and a trade) is 966 bytes. */
+	if (len > 0)
+		feed_unit_add(u, (uint16_t)len);
+}
+
+int gen_feed_next(void *gen, struct feed_unit *u)
+{
+	struct gen *g = gen;
+	struct gen_tick t;
+	struct itch_msg m;
+	unsigned int i;
+
+	if (g->ticks >= g->total)
+		return 0;
+	gen_next(g, &t);
+	for (i = 0; i < t.noise; i++) {
+		gen_noise(g, &t, &m);
+		put(u, &m);
+	}
+	gen_trade(g, &t, &m);
+	put(u, &m);
+	u->offset_ns = (uint64_t)((double)(t.index - t.index % g->burst) * g->period_ns);
+	return 1;
+}
+
 void gen_directory(const struct gen *g, uint16_t locate, struct itch_msg *m)
 {
 	header(m, 'R', locate);

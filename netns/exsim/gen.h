@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "netns/exsim/exsim.h"
+#include "netns/exsim/unit.h"
 #include "proto/itch.h"
 #include "strategy/gbm.h"
 
@@ -54,6 +55,10 @@ struct gen {
 		char side;
 	} live[EXSIM_MAX_SYMBOLS][GEN_NOISE_LIVE];
 	unsigned int nlive[EXSIM_MAX_SYMBOLS];
+	/* as the feed's source (gen_feed_next) */
+	uint64_t total;			/* ticks to hand out */
+	double period_ns;		/* 0: unpaced */
+	uint32_t burst;
 };
 
 void gen_init(struct gen *g, const struct exsim_cfg *c,
@@ -67,6 +72,14 @@ void gen_trade(struct gen *g, const struct gen_tick *t, struct itch_msg *m);
 
 /* One noise message for a tick's symbol (A F E C X D U, coherent refs). */
 void gen_noise(struct gen *g, const struct gen_tick *t, struct itch_msg *m);
+
+/*
+ * The feed's source (unit.h): tick k as one unit, its noise messages then
+ * its trade, due (k - k mod burst) x period after the schedule's start;
+ * @total ticks, then 0.  Set by gen_plan().
+ */
+void gen_plan(struct gen *g, uint64_t total, double rate, uint32_t burst);
+int gen_feed_next(void *gen, struct feed_unit *u);
 
 /* Directory entry for locate (1-based). */
 void gen_directory(const struct gen *g, uint16_t locate, struct itch_msg *m);

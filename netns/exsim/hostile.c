@@ -261,7 +261,7 @@ int hostile_open(struct hostile *h, const struct exsim_cfg *c, struct feed *f,
 		}
 	if (h->per_1000 <= 0 || !h->ncls)
 		return 0;
-	if (!f->store.end) {
+	if (!store_enabled(&f->store)) {
 		snprintf(err, errlen, "--hostile needs the message store");
 		return -1;
 	}

@@ -2,9 +2,12 @@
 /*
  * exsim: the exchange simulator (netns/exsim/README.md).
  *
- * One thread.  The session: system events O S, the stock directory, Q;
- * --warmup; the ticks on their schedule; --linger; M E C; a heartbeat; end
- * of session three times; --grace; the summary.  Between sends it waits in
+ * One thread.  The session, for the live sources: the opening (system
+ * events O S, the stock directory, ..., Q) at once; --warmup; the units
+ * (the day's messages, or GBM ticks) on their schedule; --linger; the
+ * close (M E C); a heartbeat; end of session three times; --grace; the
+ * summary.  A replay publishes its file on the file's schedule, then
+ * --linger and the end of session.  Between sends it waits in
  * ppoll() on the order socket until --spin-us before the next send time and
  * busy-waits (still reading orders) from there and for --spin-us after a
  * send, so orders are answered at once and sends leave within about a
@@ -25,16 +28,20 @@
 #include <unistd.h>
 
 #include "netns/exsim/attack.h"
-#include "util/clock.h"
+#include "netns/exsim/bookfill.h"
+#include "netns/exsim/daysrc.h"
 #include "netns/exsim/exsim.h"
 #include "netns/exsim/feed.h"
 #include "netns/exsim/fill.h"
 #include "netns/exsim/gen.h"
+#include "netns/exsim/genday.h"
 #include "netns/exsim/hostile.h"
+#include "netns/exsim/replay.h"
 #include "netns/exsim/report.h"
 #include "netns/exsim/rereq.h"
 #include "netns/exsim/sink.h"
 #include "strategy/prices.h"
+#include "util/clock.h"
 
 #define EXIT_RUNTIME	1
 #define EXIT_USAGE	2
@@ -46,6 +53,8 @@
 #define FLAT_OUT_POLL_NS 5000
 #define END_OF_SESSION_COPIES 3
 #define NETNS_RUN_DIR	"/var/run/netns"
+/* Longest message the live sources write (ITCH 5.0's longest, I). */
+#define LIVE_MSG_MAX	50
 
 static volatile sig_atomic_t stop;
 
@@ -73,13 +82,13 @@ static void progress(struct loop *L, uint64_t now)
 	if (!L->progress || now < L->next_progress)
 		return;
 	L->next_progress = now + NS_PER_SEC;
-	fprintf(stderr, "\rexsim: %.0f s  ticks %" PRIu64 "/%" PRIu64
+	fprintf(stderr, "\rexsim: %.0f s  units %" PRIu64 "/%" PRIu64
 		"  packets %" PRIu64 "  orders %" PRIu64 " (filled %" PRIu64
 		", canceled %" PRIu64 ", rejected %" PRIu64 ")",
-		(double)(now - L->r->t_start) / 1e9, L->r->feed->ticks_sent,
+		(double)(now - L->r->t_start) / 1e9, L->r->feed->units_sent,
 		L->r->total, L->r->feed->st.packets, L->r->sink->st.orders, n->executed,
 		n->canceled, n->rejected);
-	if (L->r->cfg->rate > 0 && hdr_count(&L->r->lag))
+	if (L->r->feed->paced && hdr_count(&L->r->lag))
 		fprintf(stderr, "  lag p99 %.1f us",
 			hdr_value_at_percentile(&L->r->lag, 99) / 1e3);
 	fputs("   ", stderr);
@@ -160,8 +169,8 @@ static void system_event(struct feed *f, char event)
 	feed_send_msgs(f, &m, 1);
 }
 
-static int open_session(struct feed *f, const struct gen *g,
-			struct fill_book *book, unsigned int nsym)
+/* The GBM session's opening; market hours start with the Q (fill.h). */
+static int open_session(struct feed *f, const struct gen *g, unsigned int nsym)
 {
 	static struct itch_msg msgs[2 + EXSIM_MAX_SYMBOLS];
 	unsigned int i, n = 0;
@@ -173,23 +182,22 @@ static int open_session(struct feed *f, const struct gen *g,
 	if (feed_send_msgs(f, msgs, n))
 		return -1;
 	system_event(f, 'Q');
-	book->open = true;
 	return 0;
 }
 
-static void publish(struct loop *L, struct gen *g, struct fill_book *book,
-		    uint64_t dur_end)
+/* The source's units on their schedule (or flat out), until its part ends. */
+static void publish(struct loop *L, uint64_t dur_end)
 {
 	struct exsim_run *r = L->r;
 	struct feed *f = L->r->feed;
 	uint64_t last_poll = 0;
 
-	feed_stage(f, g, r->total);
-	while (!stop && f->nticks) {
+	feed_stage(f);
+	while (!stop && f->nunits) {
 		uint64_t now, sent;
 		unsigned int k, j;
 
-		if (f->period_ns > 0) {
+		if (f->paced) {
 			now = wait_until(L, feed_next_due(f));
 			if (stop)
 				break;
@@ -205,14 +213,10 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 			break;
 
 		k = feed_due(f, now);
-		sent = feed_send_ticks(f, k);
-		for (j = 0; j < k; j++) {
-			const struct feed_tick *t = &f->tick[j];
-
-			fill_set_last(book, t->locate, t->price);
-			if (f->period_ns > 0)
-				hdr_record(&r->lag, (int64_t)(sent - t->intended));
-		}
+		sent = feed_send_units(f, k);
+		if (f->paced)
+			for (j = 0; j < k; j++)
+				hdr_record(&r->lag, (int64_t)(sent - f->unit[j].intended));
 		if (!r->t_first)
 			r->t_first = sent;
 		r->t_last = sent;
@@ -220,23 +224,30 @@ static void publish(struct loop *L, struct gen *g, struct fill_book *book,
 		/* after consume: the poison frames take the next number */
 		hostile_after_packet(L->r->hostile);
 		attack_after_packet(L->r->attack);
-		feed_stage(f, g, r->total);
+		feed_stage(f);
 	}
 	feed_discard(f);
 }
 
-static void close_session(struct loop *L, struct fill_book *book)
+/* The end: a heartbeat, then end of session, three times (no more heartbeats). */
+static void end_session(struct loop *L)
 {
-	struct feed *f = L->r->feed;
 	int i;
 
+	feed_heartbeat(L->r->feed);
+	for (i = 0; i < END_OF_SESSION_COPIES; i++)
+		feed_end_of_session(L->r->feed);
+	L->ended = true;
+}
+
+static void close_session(struct loop *L)
+{
+	struct feed *f = L->r->feed;
+
 	system_event(f, 'M');
-	book->open = false;
 	system_event(f, 'E');
 	system_event(f, 'C');
-	feed_heartbeat(f);
-	for (i = 0; i < END_OF_SESSION_COPIES; i++)
-		feed_end_of_session(f);
+	end_session(L);
 }
 
 /* Ticks to publish, from --count, --duration, --rate and the price file. */
@@ -314,87 +325,292 @@ static int pin_cpu(int cpu)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* Everything one run owns; static: a few of them are large. */
+struct sim {
+	struct exsim_cfg cfg;
+	struct feed feed;
+	struct sink sink;
+	struct fill_book book;
+	struct bookfill bf;
+	struct gen gen;
+	struct daysrc day;
+	struct replay replay;
+	struct exsim_run run;
+	struct rereq rereq;
+	struct hostile hostile;
+	struct attack attack;
+	uint32_t *prices;
+	size_t nprices;
+};
+
+/* The GBM session: opening, ticks, close. */
+static int run_gbm(struct sim *S, struct loop *L)
 {
-	static struct exsim_cfg cfg;
-	static struct feed feed;
-	static struct sink sink;
-	static struct fill_book book;
-	static struct gen gen;
-	static struct exsim_run run;
-	static struct rereq rereq;
-	static struct hostile hostile;
-	static struct attack attack;
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct loop L = { 0 };
-	uint32_t *prices = NULL;
-	size_t nprices = 0;
 	uint64_t now, dur_end = 0;
-	char err[256];
-	int ret = EXIT_RUNTIME, rc;
 
-	rc = exsim_parse_args(&cfg, argc, argv);
-	if (rc)
-		return rc > 0 ? 0 : EXIT_USAGE;
-	feed.fd = sink.fd = rereq.fd = hostile.pkt_fd = -1;
+	if (open_session(&S->feed, &S->gen, S->cfg.nsym)) {
+		fprintf(stderr, "exsim: sequence log full\n");
+		return EXIT_RUNTIME;
+	}
+	now = wait_until(L, S->run.t_start + (uint64_t)S->cfg.warmup_ms * NS_PER_MS);
+	feed_start_schedule(&S->feed, now);
+	if (S->cfg.duration_s > 0 && S->cfg.rate == 0)
+		dur_end = now + (uint64_t)(S->cfg.duration_s * 1e9);
+	publish(L, dur_end);
+	if (!stop)
+		wait_until(L, mono_ns() + (uint64_t)S->cfg.linger_ms * NS_PER_MS);
+	close_session(L);
+	return 0;
+}
 
-	if (cfg.prices_path) {
-		if (prices_load(cfg.prices_path, &prices, &nprices, err, sizeof(err)) < 0) {
-			fprintf(stderr, "exsim: --prices: %s\n", err);
-			return EXIT_USAGE;
-		}
-		if (!nprices) {
-			fprintf(stderr, "exsim: --prices: %s holds no prices\n", cfg.prices_path);
-			ret = EXIT_USAGE;
-			goto out;
-		}
+/* The generated day: its opening at once, its body paced, its close. */
+static int run_day(struct sim *S, struct loop *L)
+{
+	uint64_t now, dur_end = 0;
+
+	feed_publish_part(&S->feed);
+	daysrc_next_part(&S->day);
+	feed_next_part(&S->feed);
+	now = wait_until(L, S->run.t_start + (uint64_t)S->cfg.warmup_ms * NS_PER_MS);
+	feed_start_schedule(&S->feed, now);
+	if (S->cfg.duration_s > 0 && S->cfg.rate == 0)
+		dur_end = now + (uint64_t)(S->cfg.duration_s * 1e9);
+	publish(L, dur_end);
+	if (!S->day.part_over)
+		daysrc_cut(&S->day);
+	if (!stop)
+		wait_until(L, mono_ns() + (uint64_t)S->cfg.linger_ms * NS_PER_MS);
+	daysrc_next_part(&S->day);
+	feed_next_part(&S->feed);
+	feed_publish_part(&S->feed);
+	end_session(L);
+	return 0;
+}
+
+/*
+ * A day file at its own pace.  An error in the file stops it: what was
+ * read before is published, then the end of session, then the error.
+ */
+static int run_replay(struct sim *S, struct loop *L)
+{
+	const char *miss;
+	uint64_t now;
+
+	S->feed.last_send_ns = S->run.t_start;	/* no heartbeat before the start */
+	now = wait_until(L, S->run.t_start + (uint64_t)S->cfg.warmup_ms * NS_PER_MS);
+	feed_start_schedule(&S->feed, now);
+	publish(L, 0);
+	if (S->replay.failed)
+		fprintf(stderr, "exsim: --replay stopped: %s\n", S->replay.err);
+	else if (!stop)
+		wait_until(L, mono_ns() + (uint64_t)S->cfg.linger_ms * NS_PER_MS);
+	end_session(L);
+	if (S->replay.failed)
+		return EXIT_RUNTIME;
+	miss = itch_filter_missing(&S->replay.filt);
+	if (miss && !stop) {
+		int n = ITCH_SYMBOL_LEN;
+
+		while (n > 1 && miss[n - 1] == ' ')
+			n--;
+		fprintf(stderr, "exsim: --symbols %.*s is not in the day's stock directory\n",
+			n, miss);
+		return EXIT_RUNTIME;
 	}
-	if (plan_ticks(&cfg, nprices, &run.total)) {
-		ret = EXIT_USAGE;
-		goto out;
+	return 0;
+}
+
+/* Sizes of the logs and the store for the source (feed.h). */
+static void plan_feed(const struct sim *S, struct feed_plan *p)
+{
+	const struct exsim_cfg *c = &S->cfg;
+	bool store = c->rereq_port || c->hostile_per_1000 > 0;
+	/* A trade and at most ceil(noise) noise messages per tick. */
+	uint64_t per_tick = 1 + (uint64_t)ceil(c->noise);
+
+	memset(p, 0, sizeof(*p));
+	switch (c->source) {
+	case EXSIM_SRC_GBM:
+		/* Seq 0 unused; system events, directory, ticks with their noise. */
+		p->seq_cap = 1 + 16 + c->nsym + S->run.total * per_tick;
+		p->record_cap = c->record_path ? S->run.total : 0;
+		break;
+	case EXSIM_SRC_DAY:
+		/* The day's messages, and a close of our own if it is cut. */
+		p->seq_cap = 1 + 16 + S->run.total;
+		p->record_cap = c->record_path ? S->run.total : 0;
+		break;
+	case EXSIM_SRC_REPLAY:
+		p->seq_cap = UINT64_MAX;
+		p->seq_win = c->window;
+		p->store_bytes = store ? c->window * EXSIM_REPLAY_MSG_BYTES + STORE_MSG_MAX : 0;
+		p->record_cap = c->record_path ? FEED_RECORD_RESERVE : 0;
+		return;
 	}
-	if (cfg.feed_mcast && !cfg.host_netns && !in_named_netns()) {
+	p->seq_win = p->seq_cap;
+	p->store_bytes = store ? p->seq_cap * LIVE_MSG_MAX + STORE_MSG_MAX : 0;
+}
+
+/* The source, the book the fills use, and the feed's view of both. */
+static int open_source(struct sim *S, char *err, size_t errlen)
+{
+	struct exsim_cfg *c = &S->cfg;
+	uint32_t orders = c->book_orders;
+	int ret;
+
+	if (c->source != EXSIM_SRC_GBM) {
+		if (!orders && c->source == EXSIM_SRC_DAY && S->run.total < BOOK_DEFAULT_ORDERS)
+			orders = (uint32_t)S->run.total;
+		ret = bookfill_init(&S->bf, orders);
+		if (ret) {
+			snprintf(err, errlen, "the book (%u orders): %s",
+				 orders ? orders : BOOK_DEFAULT_ORDERS, strerror(-ret));
+			return -1;
+		}
+		S->run.bf = &S->bf;
+	}
+	if (fill_init(&S->book, c->max_shares, S->run.bf)) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	switch (c->source) {
+	case EXSIM_SRC_GBM:
+		gen_init(&S->gen, c, S->prices, S->nprices);
+		gen_plan(&S->gen, S->run.total, c->rate, c->burst);
+		return 0;
+	case EXSIM_SRC_DAY:
+		return daysrc_open(&S->day, c, S->run.total, err, errlen);
+	case EXSIM_SRC_REPLAY:
+		if (replay_open(&S->replay, c, err, errlen))
+			return -1;
+		S->run.replay = &S->replay;
+		return 0;
+	}
+	return -1;
+}
+
+static void set_source(struct sim *S)
+{
+	const struct exsim_cfg *c = &S->cfg;
+
+	switch (c->source) {
+	case EXSIM_SRC_GBM:
+		feed_set_source(&S->feed, gen_feed_next, &S->gen, c->rate > 0, true);
+		break;
+	case EXSIM_SRC_DAY:
+		feed_set_source(&S->feed, daysrc_next, &S->day, c->rate > 0, true);
+		break;
+	case EXSIM_SRC_REPLAY:
+		/* The day's own timestamps go out as they are. */
+		feed_set_source(&S->feed, replay_next, &S->replay, c->speed > 0, false);
+		break;
+	}
+	feed_set_hook(&S->feed, fill_on_publish, &S->book);
+}
+
+/* The multicast feed and raw frames stay inside a rig's namespace. */
+static int check_netns(const struct exsim_cfg *c)
+{
+	if (c->feed_mcast && !c->host_netns && !in_named_netns()) {
 		fprintf(stderr, "exsim: refusing to multicast the feed outside a named "
 			"network namespace (it would leave on this host's own network); "
 			"run it in the rig's exchange namespace (ip netns exec <prefix>-ex "
 			"...) or pass --host-netns\n");
-		ret = EXIT_USAGE;
-		goto out;
+		return -1;
 	}
-	if (cfg.hostile_per_1000 > 0 && (cfg.hostile_mask & HOSTILE_FRAMES) &&
-	    !cfg.host_netns && !in_named_netns()) {
+	if (c->hostile_per_1000 > 0 && (c->hostile_mask & HOSTILE_FRAMES) &&
+	    !c->host_netns && !in_named_netns()) {
 		fprintf(stderr, "exsim: refusing to send hostile frames (truncated_frame, "
 			"bad_checksum, other_port, other_address) outside a named network "
 			"namespace; run it in the rig, leave them out with "
 			"--hostile-classes, or pass --host-netns\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int write_outputs(struct sim *S)
+{
+	const struct exsim_cfg *c = &S->cfg;
+	int ret = 0;
+
+	report_text(&S->run, stdout);
+	fflush(stdout);
+	if (c->json_path && report_json(&S->run, c->json_path))
+		ret = EXIT_RUNTIME;
+	if (c->record_path && report_record(&S->run, c->record_path))
+		ret = EXIT_RUNTIME;
+	if (c->orders_log_path && report_orders(&S->run, c->orders_log_path))
+		ret = EXIT_RUNTIME;
+	if (c->fault_log_path && faults_write_log(&S->feed.fx, c->fault_log_path))
+		ret = EXIT_RUNTIME;
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	static struct sim S;
+	struct exsim_cfg *cfg = &S.cfg;
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct feed_plan plan;
+	struct loop L = { 0 };
+	char err[DAYFILE_ERR_LEN + 64];
+	int ret = EXIT_RUNTIME, rc;
+
+	rc = exsim_parse_args(cfg, argc, argv);
+	if (rc)
+		return rc > 0 ? 0 : EXIT_USAGE;
+	if (cfg->gen_day_path) {
+		ret = genday_run(cfg, stdout);
+		exsim_cfg_free(cfg);
+		return ret;
+	}
+	S.feed.fd = S.sink.fd = S.rereq.fd = S.hostile.pkt_fd = -1;
+
+	if (cfg->prices_path) {
+		if (prices_load(cfg->prices_path, &S.prices, &S.nprices, err, sizeof(err)) < 0) {
+			fprintf(stderr, "exsim: --prices: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (!S.nprices) {
+			fprintf(stderr, "exsim: --prices: %s holds no prices\n", cfg->prices_path);
+			ret = EXIT_USAGE;
+			goto out;
+		}
+	}
+	if ((cfg->source != EXSIM_SRC_REPLAY && plan_ticks(cfg, S.nprices, &S.run.total)) ||
+	    check_netns(cfg)) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	if (cfg.cpu >= 0 && pin_cpu(cfg.cpu))
+	if (cfg->cpu >= 0 && pin_cpu(cfg->cpu))
 		goto out;
 
-	run.cfg = &cfg;
-	run.feed = &feed;
-	run.sink = &sink;
-	run.book = &book;
-	run.rereq = &rereq;
-	run.hostile = &hostile;
-	run.attack = &attack;
-	hdr_reset(&run.lag);
-	if (fill_init(&book, cfg.symbols, cfg.nsym, cfg.max_shares)) {
-		fprintf(stderr, "exsim: out of memory\n");
+	S.run.cfg = cfg;
+	S.run.feed = &S.feed;
+	S.run.sink = &S.sink;
+	S.run.book = &S.book;
+	S.run.rereq = &S.rereq;
+	S.run.hostile = &S.hostile;
+	S.run.attack = &S.attack;
+	hdr_reset(&S.run.lag);
+	if (open_source(&S, err, sizeof(err))) {
+		fprintf(stderr, "exsim: %s\n", err);
+		/* A day the generator refuses is a usage error; a file, memory: run time. */
+		ret = cfg->source == EXSIM_SRC_DAY && !S.day.g && S.book.sym ? EXIT_USAGE :
+		      EXIT_RUNTIME;
 		goto out;
 	}
-	gen_init(&gen, &cfg, prices, nprices);
-	if (feed_open(&feed, &cfg, run.total,
-		      cfg.rereq_port || cfg.hostile_per_1000 > 0, err, sizeof(err)) ||
-	    sink_open(&sink, &cfg, &book, &feed, err, sizeof(err)) ||
-	    rereq_open(&rereq, &cfg, &feed, err, sizeof(err)) ||
-	    hostile_open(&hostile, &cfg, &feed, err, sizeof(err))) {
+	plan_feed(&S, &plan);
+	if (feed_open(&S.feed, cfg, &plan, err, sizeof(err)) ||
+	    sink_open(&S.sink, cfg, &S.book, &S.feed, err, sizeof(err)) ||
+	    rereq_open(&S.rereq, cfg, &S.feed, err, sizeof(err)) ||
+	    hostile_open(&S.hostile, cfg, &S.feed, err, sizeof(err))) {
 		fprintf(stderr, "exsim: %s\n", err);
 		goto out;
 	}
-	attack_init(&attack, &cfg, &feed);
+	set_source(&S);
+	attack_init(&S.attack, cfg, &S.feed);
 
 	/* Exact sleeps: the default 50 us timer slack would make every
 	 * ppoll() wake-up late by up to that much. */
@@ -402,56 +618,49 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	L.r = &run;
-	L.hb_ns = (uint64_t)cfg.heartbeat_ms * NS_PER_MS;
-	L.spin_ns = cfg.spin_ns;
-	L.progress = !cfg.quiet && isatty(STDERR_FILENO);
+	L.r = &S.run;
+	L.hb_ns = (uint64_t)cfg->heartbeat_ms * NS_PER_MS;
+	L.spin_ns = cfg->spin_ns;
+	L.progress = !cfg->quiet && isatty(STDERR_FILENO);
 
-	run.t_start = mono_ns();
-	L.next_progress = run.t_start + NS_PER_SEC;
-	attack_before_session(&attack);
-	if (open_session(&feed, &gen, &book, cfg.nsym)) {
-		fprintf(stderr, "exsim: sequence log full\n");
-		goto out;
+	S.run.t_start = mono_ns();
+	L.next_progress = S.run.t_start + NS_PER_SEC;
+	attack_before_session(&S.attack);
+	switch (cfg->source) {
+	case EXSIM_SRC_GBM:
+		rc = run_gbm(&S, &L);
+		break;
+	case EXSIM_SRC_DAY:
+		rc = run_day(&S, &L);
+		break;
+	default:
+		rc = run_replay(&S, &L);
+		break;
 	}
-	now = wait_until(&L, run.t_start + (uint64_t)cfg.warmup_ms * NS_PER_MS);
-	feed_start_schedule(&feed, now);
-	if (cfg.duration_s > 0 && cfg.rate == 0)
-		dur_end = now + (uint64_t)(cfg.duration_s * 1e9);
-
-	publish(&L, &gen, &book, dur_end);
-
 	if (!stop)
-		wait_until(&L, mono_ns() + (uint64_t)cfg.linger_ms * NS_PER_MS);
-	close_session(&L, &book);
-	L.ended = true;
-	if (!stop)
-		wait_until(&L, mono_ns() + (uint64_t)cfg.grace_ms * NS_PER_MS);
-	sink_poll(&sink, UINT32_MAX);
-	rereq_poll(&rereq, UINT32_MAX);
-	run.t_end = mono_ns();
-	run.interrupted = stop;
+		wait_until(&L, mono_ns() + (uint64_t)cfg->grace_ms * NS_PER_MS);
+	sink_poll(&S.sink, UINT32_MAX);
+	rereq_poll(&S.rereq, UINT32_MAX);
+	S.run.t_end = mono_ns();
+	S.run.interrupted = stop;
 	if (L.progress)
 		fputc('\n', stderr);
 
-	report_text(&run, stdout);
-	fflush(stdout);
-	ret = 0;
-	if (cfg.json_path && report_json(&run, cfg.json_path))
-		ret = EXIT_RUNTIME;
-	if (cfg.record_path && report_record(&run, cfg.record_path))
-		ret = EXIT_RUNTIME;
-	if (cfg.orders_log_path && report_orders(&run, cfg.orders_log_path))
-		ret = EXIT_RUNTIME;
-	if (cfg.fault_log_path && faults_write_log(&feed.fx, cfg.fault_log_path))
-		ret = EXIT_RUNTIME;
+	ret = write_outputs(&S);
+	if (rc)
+		ret = rc;
 out:
-	hostile_close(&hostile);
-	rereq_close(&rereq);
-	sink_close(&sink);
-	feed_close(&feed);
-	fill_destroy(&book);
-	free(prices);
-	exsim_cfg_free(&cfg);
+	hostile_close(&S.hostile);
+	rereq_close(&S.rereq);
+	sink_close(&S.sink);
+	feed_close(&S.feed);
+	if (S.run.replay)
+		replay_close(&S.replay);
+	daysrc_close(&S.day);
+	fill_destroy(&S.book);
+	if (S.run.bf)
+		bookfill_destroy(&S.bf);
+	free(S.prices);
+	exsim_cfg_free(cfg);
 	return ret;
 }

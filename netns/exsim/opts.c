@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "netns/exsim/exsim.h"
+#include "book/daygen.h"
 #include "netns/exsim/hostile.h"
+#include "proto/itch_filter.h"
 #include "util/opt.h"
 
 #define X(field) OFF(struct exsim_cfg, field)
@@ -30,40 +32,35 @@ static int session(void *cfg, const char *s, char *why, size_t n)
 	return 0;
 }
 
-static bool symbol_char(char ch)
-{
-	return (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.';
-}
-
-static int symbols(void *cfg, const char *list, char *why, size_t n)
+static int source(void *cfg, const char *a, char *why, size_t n)
 {
 	struct exsim_cfg *c = cfg;
-	const char *p = list;
 
-	c->nsym = 0;
-	for (;;) {
-		const char *end = strchr(p, ',');
-		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char sym[ITCH_SYMBOL_LEN];
+	if (!strcmp(a, "day"))
+		c->source = EXSIM_SRC_DAY;
+	else if (!strcmp(a, "gbm"))
+		c->source = EXSIM_SRC_GBM;
+	else
+		return snprintf(why, n, "is day or gbm (a day file: --replay FILE)"), -1;
+	c->source_set = true;
+	return 0;
+}
 
-		if (len < 1 || len > ITCH_SYMBOL_LEN)
-			return snprintf(why, n, "'%.*s' must be 1-8 characters", (int)len, p), -1;
-		for (size_t k = 0; k < len; k++)
-			if (!symbol_char(p[k]))
-				return snprintf(why, n, "'%.*s': only A-Z, 0-9 and '.'", (int)len,
-						p), -1;
-		memcpy(sym, p, len);
-		memset(sym + len, ' ', ITCH_SYMBOL_LEN - len);
-		for (unsigned int i = 0; i < c->nsym; i++)
-			if (!memcmp(c->symbols[i], sym, ITCH_SYMBOL_LEN))
-				return snprintf(why, n, "'%.*s' is listed twice", (int)len, p), -1;
-		if (c->nsym == EXSIM_MAX_SYMBOLS)
-			return snprintf(why, n, "lists more than %d symbols", EXSIM_MAX_SYMBOLS), -1;
-		memcpy(c->symbols[c->nsym++], sym, ITCH_SYMBOL_LEN);
-		if (!end)
-			return 0;
-		p = end + 1;
+static int speed(void *cfg, const char *a, char *why, size_t n)
+{
+	struct exsim_cfg *c = cfg;
+	char *end;
+	double v;
+
+	if (!strcmp(a, "max")) {
+		c->speed = 0;
+		return 0;
 	}
+	v = strtod(a, &end);
+	if (end == a || *end || !(v >= 0.001 && v <= 1e6))
+		return snprintf(why, n, "wants a factor 0.001..1000000 or 'max'"), -1;
+	c->speed = v;
+	return 0;
 }
 
 static int count(void *cfg, const char *a, char *why, size_t n)
@@ -187,10 +184,17 @@ static const struct opt opts[] = {
 	OPT("ttl", 0, OPT_INT, X(ttl), "N", "multicast TTL", .min = 1, .max = 255),
 	OPT("session", 0, OPT_CALL, 0, "ID", "MoldUDP64 session, 1-10 letters/digits",
 	    .call = session, .def = EXSIM_DEFAULT_SESSION),
-	OPT("symbols", 0, OPT_CALL, 0, "LIST",
-	    "comma-separated symbols, 1-8 of [A-Z0-9.] each; locates 1..n in that order; "
-	    "ticks go round-robin", .call = symbols, .def = "AAPL"),
-	OPT("seed", 0, OPT_U64, X(seed), "S", "GBM seed: symbol i (0-based) uses seed + i"),
+	OPT("source", 0, OPT_CALL, 0, "day|gbm",
+	    "day: a generated day (book/daygen) at --rate messages/s, fills against its "
+	    "book; gbm: trade prints of GBM prices at --rate ticks/s, fills at the last "
+	    "print (README, \"Sources\")", .call = source, .def = "day"),
+	OPT("symbols", 0, OPT_STR, X(symbols_arg), "LIST|K",
+	    "comma-separated symbols, 1-8 of [A-Z0-9.] each; locates 1..n in that order "
+	    "(gbm: ticks go round-robin); or, for the day and --gen-day, a count K "
+	    "(AAPL, MSFT, NVDA, ... as the generator names them); with --replay: only "
+	    "these symbols' session, renumbered", .def = "AAPL; all with --replay"),
+	OPT("seed", 0, OPT_U64, X(seed), "S",
+	    "seed of the generated day; GBM: symbol i (0-based) uses seed + i"),
 	OPT("prices", 0, OPT_STR, X(prices_path), "FILE",
 	    "trade prices from FILE (one Price(4) integer per line, as 'backtest --gen' "
 	    "writes) instead of GBM; one symbol"),
@@ -200,17 +204,42 @@ static const struct opt opts[] = {
 	    "bits) for wire-to-wire on the rig; a gateway must be told the same "
 	    "(t2t-gateway --feed-clock)", .choices = stamps),
 	OPT("noise", 0, OPT_DOUBLE, X(noise), "F",
-	    "mean non-trade messages (A F C X D U, none of them a print) per trade, "
+	    "gbm: mean non-trade messages (A F C X D U, none of them a print) per trade, "
 	    "fractions allowed",
 	    .max = EXSIM_MAX_NOISE, .def = "0"),
+	OPT_SECTION("Replay (a Nasdaq BinaryFILE day, gzip or plain):"),
+	OPT("replay", 0, OPT_STR, X(replay_path), "FILE",
+	    "publish FILE's messages with their bytes and timestamps: message n at start + "
+	    "(ts[n] - ts[1]) / --speed"),
+	OPT("speed", 0, OPT_CALL, 0, "X|max", "pace times X, or as fast as it goes",
+	    .call = speed, .def = "1"),
+	OPT("window", 0, OPT_U64, X(window), "N",
+	    "sequence numbers whose messages (re-requests) and send times (order tokens) "
+	    "are kept; older ones are forgotten", .min = 1024, .max = UINT64_C(1) << 31,
+	    .def = "4194304"),
+	OPT("book-orders", 0, OPT_U32, X(book_orders), "N",
+	    "live orders the book of the published day holds; adds beyond are dropped "
+	    "and counted", .min = 1, .max = BOOK_MAX_ORDERS,
+	    .def = "2097152; the day source: its messages, up to that"),
+	OPT_SECTION("Generation (write a day file and exit):"),
+	OPT("gen-day", 0, OPT_STR, X(gen_day_path), "FILE",
+	    "write a synthetic day (book/daygen) of --messages messages, --symbols K (or a "
+	    "list), --seed, to FILE (gzip when it ends in .gz), print a summary, exit"),
+	OPT("messages", 0, OPT_U64, X(gen_messages), "N", "messages of the day --gen-day writes",
+	    .min = 1, .max = UINT32_MAX - 1),
+	OPT("day-seconds", 0, OPT_DOUBLE, X(day_seconds), "S",
+	    "length of the day --gen-day writes, from 09:30", .min = 0.001, .max = 52200,
+	    .def = "23400"),
 	OPT_SECTION("Rate:"),
-	OPT("rate", 0, OPT_DOUBLE, X(rate), "TPS",
-	    "ticks per second, fractions allowed; 0 = as fast as possible", .max = 1e9),
+	OPT("rate", 0, OPT_DOUBLE, X(rate), "R",
+	    "the day's messages (gbm: ticks) per second, fractions allowed; 0 = as fast "
+	    "as possible", .max = 1e9, .def = "1000"),
 	OPT("burst", 0, OPT_U32, X(burst), "N",
-	    "N ticks due at once, then a pause that keeps the average at --rate",
+	    "N units (messages, gbm: ticks) due at once, then a pause that keeps the "
+	    "average at --rate",
 	    .min = 1, .max = 1000000),
-	OPT("count", 0, OPT_CALL, 0, "N", "ticks to publish (default 10000, or from "
-	    "--duration)", .call = count),
+	OPT("count", 0, OPT_CALL, 0, "N", "messages in the day (gbm: ticks) to publish "
+	    "(default 10000, or from --duration)", .call = count),
 	OPT("duration", 0, OPT_DOUBLE, X(duration_s), "S",
 	    "publish for S seconds (rate x S ticks; with --rate 0 at most --count, "
 	    "default 20000000)", .min = 0.001, .max = 86400),
@@ -304,12 +333,16 @@ static const struct opt_prog prog = {
 	.usage = "[options]",
 	.about =
 "Exchange simulator for the test rig: publishes a MoldUDP64 / ITCH 5.0 feed\n"
-"(system events, stock directory, trades 'P') and serves an OUCH 4.2 order\n"
-"port over UDP with paper fills.  Run it inside the exchange namespace:\n"
-"  ip netns exec <prefix>-ex build/exsim --count 10000 --rate 1000\n",
+"(a generated day, GBM trade prints, or a day file replayed) and serves an\n"
+"OUCH 4.2 order port over UDP with paper fills.  Run it inside the exchange\n"
+"namespace:\n"
+"  ip netns exec <prefix>-ex build/exsim --count 10000 --rate 1000\n"
+"  ip netns exec <prefix>-ex build/exsim --replay DAY.gz --speed 10 --symbols AAPL\n"
+"  build/exsim --gen-day day.gz --messages 1000000 --symbols 20 --seed 1\n",
 	.more =
-"The ITCH timestamp of every message is taken just before its packet is sent\n"
-"(--stamp: time of day, or CLOCK_MONOTONIC on the rig).\n"
+"The ITCH timestamp of every live message is taken just before its packet is\n"
+"sent (--stamp: time of day, or CLOCK_MONOTONIC on the rig); a replay keeps\n"
+"the file's timestamps.\n"
 "SIGINT/SIGTERM end the run early: end of session is sent, the summary printed.\n"
 "Exit status: 0 ok, 1 runtime error, 2 bad usage.\n",
 	.opts = opts,
@@ -327,10 +360,9 @@ static void defaults(struct exsim_cfg *c)
 	c->order.sin_family = AF_INET;
 	c->order.sin_addr.s_addr = htonl(INADDR_ANY);
 	c->order.sin_port = htons(EXSIM_DEFAULT_ORDER_PORT);
-	memcpy(c->symbols[0], "AAPL    ", ITCH_SYMBOL_LEN);
-	c->nsym = 1;
+	c->speed = 1;
 	c->seed = 42;
-	c->rate = 1000;
+	c->rate = -1;		/* 1000, unless a replay (which has none) */
 	c->burst = 1;
 	c->count = EXSIM_DEFAULT_COUNT;
 	c->warmup_ms = 100;
@@ -348,6 +380,71 @@ static void defaults(struct exsim_cfg *c)
 	c->hostile_mask = HOSTILE_ALL;
 }
 
+/* --symbols for the source: a list, or a count K of generated names. */
+static int parse_symbols(struct exsim_cfg *c)
+{
+	const char *a = c->symbols_arg;
+	unsigned int cap = c->source == EXSIM_SRC_GBM ? EXSIM_MAX_SYMBOLS : EXSIM_MAX_LIST;
+	char why[128];
+	uint64_t k;
+	int n;
+
+	if (!a) {
+		if (c->source == EXSIM_SRC_REPLAY)
+			return 0;	/* the whole day */
+		a = "AAPL";
+	}
+	if (a[0] >= '0' && a[0] <= '9' && !opt_parse_u64(a, 0, UINT64_MAX, &k)) {
+		if (c->source != EXSIM_SRC_DAY && !c->gen_day_path)
+			return opt_error(&prog, "--symbols %s: a count goes with the day source "
+					 "and --gen-day; name the symbols", a), -1;
+		if (k < 1 || k > DAYGEN_MAX_SYMBOLS)
+			return opt_error(&prog, "--symbols %s: 1 to %d symbols", a,
+					 DAYGEN_MAX_SYMBOLS), -1;
+		c->nsym = (unsigned int)k;
+		return 0;
+	}
+	n = itch_parse_symbols(a, c->symbols, cap, why, sizeof(why));
+	if (n < 0)
+		return opt_error(&prog, "--symbols %s", why), -1;
+	c->nsym = (unsigned int)n;
+	c->symbols_named = true;
+	return 0;
+}
+
+/* What a replay cannot take: its messages and pace are the file's. */
+static int replay_checks(struct exsim_cfg *c)
+{
+	const char *bad = c->source_set ? "--source" : c->prices_path ? "--prices" :
+			  c->rate >= 0 ? "--rate" : c->burst > 1 ? "--burst" :
+			  c->count_set ? "--count" : c->duration_s > 0 ? "--duration" :
+			  c->noise > 0 ? "--noise" : NULL;
+
+	if (bad)
+		return opt_error(&prog, "%s does not go with --replay (the file sets the "
+				 "messages and their pace: --speed)", bad), -1;
+	c->source = EXSIM_SRC_REPLAY;
+	c->rate = 0;		/* the pace is the file's */
+	if (!c->window)
+		c->window = EXSIM_REPLAY_WINDOW;
+	return 0;
+}
+
+/* The session attacks and hostile packets reuse the GBM session's opening. */
+static int gbm_only_checks(const struct exsim_cfg *c)
+{
+	const char *bad = c->hostile_per_1000 > 0 ? "--hostile" :
+			  c->junk_first ? "--junk-first" :
+			  c->spoof_from.s_addr ? "--spoof-from" :
+			  c->stale_end_at ? "--stale-end-at" :
+			  c->far_heartbeat_at ? "--far-heartbeat-at" : NULL;
+
+	if (bad && c->source != EXSIM_SRC_GBM)
+		return opt_error(&prog, "%s goes with --source gbm (it reuses that session's "
+				 "opening and symbols)", bad), -1;
+	return 0;
+}
+
 int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 {
 	int ret;
@@ -356,6 +453,40 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 	ret = opt_parse(&prog, c, argc, argv, NULL);
 	if (ret)
 		return ret == 1 ? 1 : -1;
+	if (c->gen_day_path) {
+		if (c->replay_path)
+			return opt_error(&prog, "--gen-day writes a day; --replay publishes one: "
+					 "one at a time"), -1;
+		if (!c->gen_messages)
+			return opt_error(&prog, "--gen-day needs --messages N"), -1;
+		return parse_symbols(c);
+	}
+	if (c->gen_messages || c->day_seconds > 0)
+		return opt_error(&prog, "--messages and --day-seconds go with --gen-day "
+				 "(the live day: --count, --rate)"), -1;
+	if (c->replay_path && replay_checks(c))
+		return -1;
+	if (!c->replay_path) {
+		if (c->window)
+			return opt_error(&prog, "--window goes with --replay (a live run keeps "
+					 "every message)"), -1;
+		if (c->speed != 1)
+			return opt_error(&prog, "--speed goes with --replay (live: --rate)"), -1;
+		if (c->prices_path) {
+			if (c->source_set && c->source != EXSIM_SRC_GBM)
+				return opt_error(&prog, "--prices goes with --source gbm"), -1;
+			c->source = EXSIM_SRC_GBM;
+		}
+		if (c->rate < 0)
+			c->rate = 1000;
+	}
+	if (c->noise > 0 && c->source != EXSIM_SRC_GBM)
+		return opt_error(&prog, "--noise goes with --source gbm (a day has its own "
+				 "mix)"), -1;
+	if (c->book_orders && c->source == EXSIM_SRC_GBM)
+		return opt_error(&prog, "--book-orders: the gbm source keeps no book"), -1;
+	if (gbm_only_checks(c) || parse_symbols(c))
+		return -1;
 	c->feed_mcast = IN_MULTICAST(ntohl(c->feed.sin_addr.s_addr));
 	if (!c->feed_mcast && (c->feed.sin_addr.s_addr == htonl(INADDR_ANY) ||
 			       c->feed.sin_addr.s_addr == htonl(INADDR_BROADCAST)))

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "netns/exsim/attack.h"
+#include "netns/exsim/bookfill.h"
 #include "netns/exsim/report.h"
 
 /* Characters of a space-padded field before the padding. */
@@ -34,13 +35,24 @@ static double secs(uint64_t a, uint64_t b)
 
 static double tick_rate(const struct exsim_run *r)
 {
-	uint64_t n = r->feed->ticks_sent;
+	uint64_t n = r->feed->units_sent;
 
 	return n > 1 && r->t_last > r->t_first ?
 	       (double)(n - 1) / secs(r->t_first, r->t_last) : 0;
 }
 
+/* The GBM session's types first (always in the JSON), then any other. */
 static const char msg_types[] = "SRAFECXDUP";
+
+static const char *const source_name[] = { "day", "gbm", "replay" };
+
+/* Positions listed in the text summary when more symbols are listed. */
+#define TEXT_POSITIONS_MAX	64
+
+static bool other_type(int t)
+{
+	return t && !strchr(msg_types, t);
+}
 
 static void text_faults(const struct exsim_run *r, FILE *out)
 {
@@ -76,11 +88,33 @@ static void text_rereq(const struct exsim_run *r, FILE *out)
 		PRIu64 " messages in %" PRIu64 " packets; truncated %" PRIu64 ", clipped %"
 		PRIu64 "), refused %" PRIu64 ": malformed %" PRIu64 ", wrong session %"
 		PRIu64 ", zero count %" PRIu64 ", seq 0 %" PRIu64 ", future %" PRIu64
-		", beyond store %" PRIu64 ", rate limited %" PRIu64 "; send errors %"
+		", beyond store %" PRIu64 ", rate limited %" PRIu64 ", expired %" PRIu64
+		"; send errors %"
 		PRIu64 "\n", r->rereq->port, q->datagrams, q->served, q->messages,
 		q->packets, q->truncated, q->clipped, q->refused, q->malformed,
 		q->wrong_session, q->zero_count, q->bad_seq, q->future,
-		q->beyond_store, q->rate_limited, q->send_errors);
+		q->beyond_store, q->rate_limited, q->expired, q->send_errors);
+}
+
+/* The replay's file and filter, and the book of what was published. */
+static void text_book(const struct exsim_run *r, FILE *out)
+{
+	const struct replay *rp = r->replay;
+	const struct bookfill *bf = r->bf;
+
+	if (rp)
+		fprintf(out, "  replay     %s (%s): %" PRIu64 " messages read, %" PRIu64
+			" published (%u symbols chosen%s, %" PRIu64 " malformed dropped)%s%s\n",
+			r->cfg->replay_path, rp->rd.gzip ? "gzip" : "plain", rp->rd.msgs,
+			rp->filt.kept, rp->filt.nsym, rp->filt.nsym ? "" : ": every message",
+			rp->filt.malformed, rp->failed ? "; STOPPED: " : "",
+			rp->failed ? rp->err : "");
+	if (bf)
+		fprintf(out, "  book       %" PRIu64 " live orders (peak %" PRIu64 ", room for %u), %"
+			PRIu64 " prints, %" PRIu64 " impossible events; fills took %" PRIu64
+			" displayed shares, %" PRIu64 " given back, %u levels still short\n",
+			bf->book.live, bf->book.peak, bf->book.max_orders, bf->st.prints,
+			bf->st.impossible, bf->st.taken, bf->st.given_back, bf->ntaken);
 }
 
 void report_text(const struct exsim_run *r, FILE *out)
@@ -101,37 +135,54 @@ void report_text(const struct exsim_run *r, FILE *out)
 		c->session, feed, ntohs(c->feed.sin_port),
 		c->feed_mcast ? "multicast" : "unicast", ord,
 		ntohs(c->order.sin_port), r->interrupted ? ", INTERRUPTED" : "");
-	fprintf(out, "  run        %.3f s; ticks published over %.3f s\n",
-		secs(r->t_start, r->t_end), secs(r->t_first, r->t_last));
-	fprintf(out, "  ticks      %" PRIu64 " of %" PRIu64 " sent, %.1f ticks/s",
-		f->ticks_sent, r->total, tick_rate(r));
+	fprintf(out, "  run        %.3f s; %s published over %.3f s\n",
+		secs(r->t_start, r->t_end), c->source == EXSIM_SRC_GBM ? "ticks" : "messages",
+		secs(r->t_first, r->t_last));
+	if (c->source == EXSIM_SRC_GBM)
+		fprintf(out, "  ticks      %" PRIu64 " of %" PRIu64 " sent, %.1f ticks/s",
+			f->units_sent, r->total, tick_rate(r));
+	else
+		fprintf(out, "  source     %s: %" PRIu64 " messages on the schedule, %.1f/s",
+			source_name[c->source], f->units_sent, tick_rate(r));
 	if (c->rate > 0)
 		fprintf(out, " (asked %g/s%s)", c->rate, c->burst > 1 ? " in bursts" : "");
+	if (c->source == EXSIM_SRC_REPLAY) {
+		if (c->speed > 0)
+			fprintf(out, " (speed x%g)", c->speed);
+		else
+			fputs(" (speed max)", out);
+	}
 	fprintf(out, "\n  packets    %" PRIu64 " (%" PRIu64 " data, %" PRIu64
 		" heartbeats, %" PRIu64 " end of session), %" PRIu64
-		" bytes; at most %u ticks / %u messages in one\n",
+		" bytes; at most %u %s / %u messages in one\n",
 		st->packets, st->data_packets, st->heartbeats, st->end_of_session,
-		st->bytes, st->max_ticks, st->max_msgs);
+		st->bytes, st->max_units, c->source == EXSIM_SRC_GBM ? "ticks" : "units",
+		st->max_msgs);
 	fprintf(out, "  messages   %" PRIu64 ", next seq %" PRIu64 ":",
 		st->messages, feed_next_seq(f));
 	for (t = msg_types; *t; t++)
 		if (st->by_type[(uint8_t)*t])
 			fprintf(out, " %c %" PRIu64, *t, st->by_type[(uint8_t)*t]);
+	for (int k = 0; k < 256; k++)
+		if (other_type(k) && st->by_type[k])
+			fprintf(out, " %c %" PRIu64, k, st->by_type[k]);
 	fprintf(out, "\n  send       errors %" PRIu64 " (retries %" PRIu64 ")\n",
 		st->send_errors, st->send_retries);
 	text_faults(r, out);
-	if (c->rate > 0)
+	if (f->paced)
 		hdr_print_summary(&r->lag, "  pacing     send lag (actual - intended)", out);
 	hdr_print_summary(&f->send_ns, "  send()     duration", out);
 
 	fprintf(out, "  orders     %" PRIu64 " datagrams: %" PRIu64 " orders, %" PRIu64
 		" malformed (rejected), %" PRIu64 " unreadable (dropped)\n",
 		ss->datagrams, ss->orders, ss->malformed, ss->unreadable);
-	fprintf(out, "             filled %" PRIu64 ", canceled %" PRIu64
+	fprintf(out, "             filled %" PRIu64 " (partly %" PRIu64 ", %" PRIu64
+		" executions), canceled %" PRIu64
 		" (no price yet %" PRIu64 "), rejected %" PRIu64 ": closed %" PRIu64
 		", unknown symbol %" PRIu64 ", bad side %" PRIu64 ", bad tif %" PRIu64
 		", bad shares %" PRIu64 ", bad price %" PRIu64 ", overflow %" PRIu64 "\n",
-		n->executed, n->canceled, n->no_price, n->rejected, n->closed,
+		n->executed, n->partial, n->executions, n->canceled, n->no_price, n->rejected,
+		n->closed,
 		n->unknown_symbol, n->bad_side, n->bad_tif, n->bad_shares,
 		n->bad_price, n->overflow);
 	fprintf(out, "             tokens unmatched %" PRIu64 ", bad %" PRIu64
@@ -146,18 +197,26 @@ void report_text(const struct exsim_run *r, FILE *out)
 			PRIu64 ", stale end of session %" PRIu64 ", far heartbeat %" PRIu64 "\n",
 			r->attack->st.junk, r->attack->st.spoofed, r->attack->st.stale_end,
 			r->attack->st.far_heartbeat);
+	text_book(r, out);
 	fprintf(out, "  positions  %-8s %6s %12s %10s %16s %14s\n",
 		"symbol", "locate", "last", "position", "cash", "pnl");
-	for (i = 0; i < r->book->nsym; i++) {
-		const struct fill_symbol *s = &r->book->sym[i];
+	for (i = 0; i < r->book->nlisted; i++) {
+		uint16_t loc = r->book->listed[i];
+		const struct fill_symbol *s = &r->book->sym[loc];
 
+		pnl += fill_pnl(s);
+		/* Many symbols (a replayed day): only those traded. */
+		if (r->book->nlisted > TEXT_POSITIONS_MAX && !s->fills)
+			continue;
 		fprintf(out, "             %-8.*s %6u %12s %10" PRId64 " %16s %14s\n",
-			trimmed(s->stock, ITCH_SYMBOL_LEN), s->stock, i + 1,
+			trimmed(s->stock, ITCH_SYMBOL_LEN), s->stock, loc,
 			fmt_px(b1, sizeof(b1), s->last), s->position,
 			fmt_px(b2, sizeof(b2), s->cash),
 			fmt_px(b3, sizeof(b3), fill_pnl(s)));
-		pnl += fill_pnl(s);
 	}
+	if (r->book->nlisted > TEXT_POSITIONS_MAX)
+		fprintf(out, "             (%u symbols listed: those with fills shown, all in "
+			"--json)\n", r->book->nlisted);
 	fprintf(out, "             total pnl %s\n", fmt_px(b1, sizeof(b1), pnl));
 	text_rereq(r, out);
 	hdr_print_summary(&r->sink->w2w, "  wire-to-wire (kernel arrival - tick send)", out);
@@ -208,8 +267,9 @@ static void json_faults(const struct exsim_run *r, FILE *o)
 	const char *sep = "";
 	unsigned int k;
 
-	fprintf(o, "  \"store\": {\"messages\": %" PRIu64 ", \"bytes\": %zu"
-		", \"refused\": %" PRIu64 "},\n", s->n, s->used, s->refused);
+	fprintf(o, "  \"store\": {\"messages\": %" PRIu64 ", \"bytes\": %" PRIu64
+		", \"window\": %" PRIu64 ", \"refused\": %" PRIu64 "},\n", s->n, s->used,
+		s->msg_cap, s->refused);
 	fprintf(o, "  \"rerequest\": {\"port\": %u, \"max_count\": %u, "
 		"\"rate_msgs_per_s\": %g, \"burst\": %u,\n    \"requests\": %" PRIu64
 		", \"served\": %" PRIu64 ", \"messages\": %" PRIu64 ", \"packets\": %"
@@ -218,12 +278,12 @@ static void json_faults(const struct exsim_run *r, FILE *o)
 		"    \"refusals\": {\"malformed\": %" PRIu64 ", \"wrong_session\": %" PRIu64
 		", \"zero_count\": %" PRIu64 ", \"bad_seq\": %" PRIu64 ", \"future\": %"
 		PRIu64 ", \"beyond_store\": %" PRIu64 ", \"rate_limited\": %" PRIu64
-		"}, \"send_errors\": %" PRIu64 "},\n",
+		", \"expired\": %" PRIu64 "}, \"send_errors\": %" PRIu64 "},\n",
 		r->rereq->fd >= 0 ? r->rereq->port : 0, c->rereq_max, c->rereq_rate,
 		c->rereq_burst, q->datagrams, q->served, q->messages, q->packets,
 		q->bytes, q->truncated, q->clipped, q->refused, q->malformed,
 		q->wrong_session, q->zero_count, q->bad_seq, q->future,
-		q->beyond_store, q->rate_limited, q->send_errors);
+		q->beyond_store, q->rate_limited, q->expired, q->send_errors);
 	fprintf(o, "  \"faults\": {\"seed\": %" PRIu64 ", \"drop_rate\": %g, "
 		"\"dup_rate\": %g, \"reorder_rate\": %g, \"drop_seqs\": %zu,\n"
 		"    \"dropped_packets\": %" PRIu64 ", \"dropped_msgs\": %" PRIu64
@@ -251,6 +311,34 @@ static void json_faults(const struct exsim_run *r, FILE *o)
 	fputs("}},\n", o);
 }
 
+static void json_book(const struct exsim_run *r, FILE *o)
+{
+	const struct replay *rp = r->replay;
+	const struct bookfill *bf = r->bf;
+
+	if (rp) {
+		fputs("  \"replay\": {\"file\": ", o);
+		json_str(o, r->cfg->replay_path, strlen(r->cfg->replay_path));
+		fprintf(o, ", \"gzip\": %s, \"speed\": %g, \"symbols\": %u, \"read\": %" PRIu64
+			", \"published\": %" PRIu64 ", \"malformed_dropped\": %" PRIu64
+			", \"error\": ", rp->rd.gzip ? "true" : "false", r->cfg->speed,
+			rp->filt.nsym, rp->rd.msgs, rp->filt.kept, rp->filt.malformed);
+		if (rp->failed)
+			json_str(o, rp->err, strlen(rp->err));
+		else
+			fputs("null", o);
+		fputs("},\n", o);
+	}
+	if (bf)
+		fprintf(o, "  \"book\": {\"live\": %" PRIu64 ", \"peak\": %" PRIu64
+			", \"max_orders\": %u, \"prints\": %" PRIu64 ", \"impossible\": %" PRIu64
+			", \"digest\": \"%016" PRIx64 "\", \"taken\": %" PRIu64
+			", \"given_back\": %" PRIu64 ", \"levels_short\": %u},\n",
+			bf->book.live, bf->book.peak, bf->book.max_orders, bf->st.prints,
+			bf->st.impossible, book_digest(&bf->book), bf->st.taken,
+			bf->st.given_back, bf->ntaken);
+}
+
 static void json_body(const struct exsim_run *r, FILE *o)
 {
 	const struct exsim_cfg *c = r->cfg;
@@ -265,15 +353,17 @@ static void json_body(const struct exsim_run *r, FILE *o)
 
 	inet_ntop(AF_INET, &c->feed.sin_addr, feed, sizeof(feed));
 	inet_ntop(AF_INET, &c->order.sin_addr, ord, sizeof(ord));
-	fputs("{\n  \"session\": ", o);
+	fprintf(o, "{\n  \"source\": \"%s\",\n  \"session\": ", source_name[c->source]);
 	json_str(o, c->session, trimmed(c->session, MOLD_SESSION_LEN));
 	fprintf(o, ",\n  \"feed\": \"%s:%u\",\n  \"feed_multicast\": %s,\n"
 		"  \"order_port\": \"%s:%u\",\n  \"symbols\": [",
 		feed, ntohs(c->feed.sin_port), c->feed_mcast ? "true" : "false",
 		ord, ntohs(c->order.sin_port));
-	for (i = 0; i < c->nsym; i++) {
+	for (i = 0; i < r->book->nlisted; i++) {
+		const char *sym = r->book->sym[r->book->listed[i]].stock;
+
 		fputs(i ? ", " : "", o);
-		json_str(o, c->symbols[i], trimmed(c->symbols[i], ITCH_SYMBOL_LEN));
+		json_str(o, sym, trimmed(sym, ITCH_SYMBOL_LEN));
 	}
 	fprintf(o, "],\n  \"seed\": %" PRIu64 ",\n  \"prices_file\": ", c->seed);
 	if (c->prices_path)
@@ -282,13 +372,13 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		fputs("null", o);
 	fprintf(o, ",\n  \"rate_tps\": %g,\n  \"burst\": %u,\n  \"max_per_packet\": %u,\n"
 		"  \"noise\": %g,\n  \"interrupted\": %s,\n",
-		c->rate, c->burst, f->max_ticks, c->noise,
+		c->rate, c->burst, f->max_units, c->noise,
 		r->interrupted ? "true" : "false");
 	fprintf(o, "  \"elapsed_s\": %.6f,\n  \"publish_s\": %.6f,\n"
 		"  \"ticks_planned\": %" PRIu64 ",\n  \"ticks\": %" PRIu64 ",\n"
 		"  \"achieved_tps\": %.1f,\n",
 		secs(r->t_start, r->t_end), secs(r->t_first, r->t_last),
-		r->total, f->ticks_sent, tick_rate(r));
+		r->total, f->units_sent, tick_rate(r));
 	fprintf(o, "  \"messages\": %" PRIu64 ",\n  \"next_seq\": %" PRIu64 ",\n"
 		"  \"packets\": %" PRIu64 ",\n  \"data_packets\": %" PRIu64 ",\n"
 		"  \"heartbeats\": %" PRIu64 ",\n  \"end_of_session\": %" PRIu64 ",\n"
@@ -296,18 +386,23 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		"  \"max_msgs_per_packet\": %u,\n  \"send_errors\": %" PRIu64 ",\n"
 		"  \"send_retries\": %" PRIu64 ",\n  \"messages_by_type\": {",
 		st->messages, feed_next_seq(f), st->packets, st->data_packets,
-		st->heartbeats, st->end_of_session, st->bytes, st->max_ticks,
+		st->heartbeats, st->end_of_session, st->bytes, st->max_units,
 		st->max_msgs, st->send_errors, st->send_retries);
 	for (t = msg_types; *t; t++) {
 		fprintf(o, "%s\"%c\": %" PRIu64, sep, *t, st->by_type[(uint8_t)*t]);
 		sep = ", ";
 	}
+	/* Other ITCH types (all letters); a malformed block's byte is not a key. */
+	for (int k = 0; k < 256; k++)
+		if (other_type(k) && st->by_type[k] && itch_msg_len[k])
+			fprintf(o, ", \"%c\": %" PRIu64, k, st->by_type[k]);
 	fputs("},\n", o);
 	json_faults(r, o);
 	json_hist(o, "send_lag_ns", &r->lag);
 	fputs(",\n", o);
 	json_hist(o, "send_call_ns", &f->send_ns);
 	fprintf(o, ",\n  \"orders\": {\"datagrams\": %" PRIu64 ", \"received\": %" PRIu64
+		", \"partial\": %" PRIu64 ", \"executions\": %" PRIu64
 		", \"malformed\": %" PRIu64 ", \"unreadable\": %" PRIu64
 		", \"truncated\": %" PRIu64 ", \"filled\": %" PRIu64
 		", \"canceled\": %" PRIu64 ", \"no_price\": %" PRIu64
@@ -320,7 +415,8 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		", \"reply_errors\": %" PRIu64 ", \"replies_dropped\": %" PRIu64
 		", \"resend_requests\": %" PRIu64 ", \"resend_bad\": %" PRIu64
 		", \"resent\": %" PRIu64 ", \"log_dropped\": %" PRIu64 "},\n",
-		ss->datagrams, ss->orders, ss->malformed, ss->unreadable,
+		ss->datagrams, ss->orders, n->partial, n->executions, ss->malformed,
+		ss->unreadable,
 		ss->truncated, n->executed, n->canceled, n->no_price, n->rejected,
 		n->closed, n->unknown_symbol, n->bad_side, n->bad_tif,
 		n->bad_shares, n->bad_price, n->overflow, ss->unmatched,
@@ -331,9 +427,11 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		", \"stale_end\": %" PRIu64 ", \"far_heartbeat\": %" PRIu64
 		", \"send_errors\": %" PRIu64 "},\n", r->attack->st.junk, r->attack->st.spoofed,
 		r->attack->st.stale_end, r->attack->st.far_heartbeat, r->attack->st.send_errors);
+	json_book(r, o);
 	fputs("  \"positions\": [", o);
-	for (i = 0; i < r->book->nsym; i++) {
-		const struct fill_symbol *s = &r->book->sym[i];
+	for (i = 0; i < r->book->nlisted; i++) {
+		uint16_t loc = r->book->listed[i];
+		const struct fill_symbol *s = &r->book->sym[loc];
 
 		fprintf(o, "%s\n    {\"symbol\": ", i ? "," : "");
 		json_str(o, s->stock, trimmed(s->stock, ITCH_SYMBOL_LEN));
@@ -341,7 +439,7 @@ static void json_body(const struct exsim_run *r, FILE *o)
 			", \"position\": %" PRId64 ", \"cash\": %" PRId64
 			", \"pnl\": %" PRId64 ", \"bought\": %" PRIu64
 			", \"sold\": %" PRIu64 ", \"fills\": %" PRIu64 "}",
-			i + 1, s->last, s->position, s->cash, fill_pnl(s),
+			loc, s->last, s->position, s->cash, fill_pnl(s),
 			s->bought, s->sold, s->fills);
 		pnl += fill_pnl(s);
 	}
@@ -381,29 +479,6 @@ int report_json(const struct exsim_run *r, const char *path)
 	return write_file(path, "--json", json_body, r);
 }
 
-static void record_body(const struct exsim_run *r, FILE *o)
-{
-	const struct feed *f = r->feed;
-	unsigned int nsym = r->cfg->nsym;
-	uint64_t i;
-
-	fputs("seq,symbol,locate,price,shares,send_ns\n", o);
-	for (i = 0; i < f->ticks_sent; i++) {
-		const struct tick_rec *t = &f->ticks[i];
-		unsigned int sym = (unsigned int)(i % nsym);
-		const char *s = r->cfg->symbols[sym];
-
-		fprintf(o, "%" PRIu64 ",%.*s,%u,%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n",
-			t->seq, trimmed(s, ITCH_SYMBOL_LEN), s, sym + 1, t->price,
-			t->shares, f->seq_send[t->seq]);
-	}
-}
-
-int report_record(const struct exsim_run *r, const char *path)
-{
-	return write_file(path, "--record", record_body, r);
-}
-
 /* Bytes as received, made CSV-safe: anything odd becomes '?'. */
 static void csv_safe(char *dst, const char *src, int n)
 {
@@ -415,16 +490,39 @@ static void csv_safe(char *dst, const char *src, int n)
 	dst[n] = '\0';
 }
 
+static void record_body(const struct exsim_run *r, FILE *o)
+{
+	const struct feed *f = r->feed;
+	uint64_t i;
+
+	fputs("seq,symbol,locate,price,shares,send_ns\n", o);
+	for (i = 0; i < f->rec_n; i++) {
+		const struct print_rec *t = &f->rec[i];
+		char stock[ITCH_SYMBOL_LEN + 1];
+
+		csv_safe(stock, t->stock, trimmed(t->stock, ITCH_SYMBOL_LEN));
+		fprintf(o, "%" PRIu64 ",%s,%u,%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n",
+			t->seq, stock, t->locate, t->price, t->shares, t->send_ns);
+	}
+}
+
+int report_record(const struct exsim_run *r, const char *path)
+{
+	return write_file(path, "--record", record_body, r);
+}
+
 static void orders_body(const struct exsim_run *r, FILE *o)
 {
 	const struct sink *s = r->sink;
 	uint64_t i;
 
 	fputs("token,md_seq,symbol,side,shares,price,t_send,t_ack,outcome,"
-	      "reason,fill_price,t_arrive,t_arrive_user,w2w_ns,t_intended\n", o);
+	      "reason,fill_price,t_arrive,t_arrive_user,w2w_ns,t_intended,filled,fill_value\n",
+	      o);
 	for (i = 0; i < s->log_n; i++) {
 		const struct order_rec *e = &s->log[i];
 		const char *outcome = e->outcome == SINK_EXECUTED ? "filled" :
+				      e->outcome == SINK_PARTIAL ? "partial" :
 				      e->outcome == SINK_CANCELED ? "canceled" :
 				      e->outcome == SINK_REJECTED ? "rejected" :
 				      "malformed";
@@ -439,10 +537,11 @@ static void orders_body(const struct exsim_run *r, FILE *o)
 			outcome, e->reason > ' ' ? e->reason : '-', e->fill_price,
 			e->t_arrive, e->t_arrive_user);
 		if (e->md_seq)
-			fprintf(o, "%" PRId64 ",%" PRIu64 "\n",
-				(int64_t)(e->t_arrive - e->t_send), e->t_intended);
+			fprintf(o, "%" PRId64 ",%" PRIu64, (int64_t)(e->t_arrive - e->t_send),
+				e->t_intended);
 		else
-			fputs(",\n", o);
+			fputs(",", o);
+		fprintf(o, ",%" PRIu32 ",%" PRIu64 "\n", e->filled, e->fill_value);
 	}
 }
 

@@ -16,11 +16,14 @@
 #include "netns/exsim/feed.h"
 #include "netns/exsim/fill.h"
 #include "netns/exsim/hostile.h"
+#include "netns/exsim/replay.h"
 #include "netns/exsim/rereq.h"
 #include "netns/exsim/sink.h"
 
 struct exsim_run {
 	const struct exsim_cfg *cfg;
+	struct bookfill *bf;	/* the book of what was published, or NULL */
+	struct replay *replay;	/* --replay, or NULL */
 	struct feed *feed;
 	struct sink *sink;
 	struct fill_book *book;
@@ -28,10 +31,10 @@ struct exsim_run {
 	struct hostile *hostile;
 	struct attack *attack;
 	struct hdr_hist lag;	/* per tick: actual - intended send time */
-	uint64_t total;		/* ticks planned */
+	uint64_t total;		/* units planned (0: unknown, a replay) */
 	uint64_t t_start;	/* first packet */
-	uint64_t t_first;	/* first tick sent */
-	uint64_t t_last;	/* last tick sent */
+	uint64_t t_first;	/* first unit sent on the schedule */
+	uint64_t t_last;	/* last one */
 	uint64_t t_end;		/* after the grace period */
 	bool interrupted;	/* SIGINT/SIGTERM */
 };

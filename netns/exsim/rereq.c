@@ -138,6 +138,7 @@ static void serve(struct rereq *q, size_t len, const struct sockaddr_in *from)
 	const struct feed *f = q->feed;
 	uint64_t published = f->store.n, n;
 	struct mold_rerequest r;
+	uint16_t mlen;
 
 	if (mold_decode_rerequest(q->rx, len, &r) < 0) {
 		q->st.malformed++;
@@ -161,6 +162,10 @@ static void serve(struct rereq *q, size_t len, const struct sockaddr_in *from)
 	}
 	if (r.seq > published) {
 		q->st.future++;
+		goto refused;
+	}
+	if (!store_get(&f->store, r.seq, &mlen)) {
+		q->st.expired++;	/* older than the window a replay keeps */
 		goto refused;
 	}
 	n = r.count;

@@ -26,6 +26,8 @@
  *   bad_seq        sequence number 0
  *   future         not published yet (seq >= next sequence number)
  *   beyond_store   past anything this run can ever publish
+ *   expired        published, but older than the store's window (a
+ *                  replay keeps the last --window messages only)
  *   rate_limited   the token bucket holds fewer than n messages
  * A request reaching past the last published message is served up to it
  * (counted truncated); one above the cap is served up to the cap
@@ -66,6 +68,7 @@ struct rereq_stats {
 	uint64_t future;
 	uint64_t beyond_store;
 	uint64_t rate_limited;
+	uint64_t expired;	/* no longer kept (a replay keeps --window) */
 	uint64_t send_errors;	/* answer packets given up */
 };
 

@@ -216,24 +216,32 @@ static void reply_accepted(struct sink *s, const struct ouch_enter_order *o,
 	reply(s, &r, to);
 }
 
+/* Executed once per level taken, then Canceled for what was not. */
 static void reply_outcome(struct sink *s, const struct ouch_enter_order *o,
 			  const struct fill_result *f,
-			  const struct sockaddr_in *to, uint64_t now)
+			  const struct sockaddr_in *to)
 {
-	struct ouch_reply r = { .timestamp = now };
+	struct ouch_reply r;
 
-	memcpy(r.token, o->token, ORDER_TOKEN_LEN);
-	if (f->outcome == FILL_EXECUTED) {
+	for (unsigned int i = 0; i < f->nexec; i++) {
+		memset(&r, 0, sizeof(r));
+		r.timestamp = mono_ns();
+		memcpy(r.token, o->token, ORDER_TOKEN_LEN);
 		r.type = 'E';
-		r.executed.shares = f->shares;
-		r.executed.price = f->price;
+		r.executed.shares = f->exec[i].shares;
+		r.executed.price = f->exec[i].price;
 		r.executed.liquidity = 'R';	/* removed liquidity */
 		r.executed.match = ++s->match;
-	} else {
-		r.type = 'C';
-		r.canceled.decrement = f->shares;
-		r.canceled.reason = f->reason;
+		reply(s, &r, to);
 	}
+	if (!f->canceled)
+		return;
+	memset(&r, 0, sizeof(r));
+	r.timestamp = mono_ns();
+	memcpy(r.token, o->token, ORDER_TOKEN_LEN);
+	r.type = 'C';
+	r.canceled.decrement = f->canceled;
+	r.canceled.reason = f->reason;
 	reply(s, &r, to);
 }
 
@@ -323,19 +331,17 @@ static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 		reply_rejected(s, o.token, f.reason, from, t_kern);
 	} else {
 		reply_accepted(s, &o, from, t_kern);
-		reply_outcome(s, &o, &f, from, mono_ns());
+		reply_outcome(s, &o, &f, from);
 	}
 
 	if (order_token_decode(o.token, &md_seq, &order_no)) {
 		s->st.bad_token++;
 		md_seq = 0;
-	} else if (md_seq == 0 || md_seq >= feed->first_seq ||
-		   md_seq >= feed->seq_cap || !feed->seq_send[md_seq]) {
+	} else if (!feed_send_time(feed, md_seq, &t_send, &t_intended)) {
 		s->st.unmatched++;
 		md_seq = 0;
+		t_send = t_intended = 0;
 	} else {
-		t_send = feed->seq_send[md_seq];
-		t_intended = feed->seq_intended[md_seq];
 		hdr_record(&s->w2w, (int64_t)(t_kern - t_send));
 		hdr_record(&s->w2w_user, (int64_t)(t_user - t_send));
 		hdr_record(&s->w2w_intended, (int64_t)(t_kern - t_intended));
@@ -346,13 +352,16 @@ static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 		memcpy(rec->token, o.token, ORDER_TOKEN_LEN);
 		memcpy(rec->stock, o.stock, sizeof(rec->stock));
 		rec->side = o.side;
-		rec->outcome = f.outcome == FILL_EXECUTED ? SINK_EXECUTED :
+		rec->outcome = f.outcome == FILL_EXECUTED ? (f.canceled ? SINK_PARTIAL :
+								   SINK_EXECUTED) :
 			       f.outcome == FILL_CANCELED ? SINK_CANCELED : SINK_REJECTED;
-		rec->reason = f.outcome == FILL_EXECUTED ? ' ' : f.reason;
+		rec->reason = f.outcome == FILL_EXECUTED && !f.canceled ? ' ' : f.reason;
 		rec->md_seq = md_seq;
 		rec->shares = o.shares;
 		rec->price = o.price;
-		rec->fill_price = f.outcome == FILL_EXECUTED ? f.price : 0;
+		rec->filled = f.filled;
+		rec->fill_value = f.value;
+		rec->fill_price = f.filled ? (uint32_t)((f.value + f.filled / 2) / f.filled) : 0;
 		rec->t_send = t_send;
 		rec->t_intended = t_intended;
 		rec->t_ack = now;

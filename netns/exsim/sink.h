@@ -48,6 +48,7 @@
 
 /* Outcome letters in the order log. */
 #define SINK_EXECUTED	'E'
+#define SINK_PARTIAL	'P'	/* executed in part, the rest canceled */
 #define SINK_CANCELED	'C'
 #define SINK_REJECTED	'J'
 #define SINK_MALFORMED	'M'	/* not an Enter Order; rejected 'O' */
@@ -61,7 +62,9 @@ struct order_rec {
 	uint64_t md_seq;	/* 0: token did not name a published message */
 	uint32_t shares;
 	uint32_t price;
-	uint32_t fill_price;
+	uint32_t fill_price;	/* the average, rounded to the nearest */
+	uint32_t filled;	/* shares executed */
+	uint64_t fill_value;	/* sum of price x shares executed */
 	uint64_t t_send;	/* send time of md_seq */
 	uint64_t t_intended;	/* its intended send time */
 	uint64_t t_ack;		/* first reply's timestamp */

@@ -6,19 +6,14 @@
 
 #include "netns/exsim/store.h"
 
-static size_t end_bytes(uint64_t seq_cap)
+static size_t index_bytes(uint64_t msg_cap)
 {
-	return seq_cap * sizeof(uint64_t);
+	return msg_cap * (sizeof(uint64_t) + sizeof(uint16_t));
 }
 
-static size_t msg_bytes(uint64_t seq_cap)
+size_t store_bytes_for(uint64_t msg_cap, size_t bytes_cap)
 {
-	return seq_cap * STORE_MSG_MAX;
-}
-
-size_t store_bytes_for(uint64_t seq_cap)
-{
-	return end_bytes(seq_cap) + msg_bytes(seq_cap);
+	return index_bytes(msg_cap) + bytes_cap;
 }
 
 /* Zeroed memory; pre-faulted while the total stays small. */
@@ -30,34 +25,38 @@ static void *map(size_t bytes, int populate)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-int store_open(struct msg_store *s, uint64_t seq_cap)
+int store_open(struct msg_store *s, uint64_t msg_cap, size_t bytes_cap)
 {
-	int populate = store_bytes_for(seq_cap) <= STORE_POPULATE_MAX ? MAP_POPULATE : 0;
+	int populate = store_bytes_for(msg_cap, bytes_cap) <= STORE_POPULATE_MAX ?
+		       MAP_POPULATE : 0;
 
 	memset(s, 0, sizeof(*s));
-	if (seq_cap < 1) {
+	if (msg_cap < 1 || bytes_cap < STORE_MSG_MAX) {
 		errno = EINVAL;
 		return -1;
 	}
-	s->seq_cap = seq_cap;
-	s->end = map(end_bytes(seq_cap), populate);
-	s->bytes = map(msg_bytes(seq_cap), populate);
-	if (!s->end || !s->bytes) {
+	s->msg_cap = msg_cap;
+	s->bytes_cap = bytes_cap;
+	s->pos = map(msg_cap * sizeof(uint64_t), populate);
+	s->len = map(msg_cap * sizeof(uint16_t), populate);
+	s->bytes = map(bytes_cap, populate);
+	if (!s->pos || !s->len || !s->bytes) {
 		int e = errno;
 
 		store_close(s);
 		errno = e;
 		return -1;
 	}
-	s->bytes_cap = msg_bytes(seq_cap);
 	return 0;
 }
 
 void store_close(struct msg_store *s)
 {
-	if (s->end)
-		munmap(s->end, end_bytes(s->seq_cap));
+	if (s->pos)
+		munmap(s->pos, s->msg_cap * sizeof(uint64_t));
+	if (s->len)
+		munmap(s->len, s->msg_cap * sizeof(uint16_t));
 	if (s->bytes)
-		munmap(s->bytes, msg_bytes(s->seq_cap));
+		munmap(s->bytes, s->bytes_cap);
 	memset(s, 0, sizeof(*s));
 }

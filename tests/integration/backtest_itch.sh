@@ -1,7 +1,9 @@
-#!/bin/sh
+#!/bin/bash
 # backtest --itch on generated days (t2t-genday): the tape, the final book,
 # the stats, the strategy's orders (checked against --ticks on the same
-# prints), tracking only named symbols, gzip == plain, and a clear error
+# prints), tracking only named symbols, --symbols (the filtered session,
+# against the rule written again in awk: tests/integration/itch_keep.awk),
+# --dump, gzip == plain, and a clear error
 # (exit 2, file name, byte offset) for every kind of bad day file.
 set -u
 cd "$(dirname "$0")/../.."
@@ -110,6 +112,26 @@ check "orders: --track named gives the same orders" cmp -s "$tmp/orders.csv" "$t
 check "track named: fewer live orders, types still all counted" \
 	[ "$(jq -r "(.live_orders < $(j .live_orders)) and .messages == $N and .tracked == \"named\"" "$tmp/named.json")" = true ]
 
+# --- --symbols: the filtered session (proto/itch_filter.h) ---
+$BT --itch "$tmp/day.gz" --dump="$tmp/all.dump" --tape="$tmp/tape_all.csv" --stats >"$tmp/st_all.json"
+check "dump: one line per message, numbered 1..N" \
+	awk -F, -v n=$N '$1 != NR { exit 1 } END { exit NR != n }' "$tmp/all.dump"
+$BT --itch "$tmp/day.gz" --symbols MSFT,AMZN --dump="$tmp/filt.dump" --tape="$tmp/tape_filt.csv" \
+	--stats >"$tmp/st_filt.json"
+awk -F, -v syms=MSFT,AMZN -f tests/integration/itch_keep.awk "$tmp/all.dump" >"$tmp/keep.csv"
+check "symbols: kept messages == the rule written again in awk, numbered 1.. without gap" \
+	cmp -s "$tmp/filt.dump" <(cut -d, -f1,3 "$tmp/keep.csv")
+check "symbols: stats count what was kept" \
+	[ "$(jq -r ".filter.kept == $(wc -l <"$tmp/filt.dump") and .messages == $N" "$tmp/st_filt.json")" = true ]
+# MSFT is locate 2 and AMZN 4: their prints, renumbered, are the whole tape.
+awk -F, 'NR == FNR { map[$2] = $1; next } FNR > 1 && ($2 == 2 || $2 == 4) {
+	print map[$1] "," $2 "," $3 "," $4 "," $5 }' "$tmp/keep.csv" "$tmp/tape_all.csv" >"$tmp/tape_map.csv"
+check "symbols: tape == the chosen locates' prints of the whole day, renumbered" \
+	cmp -s <(tail -n +2 "$tmp/tape_filt.csv") "$tmp/tape_map.csv"
+expect_err "symbols: not in the directory" 2 "--symbols ZZZ is not in the day's stock directory" \
+	$BT --itch "$tmp/day.bin" --symbols MSFT,ZZZ --stats
+expect_err "symbols: bad list" 2 "--symbols 'msft': only A-Z" $BT --itch "$tmp/day.bin" --symbols msft --stats
+
 # --- a small table: adds dropped and counted, no crash ---
 $BT --itch "$tmp/day.bin" --book-orders 100 --stats >"$tmp/small.json"
 check "book-orders 100: book_full counted, live <= 100" \
@@ -153,7 +175,7 @@ expect_err "bad --book-orders" 2 "--book-orders wants" $BT --itch "$tmp/day.bin"
 expect_err "symbol given twice" 2 "given twice" $BT --itch "$tmp/day.bin" --symbol AAPL:20 --symbol AAPL:30
 
 $BT --help >"$tmp/help"
-for f in --itch --tape --book --book-out --stats --book-orders --track --pages; do
+for f in --itch --tape --book --book-out --stats --book-orders --track --pages --symbols --dump; do
 	check "--help documents $f" grep -q -- "$f" "$tmp/help"
 done
 $GEN --help >"$tmp/ghelp"

@@ -89,13 +89,13 @@ inner() {
 	ip link set lo up || { fail "lo up in the private namespace"; return; }
 
 	refused 2 "refusing to multicast" --count 1
-	refused 1 "no route" --feed 10.99.0.1 --count 1
-	refused 1 "no interface here has that address" --feed 127.0.0.1 --order-addr 10.9.9.9 --count 1
+	refused 1 "no route" --source gbm --feed 10.99.0.1 --count 1
+	refused 1 "no interface here has that address" --source gbm --feed 127.0.0.1 --order-addr 10.9.9.9 --count 1
 	refused 2 "has only 3 prices" --feed 127.0.0.1 --prices "$TMP/p3" --count 4
 
 	# Unicast, noise, a price file: the file's prices in order.
 	start_recv 27400 --trades "$TMP/trades" || return
-	if "$EXSIM" -q --feed 127.0.0.1 --feed-port 27400 --order-port 27401 \
+	if "$EXSIM" -q --source gbm --feed 127.0.0.1 --feed-port 27400 --order-port 27401 \
 		--prices "$TMP/p3" --rate 100 --noise 2 --warmup 0 --linger 0 \
 		--json "$TMP/uni.json" >"$TMP/sim" 2>&1; then
 		ok "unicast run"
@@ -110,7 +110,7 @@ inner() {
 
 	# A burst of 100 due at once leaves packed (31 per packet), not as 100.
 	start_recv 27410 || return
-	"$EXSIM" -q --feed 127.0.0.1 --feed-port 27410 --order-port 27411 --count 1000 \
+	"$EXSIM" -q --source gbm --feed 127.0.0.1 --feed-port 27410 --order-port 27411 --count 1000 \
 		--rate 10000 --burst 100 --warmup 0 --linger 0 --json "$TMP/burst.json" \
 		>"$TMP/sim" 2>&1 || fail "burst run: $(cat "$TMP/sim")"
 	finish_recv "burst" 1000
@@ -122,7 +122,7 @@ inner() {
 
 	# Flat out for 0.2 s, at most 100000 ticks: stops at whichever comes first.
 	start_recv 27420 || return
-	"$EXSIM" -q --feed 127.0.0.1 --feed-port 27420 --order-port 27421 --rate 0 \
+	"$EXSIM" -q --source gbm --feed 127.0.0.1 --feed-port 27420 --order-port 27421 --rate 0 \
 		--duration 0.2 --count 100000 --warmup 0 --linger 0 --json "$TMP/flat.json" \
 		>"$TMP/sim" 2>&1 || fail "flat-out run: $(cat "$TMP/sim")"
 	n=$(jv "$TMP/flat.json" .ticks)
@@ -134,7 +134,7 @@ inner() {
 
 	# SIGINT: summary, JSON, end of session.
 	start_recv 27430 || return
-	"$EXSIM" -q --feed 127.0.0.1 --feed-port 27430 --order-port 27431 --count 1000000 \
+	"$EXSIM" -q --source gbm --feed 127.0.0.1 --feed-port 27430 --order-port 27431 --count 1000000 \
 		--rate 1000 --warmup 0 --json "$TMP/int.json" >"$TMP/sim" 2>&1 &
 	sim_pid=$!
 	sleep 1	# at 1,000/s: some ticks out, far from all, even on a slow start
@@ -158,7 +158,7 @@ fi
 [ "$(id -u)" -eq 0 ] || { echo "FAIL: must run as root"; exit 1; }
 [ -x "$EXSIM" ] && [ -x "$RECV" ] || { echo "FAIL: build first (make build-all)"; exit 1; }
 
-"$EXSIM" --help >"$TMP/help" 2>&1 && grep -q -- '--rate TPS' "$TMP/help" &&
+"$EXSIM" --help >"$TMP/help" 2>&1 && grep -q -- '--rate R' "$TMP/help" &&
 	ok "--help" || fail "--help"
 printf '5000\n6000\n7000\n' >"$TMP/p3"
 

@@ -24,7 +24,7 @@ run_feed() {
 	shift 2
 	start_recv "$name" --expect-trades "$ticks" --trades "$TMP/$name.trades" --timeout-ms 5000
 	pid=${name}_pid
-	if ! ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+	if ! ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --source gbm --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--count "$ticks" --stamp mono --record "$TMP/$name.rec" --json "$TMP/$name.json" \
 		"$@" >"$TMP/$name.sim" 2>&1; then

@@ -24,7 +24,7 @@ rig_up
 
 for _ in $(seq 20); do echo 1000000; done >"$TMP/prices"
 start_recv feed --trades "$TMP/trades" --flush --expect-trades 20 --timeout-ms 30000
-ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --source gbm --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 	--prices "$TMP/prices" --rate 200 --linger 30000 --heartbeat 200 \
 	--orders-log "$TMP/orders.csv" --record "$TMP/rec.csv" --json "$TMP/sim.json" \

@@ -27,7 +27,7 @@ rig_up
 RQ="$RIG_IP_EX $RIG_REREQUEST_PORT"
 
 start_fault_recv feed --dump "$TMP/dump.csv" --timeout-ms 5000
-ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --source gbm --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 	--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT,NVDA --noise 1.5 \
 	--count 3000 --rate 5000 --drop-seqs 3,40-45,1000 --linger 100 --grace 8000 \
@@ -112,7 +112,7 @@ expect_eq "store holds every message" "$(jv "$j" .store.messages)" "$msgs"
 
 # The token bucket: 3000 messages, refilled at 1 a second.
 start_fault_recv rl --timeout-ms 5000
-ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --source gbm --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 	--rerequest-port "$RIG_REREQUEST_PORT" --count 3000 --rate 0 --linger 0 \
 	--grace 4000 --rerequest-rate 1 --rerequest-burst 3000 --rerequest-max 1000 \
@@ -130,7 +130,7 @@ expect_eq "rate limit: refused" "$(jv "$TMP/rl.json" .rerequest.refusals.rate_li
 
 # The default: one packet per request, as many messages as fit, then the rest.
 start_fault_recv one --timeout-ms 5000
-ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --source gbm --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 	--rerequest-port "$RIG_REREQUEST_PORT" --count 500 --rate 0 --linger 0 \
 	--grace 4000 --json "$TMP/one.json" >"$TMP/one.out" 2>&1 &

@@ -28,7 +28,7 @@ run() {
 	local name=$1 seed=$2
 	start_fault_recv "$name" --rerequest "$RIG_IP_EX:$RIG_REREQUEST_PORT" \
 		--expect-complete --trades "$TMP/$name.trades" --timeout-ms 5000
-	ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --stamp mono --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --source gbm --stamp mono --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT --noise 0.5 \
 		--count 6000 --rate 3000 --drop-rate 0.03 --dup-rate 0.02 \

@@ -46,7 +46,7 @@ run() {
 	local name=$1 classes=$2
 	start_fault_recv "$name" --trades "$TMP/$name.trades" --timeout-ms 5000
 	counters before
-	ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --stamp mono --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --source gbm --stamp mono --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT \
 		--count 4000 --rate 4000 --max-per-packet 1 --linger 100 --grace 100 \
@@ -59,7 +59,7 @@ run() {
 }
 
 # Refusals first (no rig needed).
-unshare -n "$EXSIM" -q --feed 127.0.0.1 --count 10 --hostile 10 >"$TMP/r1" 2>&1
+unshare -n "$EXSIM" -q --source gbm --feed 127.0.0.1 --count 10 --hostile 10 >"$TMP/r1" 2>&1
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "hostile frames" "$TMP/r1" &&
 	ok "frame classes refused outside a named namespace" || fail "frames outside the rig: rc $rc: $(cat "$TMP/r1")"
@@ -67,7 +67,7 @@ rc=$?
 rc=$?
 [ "$rc" -eq 2 ] && grep -q "unknown class 'bogus'" "$TMP/r2" &&
 	ok "unknown hostile class refused" || fail "bad class: rc $rc: $(cat "$TMP/r2")"
-"$EXSIM" --hostile 10 --drop-seqs 2 >"$TMP/r3" 2>&1
+"$EXSIM" --source gbm --hostile 10 --drop-seqs 2 >"$TMP/r3" 2>&1
 [ $? -eq 2 ] && ok "--hostile with --drop-seqs in the opening refused" || fail "$(cat "$TMP/r3")"
 
 rig_up
@@ -129,7 +129,7 @@ for _ in $(seq 50); do
 	grep -qs "listening on" "$TMP/tcpdump.err" && break
 	sleep 0.1
 done
-ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --stamp mono --feed "$RIG_GROUP" \
+ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --source gbm --stamp mono --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --count 1000 \
 	--rate 2000 --max-per-packet 1 --linger 50 --grace 50 --hostile 100 \
 	--hostile-classes bad_checksum --json "$TMP/p.json" >"$TMP/p.sim" 2>&1 ||

@@ -32,7 +32,7 @@ grep -q emulated "$TMP/netem" && emulated=1
 
 start_fault_recv n --rerequest "$RIG_IP_EX:$RIG_REREQUEST_PORT" --expect-complete \
 	--trades "$TMP/n.trades" --timeout-ms 5000 --linger-ms 5000
-"${X[@]}" timeout 60 "$EXSIM" -q --stamp mono --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+"${X[@]}" timeout 60 "$EXSIM" -q --source gbm --stamp mono --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 	--order-port "$RIG_ORDER_PORT" --rerequest-port "$RIG_REREQUEST_PORT" \
 	--symbols AAPL,MSFT --count 6000 --rate 2000 --grace 3000 \
 	--record "$TMP/n.rec" --json "$TMP/n.json" >"$TMP/n.sim" 2>&1 ||

@@ -20,7 +20,7 @@ run() {
 		--json "$tmp/$name.gw.json" "$@" >"$tmp/$name.gw.txt" 2>"$tmp/$name.gw.err" &
 	gw_pid=$!
 	gw_wait_ready "$tmp/$name.gw.err" "$gw_pid" || true	# checked after the run
-	ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+	ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --symbols AAPL,MSFT --count 3000 --rate 3000 \
 		--cpu 0 -q --json "$tmp/$name.ex.json" --orders-log "$tmp/$name.ex.csv" \
 		>"$tmp/$name.ex.txt" 2>&1 &

@@ -35,7 +35,7 @@ run() {
 		--orders-out "$tmp/$name.orders.csv" >"$tmp/$name.gw.txt" 2>"$tmp/$name.gw.err" &
 	gw_pid=$!
 	gw_wait_ready "$tmp/$name.gw.err" "$gw_pid" || true
-	ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+	ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --symbols AAPL,MSFT --count 4000 --rate 4000 \
 		--cpu 0 -q --json "$tmp/$name.ex.json" --record "$tmp/$name.ticks.csv" "$@" \
 		>"$tmp/$name.ex.txt" 2>&1

@@ -229,6 +229,45 @@ static void test_many_symbols_and_own_window(void **state)
 	daygen_free(g);
 }
 
+/* Names given by the caller: in the directory and the adds, same moves. */
+static void test_named_symbols(void **state)
+{
+	static const char names[2][ITCH_SYMBOL_LEN] = { "IBM     ", "ORCL    " };
+	struct daygen_config c = { .messages = 20000, .symbols = 2, .seed = 3,
+				   .max_orders = 1u << 16 };
+	struct daygen *g, *ref;
+	uint8_t buf[DAYGEN_MSG_MAX], rbuf[DAYGEN_MSG_MAX];
+	uint64_t named_adds = 0, dir = 0;
+	char err[256];
+	uint16_t len;
+
+	(void)state;
+	assert_int_equal(daygen_new(&ref, &c, err, sizeof(err)), 0);
+	c.names = names;
+	assert_int_equal(daygen_new(&g, &c, err, sizeof(err)), 0);
+	assert_string_equal(daygen_symbol(g, 1), "IBM     ");
+	assert_string_equal(daygen_symbol(g, 2), "ORCL    ");
+	while ((len = daygen_next(g, buf))) {
+		uint16_t loc = be16_load(buf + ITCH_OFF_LOCATE);
+
+		/* The same day but for the names: the types and locates agree. */
+		assert_int_equal(daygen_next(ref, rbuf), len);
+		assert_int_equal(buf[0], rbuf[0]);
+		if (buf[0] == 'R') {
+			assert_memory_equal(buf + ITCH_R_OFF_STOCK, names[loc - 1], ITCH_SYMBOL_LEN);
+			dir++;
+		}
+		if (buf[0] == 'A') {
+			assert_memory_equal(buf + ITCH_A_OFF_STOCK, names[loc - 1], ITCH_SYMBOL_LEN);
+			named_adds++;
+		}
+	}
+	assert_int_equal(dir, 2);
+	assert_true(named_adds > 1000);
+	daygen_free(g);
+	daygen_free(ref);
+}
+
 static void test_bad_config(void **state)
 {
 	struct daygen_config c = { .messages = 10, .symbols = 2 };
@@ -297,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_same_seed_same_bytes),
 		cmocka_unit_test(test_mix_and_validity),
 		cmocka_unit_test(test_many_symbols_and_own_window),
+		cmocka_unit_test(test_named_symbols),
 		cmocka_unit_test(test_bad_config),
 		cmocka_unit_test(test_write_file),
 	};

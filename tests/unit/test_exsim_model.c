@@ -23,8 +23,10 @@ static struct fill_book book;
 static int setup(void **state)
 {
 	(void)state;
-	if (fill_init(&book, syms, 3, 1000))
+	if (fill_init(&book, 1000, NULL))
 		return -1;
+	for (uint16_t i = 0; i < 3; i++)
+		fill_list(&book, i + 1, syms[i]);
 	book.open = true;
 	return 0;
 }
@@ -55,10 +57,18 @@ static void expect(const struct ouch_enter_order *o, enum fill_outcome outcome,
 
 	fill_order(&book, o, &r);
 	assert_int_equal(r.outcome, outcome);
-	if (outcome != FILL_EXECUTED)
+	if (outcome != FILL_EXECUTED) {
 		assert_int_equal(r.reason, reason);
-	else
-		assert_int_equal(r.price, price);
+		assert_int_equal(r.nexec, 0);
+		assert_int_equal(r.canceled, outcome == FILL_CANCELED ? o->shares : 0);
+	} else {
+		/* Against the last trade: in full, at one price. */
+		assert_int_equal(r.nexec, 1);
+		assert_int_equal(r.exec[0].price, price);
+		assert_int_equal(r.exec[0].shares, o->shares);
+		assert_int_equal(r.filled, o->shares);
+		assert_int_equal(r.canceled, 0);
+	}
 }
 
 static void test_rejects_in_order(void **state)
@@ -114,7 +124,7 @@ static void test_no_price_cancels(void **state)
 	(void)state;
 	expect(&o, FILL_CANCELED, 'I', 0);
 	assert_int_equal(book.n.no_price, 1);
-	assert_int_equal(book.sym[1].position, 0);
+	assert_int_equal(book.sym[2].position, 0);
 }
 
 static void test_marketable_at_last(void **state)
@@ -138,17 +148,17 @@ static void test_marketable_at_last(void **state)
 
 	assert_int_equal(book.n.executed, 4);
 	assert_int_equal(book.n.canceled, 2);
-	assert_int_equal(book.sym[0].position, 200);	/* +300 +100 -100 -100 */
-	assert_int_equal(book.sym[0].bought, 400);
-	assert_int_equal(book.sym[0].sold, 200);
-	assert_int_equal(book.sym[0].cash, -200 * INT64_C(1000000));
-	assert_int_equal(fill_pnl(&book.sym[0]), 0);
+	assert_int_equal(book.sym[1].position, 200);	/* +300 +100 -100 -100 */
+	assert_int_equal(book.sym[1].bought, 400);
+	assert_int_equal(book.sym[1].sold, 200);
+	assert_int_equal(book.sym[1].cash, -200 * INT64_C(1000000));
+	assert_int_equal(fill_pnl(&book.sym[1]), 0);
 	/* Marked at a new last price: 200 shares x +1.0000. */
 	fill_set_last(&book, 1, 1010000);
-	assert_int_equal(fill_pnl(&book.sym[0]), 200 * INT64_C(10000));
+	assert_int_equal(fill_pnl(&book.sym[1]), 200 * INT64_C(10000));
 	/* Other symbols untouched. */
-	assert_int_equal(book.sym[1].position, 0);
-	assert_int_equal(book.sym[2].cash, 0);
+	assert_int_equal(book.sym[2].position, 0);
+	assert_int_equal(book.sym[3].cash, 0);
 }
 
 static void test_overflow_rejected(void **state)
@@ -157,10 +167,10 @@ static void test_overflow_rejected(void **state)
 
 	(void)state;
 	fill_set_last(&book, 3, FILL_MAX_PRICE);
-	book.sym[2].cash = INT64_MIN + 1;
+	book.sym[3].cash = INT64_MIN + 1;
 	expect(&o, FILL_REJECTED, 'O', 0);
 	assert_int_equal(book.n.overflow, 1);
-	assert_int_equal(book.sym[2].position, 0);
+	assert_int_equal(book.sym[3].position, 0);
 }
 
 static void make_cfg(struct exsim_cfg *c, unsigned int nsym, double noise)
