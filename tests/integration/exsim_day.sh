@@ -4,7 +4,8 @@
 #  - the session a kernel receiver gets is the generator's day (exsim
 #    --gen-day with the same count, symbols and seed) message for message,
 #    but for the timestamps, which are the send times; every sequence
-#    number from 1, no gap; --record holds the P messages received;
+#    number from 1, no gap; --record holds the P messages received (the
+#    simulator stamps its monotonic clock, which the receiver recovers);
 #  - orders sent while the simulator lingers after the day's body (so the
 #    book is the final one, which backtest --itch --book gives from the
 #    generated file) fill level by level at each level's price: a buy
@@ -38,7 +39,7 @@ LAST_BODY=$((COUNT - 3))	# then S M, S E, S C
 
 rig_up
 start_fault_recv feed --dump "$TMP/feed.dump" --trades "$TMP/feed.trades" --timeout-ms 5000
-ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --feed "$RIG_GROUP" \
+ip netns exec "$RIG_NS_EX" timeout 60 "$EXSIM" -q --stamp mono --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 	--symbols $SYMS --seed 3 --count $COUNT --rate 10000 --linger 8000 \
 	--record "$TMP/rec.csv" --orders-log "$TMP/orders.csv" --json "$TMP/ex.json" \
