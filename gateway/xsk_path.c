@@ -39,6 +39,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 		.tx_frames = TX_FRAMES,
 		.ring_size = o->ring_size,
 		.zero_copy = o->zero_copy,
+		.busy_poll = o->busy_poll,
 	};
 	int ret;
 
@@ -73,6 +74,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	x->reply_port = o->local_port;
 	x->retrans_port = o->retrans_port;
 	x->verify_csum = !o->no_verify_csum;
+	x->idle_mask = o->warm_every - 1;
 	x->rq_enabled = o->rerequest_port != 0;
 	if (x->rq_enabled) {
 		struct frame_endpoint rsrc = src, rdst = dst;
@@ -266,8 +268,9 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 		uint64_t t_seen;
 
 		if (!n) {
+			xsk_port_poll(p);
 			xsk_port_reap(p);
-			if (++spins % WARM_EVERY_SPINS)
+			if (++spins & x->idle_mask)
 				continue;
 			if (x->warm) {
 				warm_run(x->warm);

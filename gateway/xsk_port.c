@@ -98,6 +98,10 @@ int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
 		goto fail;
 	}
 	p->fd = xsk_socket__fd(p->xsk);
+	ret = busy_poll_set(p->fd, &cfg->busy_poll, err, errlen);
+	if (ret)
+		goto fail;
+	p->busy_poll = busy_poll_on(&cfg->busy_poll);
 	ret = xsk_socket__update_xskmap(p->xsk, cfg->xskmap_fd);
 	if (ret) {
 		snprintf(err, errlen, "cannot add the socket to the XSKMAP: %s",
