@@ -1,5 +1,7 @@
 # bench/: benchmarks that need the whole system (rig, gateway, simulator).
 
+include bench/report/report.mk
+
 # Tick-to-trade latency of the three paths against sockperf on one rig; the
 # table, JSON and plots land in build/bench/ (bench/latency-bench.sh).
 BENCHES += bench-latency
