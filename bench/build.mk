@@ -1,6 +1,6 @@
 # bench/: benchmarks that need the whole system (rig, gateway, simulator).
 
-include bench/report/report.mk
+include bench/floor/floor.mk bench/report/report.mk
 
 # Tick-to-trade latency of the three paths against sockperf on one rig; the
 # table, JSON and plots land in build/bench/ (bench/latency-bench.sh).
