@@ -27,8 +27,9 @@
 #     [--sockperf-time S] [--report-only]
 # Defaults: 3 reps, 3 attempts, 10,000/s x 30,000 ticks (every low-rate
 # run, knobs too), 300,000/s x 900,000, zero loss 1,000,000/s x 3,000,000,
-# sockperf 4 s; after --budget seconds (540) a disturbed run is no longer
-# repeated, so a busy machine cannot stretch the run much past it;
+# sockperf 4 s; a disturbed run is repeated only while the runs still to
+# come fit in --budget seconds (570) at the pace so far, so a busy machine
+# cannot stretch the run past it;
 # OUT build/bench.  --quick: 1 rep, a tenth of the ticks, 1 attempt (a
 # smoke run, not figures to quote).  --report-only: the report and plots
 # again from OUT/runs.
@@ -38,7 +39,7 @@ cd "$(dirname "$0")/.."
 
 reps=3
 attempts=3
-budget=540
+budget=570
 low_rate=10000 low_count=30000
 load_rate=300000 load_count=900000
 zl_rate=1000000 zl_count=3000000
@@ -194,9 +195,18 @@ tune() {
 	gw_sys queues/rx-0/rps_cpus "$rps"
 }
 
+# The time budget: runs planned, done, and attempts made so far.
+planned=0 done_runs=0 tries=0
+# Does one more attempt, and then every run still to come, fit in the budget?
+may_repeat() {
+	local spent=$(($(date +%s) - t_start))
+	[ "$tries" -gt 0 ] &&
+		[ $((spent + spent * (planned - done_runs + 1) / tries)) -le "$budget" ]
+}
+
 # attempt NAME KIND RESP LOAD RATE COUNT REP KNOB VARIANT FILE FN ARGS...:
 # FN DIR ARGS..., again while another session disturbed it (up to
-# $attempts in all); every attempt goes in the manifest.
+# $attempts in all, within the budget); every attempt goes in the manifest.
 attempt() {
 	local name=$1 kind=$2 resp=$3 load=$4 rate=$5 count=$6 rep=$7 knob=$8 variant=$9
 	local file=${10} fn=${11} a rc dir seen
@@ -206,6 +216,7 @@ attempt() {
 		rm -rf "$dir"
 		mkdir -p "$dir"
 		mark begin "$name#$a"
+		tries=$((tries + 1))
 		rc=0
 		"$fn" "$dir" "$@" || rc=$?
 		mark end "$name#$a"
@@ -219,14 +230,15 @@ attempt() {
 		sleep 0.3
 		if seen=$(build/t2t-latency-report disturbed "$runs/machine.log" "$name#$a"); then
 			echo "  $name: $seen"
-			return 0
+			break
 		fi
 		echo "  $name attempt $a disturbed: $seen"
-		if [ $(($(date +%s) - t_start)) -ge "$budget" ]; then
-			echo "  $name: past the ${budget} s budget, not repeated"
-			return 0
+		if [ "$a" -lt "$attempts" ] && ! may_repeat; then
+			echo "  $name: not repeated (the runs to come would not fit in ${budget} s)"
+			break
 		fi
 	done
+	done_runs=$((done_runs + 1))
 }
 
 headline_rep() {	# headline_rep REP
@@ -254,10 +266,10 @@ headline_rep() {	# headline_rep REP
 # A knob's variant pairs with its responder's headline run of the same
 # repetition (same rate and count): that run is the default.
 knob_rep() {	# knob_rep REP
-	local r=$1 k knob resp variant dflt tuning opts name p
-	for k in "${KNOBS[@]}"; do
-		IFS='|' read -r knob resp variant dflt tuning opts <<<"$k"
-		name=knob-$knob-$resp-$(echo "$variant" | tr -c 'A-Za-z0-9\n' _)-r$r
+	local r=$1 i knob resp variant dflt tuning opts name p
+	for i in "${!KNOBS[@]}"; do
+		IFS='|' read -r knob resp variant dflt tuning opts <<<"${KNOBS[$i]}"
+		name=knob$i-$knob-$resp-r$r
 		[ "$tuning" = - ] || tune "$tuning"
 		case $resp in
 		floor_xdp|floor_udp)
@@ -309,6 +321,7 @@ if [ "$report_only" = 0 ]; then
 		--out "$runs/machine.log" &
 	watch_pid=$!
 
+	planned=$((reps * (10 + knobs * ${#KNOBS[@]}) + 3))
 	for rep in $(seq "$reps"); do
 		echo "rep $rep/$reps"
 		headline_rep "$rep"

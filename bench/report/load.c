@@ -258,11 +258,25 @@ static int read_manifest(struct runs *rs, char *err, size_t errlen)
 	return 0;
 }
 
-/* Each run's attempt the report takes: its first quiet one, else its last. */
+/* Is attempt a better pick than b?  Quiet, then checks passed, then less disturbed. */
+static bool better(const struct run *a, const struct run *b)
+{
+	if (!b)
+		return true;
+	if (a->disturbed != b->disturbed)
+		return !a->disturbed;
+	if ((a->status == 0) != (b->status == 0))
+		return a->status == 0;
+	if (a->mach.other_ms != b->mach.other_ms)
+		return a->mach.other_ms < b->mach.other_ms;
+	return a->attempt < b->attempt;
+}
+
+/* Each run's attempt the report takes (report.h). */
 static void choose_attempts(struct runs *rs)
 {
 	for (unsigned int i = 0; i < rs->n; i++) {
-		struct run *quiet = NULL, *last = NULL;
+		struct run *pick = NULL;
 		bool done = false;
 
 		for (unsigned int j = 0; j < i && !done; j++)
@@ -272,17 +286,11 @@ static void choose_attempts(struct runs *rs)
 		for (unsigned int j = i; j < rs->n; j++) {
 			struct run *a = &rs->r[j];
 
-			if (strcmp(a->name, rs->r[i].name) || !a->loaded)
-				continue;
-			if (!a->disturbed && (!quiet || a->attempt < quiet->attempt))
-				quiet = a;
-			if (!last || a->attempt > last->attempt)
-				last = a;
+			if (!strcmp(a->name, rs->r[i].name) && a->loaded && better(a, pick))
+				pick = a;
 		}
-		if (quiet)
-			quiet->used = true;
-		else if (last)
-			last->used = true;
+		if (pick)
+			pick->used = true;
 	}
 }
 
@@ -316,7 +324,7 @@ int runs_load(struct runs *rs, const char *dir, char *err, size_t errlen)
 	snprintf(path, sizeof(path), "%s/machine.log", dir);
 	for (unsigned int i = 0; i < rs->n; i++) {
 		struct run *r = &rs->r[i];
-		char key[80];
+		char key[160];
 
 		snprintf(key, sizeof(key), "%s#%d", r->name, r->attempt);
 		if (machine_use(path, key, &r->mach) == 0)

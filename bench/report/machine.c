@@ -7,7 +7,12 @@
 
 #define MAX_NAMES 8
 
-/* A burst shorter than a clock tick may go unseen; one tick is enough to count. */
+/*
+ * Another session used at least one clock tick (10 ms) of CPU time while
+ * the run was on.  A burst shorter than a tick may go unseen; a process
+ * that was merely runnable at a sample, with no tick to its name, is not
+ * counted (shells waking up would otherwise mark every run).
+ */
 bool machine_disturbed(const struct machine_use *u)
 {
 	return u->busy > 0;
@@ -86,8 +91,7 @@ int machine_use(const char *log, const char *name, struct machine_use *u)
 			continue;
 		if (!strcmp(what, "other")) {
 			u->other_ms += v;
-			/* CPU time since the last sample, or runnable now. */
-			if (v > 0 || extra[0] == 'R')
+			if (v > 0)
 				busy = true;
 			add_name(names, ms, &nnames, comm, v);
 		} else if (!strcmp(what, "system")) {

@@ -75,7 +75,10 @@ static void headline_row(FILE *o, const struct runs *rs, const char *resp, const
 		us(o, v.stage[STAGE_SEEN_QUEUED].q[Q_P50]);
 		fprintf(o, " | %.0f |", v.lost);
 	}
-	fprintf(o, " %u of %u%s |\n", v.quiet, v.n, v.quiet < v.n ? " *" : "");
+	fprintf(o, " %u of %u%s", v.quiet, v.n, v.quiet < v.n ? " \\*" : "");
+	if (v.failed)
+		fprintf(o, ", checks failed in %u !", v.failed);
+	fputs(" |\n", o);
 }
 
 static void headline(FILE *o, const struct runs *rs)
@@ -231,7 +234,7 @@ static void repetitions(FILE *o, const struct runs *rs)
 					r->stage[STAGE_SEND_ACK].q[Q_P99]);
 			else
 				fputs("-", o);
-			fputs(r && r->disturbed ? " * " : " ", o);
+			fputs(r && r->disturbed ? " \\* " : " ", o);
 			if (!strcmp(cols[c], "af_xdp"))
 				xdp = r;
 		}
@@ -267,9 +270,9 @@ static void machine(FILE *o, const struct runs *rs)
 	if (!disturbed) {
 		fputs(".", o);
 	} else {
-		fprintf(o, " and were repeated; %u run(s) stayed disturbed after every attempt and "
-			"are marked * (their figures are in the medians: there was no quiet one).\n\n",
-			kept);
+		fprintf(o, " and were repeated (while the time budget allowed); %u run(s) had no "
+			"quiet attempt and are marked \\* (their least disturbed attempt is in the "
+			"medians).\n\n", kept);
 		fputs("| run | attempt | other sessions' CPU (ms) | busy samples | their commands | taken |\n"
 		      "|-----|--------:|----:|----:|-----|---|\n", o);
 		for (unsigned int i = 0; i < rs->n; i++) {
@@ -279,7 +282,7 @@ static void machine(FILE *o, const struct runs *rs)
 				fprintf(o, "| %s | %d | %.0f | %u of %u | %s | %s |\n", r->name,
 					r->attempt, r->mach.other_ms, r->mach.busy, r->mach.samples,
 					r->mach.names[0] ? r->mach.names : "-",
-					r->used ? "yes (no quiet attempt)" : "no");
+					r->used ? "yes (the least disturbed)" : "no");
 		}
 	}
 	fprintf(o, "\nKernel threads on CPU 1 (the hot CPU) ran %.0f ms in all during the runs "
@@ -303,7 +306,7 @@ static void zero_loss(FILE *o, const struct runs *rs)
 		if (!n)
 			continue;
 		fprintf(o, "| %s%s | %.0f | %llu | %llu | %llu | %llu | ", what[i],
-			r[0]->disturbed ? " *" : "", r[0]->achieved_tps,
+			r[0]->disturbed ? " \\*" : "", r[0]->achieved_tps,
 			(unsigned long long)r[0]->ticks_sent, (unsigned long long)r[0]->ticks_decoded,
 			(unsigned long long)r[0]->xdp_drops, (unsigned long long)r[0]->orders_sent);
 		us_pair(o, r[0]->stage[STAGE_HOOK_QUEUED].q[Q_P50],
@@ -352,8 +355,10 @@ int report_markdown(const struct runs *rs, FILE *o)
 		"-> order on the TX ring (hook->queued). sockperf: round trip.\n\n",
 		env_get(&env, "reps"), env_get(&env, "low_rate"), env_get(&env, "low_count"));
 	headline(o, rs);
-	fputs("\n* some repetitions were disturbed by another session in every attempt "
-	      "(see below).\n\nPer stage at the low rate, p50 / p99 (µs): gateway, floor (the "
+	fputs("\n\\* some repetitions were disturbed by another session in every attempt: "
+	      "their least disturbed attempt is in the medians (see below). ! the run's "
+	      "checks failed (ticks lost, parity, reconciliation, or for a floor an "
+	      "unanswered tick): its figures are still in.\n\nPer stage at the low rate, p50 / p99 (µs): gateway, floor (the "
 	      "bare responder on the same rig in the same run) and the gateway's excess over it:\n\n",
 	      o);
 	stages(o, rs);
@@ -365,8 +370,7 @@ int report_markdown(const struct runs *rs, FILE *o)
 		"say lower or higher only when every pair agrees and the median moved by more "
 		"than 2 %%:\n\n", rs->clock_p50, rs->clock_min, rs->clock_p99);
 	knobs(o, rs);
-	fputs("\nEach repetition at the low rate (* = disturbed by another session in every "
-	      "attempt):\n\n", o);
+	fputs("\nEach repetition at the low rate (\\* = no quiet attempt):\n\n", o);
 	repetitions(o, rs);
 	fputc('\n', o);
 	machine(o, rs);

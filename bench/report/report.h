@@ -10,8 +10,8 @@
  *			sockperf output, under the prefix its manifest line names
  *
  * A run disturbed by another session (machine.log) was repeated by the run
- * script; the report takes each run's first quiet attempt, or its last one
- * marked as disturbed when none was quiet, and says which.
+ * script; the report takes each run's first quiet attempt whose checks
+ * passed, else its first quiet one, else its least disturbed one, marked.
  */
 #ifndef BENCH_REPORT_REPORT_H
 #define BENCH_REPORT_REPORT_H
@@ -35,7 +35,7 @@ struct dist {
 /* What else ran during one attempt (machine.log between its begin and end). */
 struct machine_use {
 	unsigned int samples;		/* watcher samples inside the run */
-	unsigned int busy;		/* of which another session used CPU or was runnable */
+	unsigned int busy;		/* of which another session used CPU time */
 	double other_ms;		/* CPU time other sessions used */
 	double system_ms;		/* the machine's own services (session 0) */
 	double kernel_cpu1_ms;		/* kernel threads last seen on the hot CPU */
@@ -44,7 +44,7 @@ struct machine_use {
 
 struct run {
 	/* From the manifest. */
-	char name[64];			/* the run, without the attempt */
+	char name[128];			/* the run, without the attempt */
 	char kind[12];			/* gw, floor, sockperf */
 	char resp[24];			/* af_xdp ... floor_xdp ... sockperf_nonblocked */
 	char load[16];			/* low, load, zl_default, zl_long, zl_flat */
@@ -88,7 +88,7 @@ void runs_free(struct runs *rs);
 
 /* machine.log: the use between "begin NAME" and "end NAME" (-1: no such run). */
 int machine_use(const char *log, const char *name, struct machine_use *u);
-/* Is that use a disturbance?  (Another session used a clock tick or was runnable.) */
+/* Is that use a disturbance?  (Another session used a clock tick of CPU.) */
 bool machine_disturbed(const struct machine_use *u);
 
 /* One attempt's files into its figures; false with r->why. */

@@ -42,6 +42,7 @@ bool view_of(const struct runs *rs, const char *resp, const char *load, struct v
 	v->rate = r[0]->rate;
 	for (unsigned int i = 0; i < n; i++) {
 		v->quiet += !r[i]->disturbed;
+		v->failed += r[i]->status != 0;
 		orders[i] = v->is_sockperf ? r[i]->rtt.q[Q_COUNT] : (double)r[i]->orders_sent;
 		v->lost += (double)r[i]->ticks_sent - (double)r[i]->ticks_decoded;
 		if (r[i]->have_xdp)

@@ -15,6 +15,7 @@
 struct view {
 	unsigned int n;			/* runs */
 	unsigned int quiet;		/* of which not disturbed */
+	unsigned int failed;		/* of which the run's checks failed */
 	bool is_sockperf;
 	double rate;
 	double orders;			/* per run, median */
