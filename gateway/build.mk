@@ -25,7 +25,8 @@ UNIT_TESTS += $(ENGINE_TESTS)
 INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_e2e.sh \
 	tests/integration/gateway_badconfig.sh tests/integration/gateway_risk.sh \
 	tests/integration/gateway_gaps.sh tests/integration/gateway_hostile.sh \
-	tests/integration/gateway_overload.sh tests/integration/gateway_session.sh
+	tests/integration/gateway_overload.sh tests/integration/gateway_session.sh \
+	tests/integration/gateway_monitor.sh
 
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h
