@@ -221,7 +221,8 @@ void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now)
  * recovering, and a long run of held packets would make it walk the whole
  * area each time; holes beyond the run are found once the front reaches it.
  */
-static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_t *b)
+static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_t *b,
+		      uint64_t *seen_ns)
 {
 	uint32_t i = lower_bound(g, pos + 1), end = g->lo + g->n_held;
 
@@ -236,6 +237,7 @@ static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_
 		if (g->seq[s] > pos) {
 			*a = pos;
 			*b = g->seq[s];
+			*seen_ns = g->t_hook[s];	/* the packet that showed the hole */
 			return true;
 		}
 		if (pkt_end(g, s) > pos)
@@ -245,13 +247,14 @@ static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_
 		return false;
 	*a = pos;
 	*b = g->high;
+	*seen_ns = g->high_ns;
 	return pos < g->high;
 }
 
 bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
 		 uint16_t *count)
 {
-	uint64_t pos = next, a, b;
+	uint64_t pos = next, a, b, seen;
 
 	if (!gap_open(g) || g->stale)
 		return false;
@@ -292,9 +295,17 @@ bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
 				g->retry_due_ns = r->sent_ns + g->cfg.retry_ns;
 		}
 	}
-	while (g->n_req < g->cfg.window && hole_from(g, pos, &a, &b)) {
+	while (g->n_req < g->cfg.window && hole_from(g, pos, &a, &b, &seen)) {
 		uint64_t n = b - a;
 		bool asked = false;
+
+		/* Two lines: the other one usually fills the hole before long. */
+		if (g->cfg.line_wait_ns && now - seen < g->cfg.line_wait_ns) {
+			if (seen + g->cfg.line_wait_ns < g->retry_due_ns)
+				g->retry_due_ns = seen + g->cfg.line_wait_ns;
+			pos = b;
+			continue;
+		}
 
 		if (n > g->per_req)
 			n = g->per_req;

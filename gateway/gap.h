@@ -12,7 +12,9 @@
  *    that messages exist up to it.
  *  - What is missing (the holes: before the first held packet, between
  *    held packets, after the last one up to the highest number announced)
- *    is asked of the exchange's MoldUDP64 re-request server, one request
+ *    is asked of the exchange's MoldUDP64 re-request server (with two feed
+ *    lines, only once it has stayed missing for line_wait: the other line
+ *    usually fills it first), one request
  *    per hole chunk, each sized to what one answer packet carries (the
  *    largest packet seen so far, at least GAP_PER_REQ_MIN), up to `window`
  *    requests outstanding.  A real server answers a request with one
@@ -58,6 +60,7 @@ struct gap_cfg {
 	uint64_t max_hole;	/* a jump this far beyond everything seen: stale */
 	uint32_t window;	/* requests outstanding at once */
 	uint64_t max_catchup_ns;/* late ticks older than this: followed, not traded */
+	uint64_t line_wait_ns;	/* a hole waits this long for the other line first */
 };
 
 struct gap_req {

@@ -203,6 +203,26 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 	BOOL("orders", "kill_switch", e->risk.killed);
 }
 
+/* Two feed lines: what the A/B rule did with each line's packets. */
+static void line_counters(struct counters *t, const struct gw_report *r)
+{
+	static const char *const names[STEER_LINES][STEER_LINE_NR] = {
+		{ "a_taken", "a_dup_dropped", "a_ahead", "a_other" },
+		{ "b_taken", "b_dup_dropped", "b_ahead", "b_other" },
+	};
+	uint64_t c[STEER_LINES][STEER_LINE_NR] = { { 0 } };
+
+	if (r->x && r->x->line_b)
+		xdp_steer_line_counters(&r->x->steer, c);
+	else if (r->u && r->u->feed_b_fd >= 0)
+		memcpy(c, r->u->lines.c, sizeof(c));
+	else
+		return;
+	for (int l = 0; l < STEER_LINES; l++)
+		for (int k = 0; k < STEER_LINE_NR; k++)
+			NUM("lines", names[l][k], c[l][k]);
+}
+
 static void path_counters(struct counters *t, const struct gw_report *r)
 {
 	const struct gw_stats *s = &r->e->st;
@@ -244,6 +264,7 @@ void report_collect(struct counters *t, const struct gw_report *r)
 	gap_counters(t, r->e);
 	order_counters(t, r->e);
 	path_counters(t, r);
+	line_counters(t, r);
 }
 
 /* Stamps further than this from our own clock are not our clock's. */

@@ -40,7 +40,9 @@
 #                         stderr in $T_TMP/NAME.out and .err
 #   at_exit CMD...        run CMD at exit (after the processes, before the rigs)
 #   rig_up [TAG [OPTIONS]]  a rig of the test's own (netns/rig.sh), named
-#                         T_ID + TAG, its RIG_* variables set; down at exit
+#                         T_ID + TAG, its RIG_* variables set, RIG the
+#                         rig.sh command for it (RIG netem ...); down at exit.
+#                         A second feed line: rig_up TAG --line-b "$(t_subnet TAGb)"
 #   t_subnet TAG          the /24 a rig named TAG uses
 #   need FILE...          root, the files built, jq: or stop with FAIL
 # and, on a rig, the programs under test:
@@ -183,8 +185,8 @@ rig_up() {
 	prefix=$T_ID$tag
 	subnet=$(t_subnet "$tag")
 	T_RIGS+=("$prefix $subnet")
-	RIG=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
-	"${RIG[@]}" "$@" up >/dev/null || { echo "FAIL: rig $prefix did not come up"; exit 1; }
+	RIG=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet" "$@")
+	"${RIG[@]}" up >/dev/null || { echo "FAIL: rig $prefix did not come up"; exit 1; }
 	eval "$("${RIG[@]}" env)"
 }
 
