@@ -57,6 +57,7 @@ void gap_reset(struct gw_gap *g)
 	g->retry_due_ns = UINT64_MAX;
 	g->per_req = GAP_PER_REQ_MIN;
 	g->stale = false;
+	g->catchup = false;
 	g->why = NULL;
 }
 
@@ -164,6 +165,7 @@ void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 	if (!gap_open(g)) {
 		g->since_ns = now;
 		g->st.episodes++;
+		g->catchup = next == 1;
 		g->progress_seq = next;
 		g->progress_ns = now;
 	}
@@ -208,6 +210,11 @@ void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now)
 	took = now - g->since_ns;
 	if (!g->stale)
 		g->st.recovered++;
+	if (g->catchup && !g->stale) {
+		g->st.catchup_msgs = next - 1;
+		g->st.catchup_ns = took;
+	}
+	g->catchup = false;
 	if (took > g->st.recovery_ns_max)
 		g->st.recovery_ns_max = took;
 	g->st.recovery_ns_total += took;

@@ -81,6 +81,13 @@ struct gap_stats {
 	uint64_t retrans_pkts;		/* retransmitted packets received */
 	uint64_t recovery_ns_max;	/* longest recovery */
 	uint64_t recovery_ns_total;
+	/*
+	 * Joined late: the session's first packet seen was not its first, so
+	 * everything from 1 was missing (the directory and the book
+	 * included), re-requested while the lines were held.
+	 */
+	uint64_t catchup_msgs;		/* messages caught up (0: joined at the start) */
+	uint64_t catchup_ns;		/* how long until live */
 };
 
 struct gw_gap {
@@ -113,6 +120,7 @@ struct gw_gap {
 	uint64_t retry_due_ns;		/* earliest unanswered request's retry */
 	uint32_t per_req;		/* messages one answer packet carries */
 	bool stale;
+	bool catchup;			/* the open episode began before any message */
 	const char *why;		/* of the staleness, for the report */
 	struct gap_stats st;
 };

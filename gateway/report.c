@@ -155,6 +155,8 @@ static void gap_counters(struct counters *t, const struct gw_engine *e)
 	NUM("gaps", "retrans_pkts", g->retrans_pkts);
 	GAUGE("gaps", "recovery_ns_max", g->recovery_ns_max);
 	NUM("gaps", "recovery_ns_total", g->recovery_ns_total);
+	NUM("gaps", "catchup_msgs", g->catchup_msgs);
+	NUM("gaps", "catchup_ns", g->catchup_ns);
 	NUM("gaps", "timeouts", g->timeouts);
 	NUM("gaps", "too_far", g->too_far);
 	NUM("gaps", "ticks_stale", e->st.ticks_stale);
@@ -492,6 +494,10 @@ void report_summary(FILE *out, const struct gw_report *r)
 	if (e->gap.stale)
 		fprintf(out, ": %s", e->gap.why);
 	fprintf(out, "; longest recovery %.3f ms\n", (double)e->gap.st.recovery_ns_max / 1e6);
+	if (e->gap.st.catchup_msgs)
+		fprintf(out, "joined late: caught up %" PRIu64 " messages from sequence 1 "
+			"(directory and books) in %.3f ms, then live\n", e->gap.st.catchup_msgs,
+			(double)e->gap.st.catchup_ns / 1e6);
 	report_collect(&t, r);
 	print_counters(out, &t);
 	fprintf(out, "%-8s", "types");

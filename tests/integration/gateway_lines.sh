@@ -12,20 +12,28 @@ need build/t2t-gateway build/exsim build/backtest
 
 SYMS=(--symbol AAPL:8 --symbol MSFT:12)
 
-# run NAME MODE GATEWAY_OPTS -- EXSIM_OPTS: one paper run over both lines.
+# run NAME MODE GATEWAY_OPTS -- EXSIM_OPTS: one paper run over both lines;
+# with LATE=S the gateway starts S seconds after the exchange.
 run() {
 	local name=$1 mode=$2 gw=() ex=()
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do gw+=("$1"); shift; done
 	[ $# -gt 0 ] && shift
 	ex=("$@")
-	gw_start "$name" --mode "$mode" --line-b "$RIG_IF_GW_B" \
-		--feed-b "$RIG_GROUP_B:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
-		--feed-source-b "$RIG_IP_EX_B" "${SYMS[@]}" --feed-clock mono --exit-on-end \
-		--grace 1 --duration 60 --orders-out "$T_TMP/$name.orders.csv" "${gw[@]}" || return 1
+	gw+=(--mode "$mode" --line-b "$RIG_IF_GW_B" --feed-b "$RIG_GROUP_B:$RIG_FEED_PORT"
+	     --feed-source "$RIG_IP_EX" --feed-source-b "$RIG_IP_EX_B" "${SYMS[@]}"
+	     --feed-clock mono --exit-on-end --grace 1 --duration 60
+	     --orders-out "$T_TMP/$name.orders.csv")
+	if [ -z "${LATE:-}" ]; then
+		gw_start "$name" "${gw[@]}" || return 1
+	fi
 	ex_start "$name" --source gbm --stamp mono --symbols AAPL,MSFT --count 12000 \
 		--rate 4000 --noise 0.5 --line-b "$RIG_GROUP_B:$RIG_FEED_PORT" \
 		--record "$T_TMP/$name.ticks.csv" "${ex[@]}"
+	if [ -n "${LATE:-}" ]; then
+		sleep "$LATE"
+		gw_start "$name" "${gw[@]}" || return 1
+	fi
 	ex_wait "$name" || { fail "$name: exsim: $(tail -2 "$T_TMP/$name.ex.err")"; return 1; }
 	gw_wait "$name" 20 || { fail "$name: gateway: $(tail -2 "$T_TMP/$name.gw.err")"; return 1; }
 }
@@ -90,6 +98,23 @@ test_dead_line_a_costs_nothing() {
 		test "$(j "$T_TMP/d.gw.json" .lines.a_taken)" -le 8 -a \
 		     "$(j "$T_TMP/d.gw.json" .gaps.requests)" -eq 0 -a \
 		     "$(j "$T_TMP/d.gw.json" .lines.b_taken)" -gt 1000
+}
+
+# A new user's order of things: the exchange first, the gateway 2 s later,
+# both lines losing packets.  The gateway re-requests everything from 1 (the
+# directory first) while it holds the live lines, catches up, then trades.
+test_late_join_catches_up_then_trades() {
+	rig_up "" --line-b "$(t_subnet b)"
+	LATE=2 run late xdp -- --drop-rate 0.01 --b-drop-rate 0.01 --b-delay-us 50
+	one_stream late
+	local gw=$T_TMP/late.gw.json
+	check "late: caught up from sequence 1 ($(j "$gw" .gaps.catchup_msgs) messages in $(j "$gw" '.gaps.catchup_ns / 1e6') ms)" \
+		test "$(j "$gw" .gaps.catchup_msgs)" -gt 1000
+	check "late: the summary says how long the catch-up took" \
+		grep -q "^joined late: caught up" "$T_TMP/late.gw.out"
+	check "late: it traded once live" test "$(j "$gw" .orders.sent)" -gt 100
+	check "late: the catch-up's ticks were followed, not traded" \
+		test "$(j "$gw" .orders.untraded_late)" -gt 0
 }
 
 run_tests "$@"
