@@ -32,6 +32,8 @@ int gap_init(struct gw_gap *g, const struct gap_cfg *cfg)
 	g->len = (uint16_t *)(g->sorted + 2 * cap);
 	g->nmsg = g->len + cap;
 	g->buf = (uint8_t *)(g->nmsg + cap);
+	/* Room for two windows of answers, but never most of a small area. */
+	g->reserve = 2 * cfg->window < cap / 4 ? 2 * cfg->window : cap / 4;
 	gap_reset(g);
 	return 0;
 }
@@ -110,9 +112,14 @@ static void go_stale(struct gw_gap *g, const char *why)
 	g->n_req = 0;
 }
 
-/* Keep a packet in sequence order; false when the area is full. */
+/*
+ * Keep a packet in sequence order; false when the area is full.  The last
+ * slots are kept for answers: with the area full of live packets (a late
+ * join, a long stall), answers beyond the next number would be dropped and
+ * only one request in a window would bring anything.
+ */
 static bool hold(struct gw_gap *g, const uint8_t *pkt, size_t len,
-		 const struct mold_header *h, uint64_t t_hook)
+		 const struct mold_header *h, uint64_t t_hook, bool answer)
 {
 	uint16_t n = h->count == MOLD_COUNT_END ? 0 : h->count;
 	uint32_t pos, s, cap = g->cfg.hold;
@@ -124,7 +131,7 @@ static bool hold(struct gw_gap *g, const uint8_t *pkt, size_t len,
 		if (n <= g->nmsg[s] || len > GAP_HOLD_MTU)
 			return true;
 	} else {
-		if (!g->free_n || len > GAP_HOLD_MTU)
+		if (!g->free_n || len > GAP_HOLD_MTU || (!answer && g->free_n <= g->reserve))
 			return false;
 		if (g->lo + g->n_held == 2 * cap) {
 			memmove(g->sorted, g->sorted + g->lo, g->n_held * sizeof(*g->sorted));
@@ -149,7 +156,7 @@ static bool hold(struct gw_gap *g, const uint8_t *pkt, size_t len,
 
 void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 	       const struct mold_header *h, uint64_t next, uint64_t t_hook,
-	       uint64_t now, bool established)
+	       uint64_t now, bool established, bool answer)
 {
 	bool data = h->count != MOLD_COUNT_HEARTBEAT && h->count != MOLD_COUNT_END;
 	uint64_t end = data ? h->seq + h->count : h->seq;
@@ -176,7 +183,7 @@ void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 	g->dirty = true;
 	if (h->count == MOLD_COUNT_HEARTBEAT)
 		return;
-	if (!hold(g, pkt, len, h, t_hook))
+	if (!hold(g, pkt, len, h, t_hook, answer))
 		g->st.hold_dropped++;
 }
 

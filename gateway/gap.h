@@ -26,7 +26,9 @@
  *    are then decoded in order, a bounded number per loop turn.
  *  - A full hold area drops the packet (counted); its messages are one more
  *    hole, asked for like any other.  Overload therefore costs recovery
- *    time, never the session.
+ *    time, never the session.  The last slots are for answers only, so
+ *    that a window of requests still brings a window of packets when live
+ *    packets have filled the rest (a late join).
  *  - The session goes stale (reported, no more orders; held packets are
  *    decoded for the counters, requests stop) only when nothing moves for
  *    `timeout` while messages are missing (the exchange does not answer),
@@ -103,6 +105,7 @@ struct gw_gap {
 	uint32_t *sorted;		/* [lo, lo + n_held): slots by seq; 2 x hold */
 	uint32_t lo;
 	uint32_t n_held;
+	uint32_t reserve;		/* free slots only answers may take */
 	/* what is missing */
 	uint64_t high;			/* one past the last message known to exist */
 	uint64_t high_ns;		/* when it was learnt */
@@ -148,10 +151,11 @@ static inline void gap_note_count(struct gw_gap *g, uint16_t count)
  * A packet (data, end of session or heartbeat) beyond @next, the next
  * expected number.  Held unless it is a heartbeat or the area is full.
  * @established: the session has shown itself (feed_established()).
+ * @answer: it came from the re-request server (may use the reserve).
  */
 void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 	       const struct mold_header *h, uint64_t next, uint64_t t_hook,
-	       uint64_t now, bool established);
+	       uint64_t now, bool established, bool answer);
 
 /*
  * Take back the held packet with the smallest sequence number if it is

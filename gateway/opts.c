@@ -297,7 +297,6 @@ static void set_defaults(struct gw_opts *o)
 	o->feed_group = 0xEF010101;	/* 239.1.1.1 */
 	o->feed_port = 26400;
 	o->feed_b_group = 0xEF010102;	/* 239.1.1.2 */
-	o->eng.gap.line_wait_ns = UINT64_MAX;	/* not given */
 	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
 	o->exch_port = 26401;
 	o->local_port = 26402;
@@ -308,6 +307,7 @@ static void set_defaults(struct gw_opts *o)
 	o->cpu = 1;
 	o->grace = 0.3;
 	gw_cfg_defaults(&o->eng);
+	o->eng.gap.line_wait_ns = UINT64_MAX;	/* not given: see opts_parse() */
 }
 
 int opts_parse(struct gw_opts *o, int argc, char **argv)

@@ -31,6 +31,7 @@ struct xsk_path {
 	struct xsk_port port;
 	struct xsk_port port_b;		/* line B's interface; fd -1 = one line */
 	bool line_b;
+	uint64_t arb_recovered;		/* gaps closed when the hook's next was last set */
 	struct frame_template tmpl;	/* gateway -> exchange order frames */
 	struct frame_template rq_tmpl;	/* gateway -> re-request server */
 	uint16_t feed_port, reply_port, retrans_port;

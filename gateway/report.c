@@ -125,7 +125,7 @@ static void feed_counters(struct counters *t, const struct gw_engine *e)
 	NUM("feed", "lost_msgs", c->lost_msgs);
 }
 
-static void book_counters(struct counters *t, const struct gw_engine *e)
+static void book_counters(struct counters *t, const struct gw_engine *e, bool final)
 {
 	const struct book *b = e->book;
 
@@ -140,6 +140,15 @@ static void book_counters(struct counters *t, const struct gw_engine *e)
 	NUM("book", "book_full", b->cnt.book_full);
 	NUM("book", "bad_side", b->cnt.bad_side);
 	NUM("book", "zero_shares", b->cnt.zero_shares);
+	/*
+	 * Only once the hot loop has stopped: the digest walks every level,
+	 * which the loop is changing while it runs.  Text: a 64-bit digest
+	 * does not survive a JSON reader's doubles.
+	 */
+	if (final) {
+		snprintf(t->digest, sizeof(t->digest), "%016" PRIx64, book_digest(b));
+		STR("book", "digest", t->digest);
+	}
 }
 
 static void gap_counters(struct counters *t, const struct gw_engine *e)
@@ -262,7 +271,7 @@ void report_collect(struct counters *t, const struct gw_report *r)
 {
 	t->n = 0;
 	feed_counters(t, r->e);
-	book_counters(t, r->e);
+	book_counters(t, r->e, r->final);
 	gap_counters(t, r->e);
 	order_counters(t, r->e);
 	path_counters(t, r);
@@ -380,6 +389,8 @@ int report_build(struct gw_report *r)
 	const struct gw_engine *e = r->e;
 	uint32_t n = e->ord.next, cap = e->ord.mask + 1;
 	struct capture_rec c;
+
+	r->final = true;
 
 	r->lat = malloc(sizeof(*r->lat));
 	if (!r->lat)

@@ -342,6 +342,15 @@ static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p,
 	xsk_port_refill(p, recycle, n);
 	if (unlikely(gap_open(&e->gap) || orders_reply_hole(&e->ord)))
 		housekeeping(x, e, t_seen, b);
+	/*
+	 * A gap just closed: the packets that were ahead of the hook's next
+	 * number passed without moving it; bring it up to where decoding is,
+	 * or both lines' copies keep coming through.
+	 */
+	if (unlikely(x->line_b && e->gap.st.recovered != x->arb_recovered)) {
+		x->arb_recovered = e->gap.st.recovered;
+		xdp_steer_advance(&x->steer, e->dec.next_seq);
+	}
 	tx_flush(x, b);
 	return n;
 }

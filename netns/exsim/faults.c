@@ -36,13 +36,14 @@ static bool hit(uint64_t *rng, uint64_t thr)
 int faults_init(struct faults *x, const struct fault_cfg *f, bool log)
 {
 	memset(x, 0, sizeof(*x));
-	x->drop_thr = threshold(f->drop_rate);
+	x->burst = f->drop_burst > 1 ? f->drop_burst : 1;
+	/* Bursts keep the loss fraction: a burst starts rate / burst of the time. */
+	x->drop_thr = threshold(f->drop_rate / x->burst);
 	x->dup_thr = threshold(f->dup_rate);
 	x->reorder_thr = threshold(f->reorder_rate);
 	x->rng_drop = f->seed ^ SALT_DROP;
 	x->rng_dup = f->seed ^ SALT_DUP;
 	x->rng_reorder = f->seed ^ SALT_REORDER;
-	x->burst = f->drop_burst > 1 ? f->drop_burst : 1;
 	x->drop_seqs = f->drop_seqs;
 	x->ndrop = f->ndrop_seqs;
 	x->active = x->drop_thr || x->dup_thr || x->reorder_thr || x->ndrop;

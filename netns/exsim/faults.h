@@ -12,8 +12,8 @@
  *                     comes first);
  *   --drop-seqs LIST  every data packet holding one of these sequence
  *                     numbers is dropped (deterministic, for tests);
- *   --drop-burst N    a random drop takes N tick packets in a row (a line
- *                     losing a burst).
+ *   --drop-burst N    losses come N tick packets in a row (a line losing a
+ *                     burst), as often as keeps the fraction --drop-rate.
  *
  * Line A's faults and line B's (--b-...) are two instances, each with its
  * own streams: B's seed is derived from --fault-seed and differs from A's.
