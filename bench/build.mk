@@ -6,3 +6,9 @@ BENCHES += bench-latency
 .PHONY: bench-latency
 bench-latency: $(BUILD)/t2t-gateway $(BUILD)/exsim $(BUILD)/backtest $(BUILD)/t2t-capture
 	./bench/latency-bench.sh
+
+# Two feed lines against one: wire-to-wire with line A lossy, B 30 us behind.
+BENCHES += bench-lines
+.PHONY: bench-lines
+bench-lines: $(BUILD)/t2t-gateway $(BUILD)/exsim
+	./bench/lines-bench.sh
