@@ -557,8 +557,15 @@ void report_summary(FILE *out, const struct gw_report *r)
 			"left out)", r->lat->clock_errors);
 	fprintf(out, ":\n  %-16s %8s %8s %8s %8s %8s %8s %8s %8s\n",
 		"stage", "count", "min", "p50", "p90", "p99", "p99.9", "p99.99", "max");
-	for (int i = 0; i < STAGE_NR && r->lat; i++)
+	for (int i = 0; i < STAGE_NR && r->lat; i++) {
+		/* The exchange's clock is not ours: say so rather than print 0. */
+		if (!r->o->feed_clock_mono && (i == STAGE_SEND_HOOK || i == STAGE_SEND_ACK)) {
+			fprintf(out, "  %-16s not measured (the feed's clock is the exchange's)\n",
+				stage_names[i]);
+			continue;
+		}
 		print_hist_row(out, stage_names[i], &r->lat->stage[i]);
+	}
 	if (r->clock_read && hdr_count(r->clock_read))
 		fprintf(out, "  each stage includes about one clock read: back to back on CPU %d, "
 			"min %" PRId64 ", p50 %" PRId64 ", p99 %" PRId64 " ns\n", r->o->cpu,
