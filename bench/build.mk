@@ -12,3 +12,9 @@ BENCHES += bench-lines
 .PHONY: bench-lines
 bench-lines: $(BUILD)/t2t-gateway $(BUILD)/exsim
 	./bench/lines-bench.sh
+
+# What the book and the monitor cost the loop (seen->queued), in one run.
+BENCHES += bench-gateway-ab
+.PHONY: bench-gateway-ab
+bench-gateway-ab: $(BUILD)/t2t-gateway $(BUILD)/exsim $(BUILD)/t2t-monitor
+	./bench/gateway-ab.sh
