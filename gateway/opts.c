@@ -14,6 +14,8 @@
 
 static const char *const modes[] = { "xdp", "udp", NULL };
 static const char *const books[] = { "ours", "all", "off", NULL };
+/* In the order of enum table_mem_pages. */
+static const char *const book_pages[] = { "auto", "4k", "thp", NULL };
 static const char *const clocks[] = { "tod", "mono", NULL };
 static const char *const udp_recvs[] = { "spin", "block", NULL };
 
@@ -196,6 +198,10 @@ static const struct opt opts[] = {
 	OPT("books", 0, OPT_ENUM, G(eng.books), "ours|all|off",
 	    "keep the order books of the traded symbols only (others skipped by locate), "
 	    "of every symbol, or none (then only P messages are prints)", .choices = books),
+	OPT("book-pages", 0, OPT_ENUM, G(eng.book.pages), "auto|4k|thp",
+	    "the books' memory: 2 MB hugetlb pages when reserved, else 4 KB pages "
+	    "(auto), 4 KB only, or 4 KB with transparent huge pages asked for (thp)",
+	    .choices = book_pages),
 	OPT("book-orders", 0, OPT_U32, G(eng.book.max_orders), "N",
 	    "live orders the book holds (prefaulted at start; a real day peaks near "
 	    "2 million)", .min = 1024, .max = 1u << 30, .def = "2097152"),
