@@ -82,6 +82,8 @@
 #   get PATH               curl PATH from it
 
 set -uo pipefail
+# The script's own path, read again by run_tests after the cd.
+T_FILE=$(realpath "$0")
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 . scripts/rig_names.sh
 
@@ -392,7 +394,8 @@ get() {
 run_tests() {
 	local tests=("$@") t before pids failed=0 total=0
 	if [ ${#tests[@]} -eq 0 ]; then
-		mapfile -t tests < <(sed -n 's/^\(test_[A-Za-z0-9_]*\)() *{.*/\1/p' "$0")
+		mapfile -t tests < <(sed -n 's/^\(test_[A-Za-z0-9_]*\)() *{.*/\1/p' "$T_FILE")
+		[ ${#tests[@]} -gt 0 ] || { echo "FAIL: no test_ function in $T_FILE"; exit 2; }
 	fi
 	for t in "${tests[@]}"; do
 		declare -F "$t" >/dev/null || { echo "FAIL: no test named $t"; exit 2; }
