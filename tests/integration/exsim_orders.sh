@@ -88,7 +88,6 @@ test_orders_get_the_replies_of_paper_fills() {
 	hex=0010554f$(printf 'MALFORMED00001' | od -An -tx1 | tr -d ' \n')0000
 	order badlen --raw "$hex" --timeout-ms 2000 || fail "badlen: client exit $?"
 	has badlen "^J token=MALFORMED00001 reason=O ts=[0-9]+$" "Rejected, reason O, with its token"
-
 }
 
 test_sigterm_ends_with_the_summary_and_the_order_log() {
