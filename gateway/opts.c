@@ -168,6 +168,17 @@ static const struct opt opts[] = {
 	OPT("feed-source", 0, OPT_IPV4, G(feed_source), "IP",
 	  "accept feed packets only from IP; others are dropped and counted (in XDP on "
 	  "the AF_XDP path)"),
+	OPT("line-b", 0, OPT_STR, G(line_b_if), "IF",
+	  "a second feed line (B) arrives on IF: the first copy of each message is kept "
+	  "(in XDP on the AF_XDP path), the other dropped and counted", .max = 15),
+	OPT("feed-b", 0, OPT_IP_PORT, G(feed_b_group), "GROUP:PORT",
+	  "line B's group (with --line-b)", .off2 = G(feed_b_port), .def = "239.1.1.2, the feed's port"),
+	OPT("feed-source-b", 0, OPT_IPV4, G(feed_b_source), "IP",
+	  "accept line B's packets only from IP"),
+	OPT("line-wait", 0, OPT_MS, G(eng.gap.line_wait_ns), "MS",
+	  "with two lines, a hole is re-requested only after it stayed missing on both "
+	  "this long (the other line usually fills it)", .max = 1000,
+	  .def = "0.2 with --line-b, else 0"),
 	OPT("session", 0, OPT_STR, G(eng.session), "ID",
 	  "accept only this MoldUDP64 session id (default: the first that shows "
 	  "well-formed packets)", .max = 10),
@@ -285,6 +296,7 @@ static void set_defaults(struct gw_opts *o)
 	o->ifname = "t2t-vgw";
 	o->feed_group = 0xEF010101;	/* 239.1.1.1 */
 	o->feed_port = 26400;
+	o->feed_b_group = 0xEF010102;	/* 239.1.1.2 */
 	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
 	o->exch_port = 26401;
 	o->local_port = 26402;
@@ -295,6 +307,7 @@ static void set_defaults(struct gw_opts *o)
 	o->cpu = 1;
 	o->grace = 0.3;
 	gw_cfg_defaults(&o->eng);
+	o->eng.gap.line_wait_ns = UINT64_MAX;	/* not given: see opts_parse() */
 }
 
 int opts_parse(struct gw_opts *o, int argc, char **argv)
@@ -313,5 +326,13 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		return opt_error(&prog, "--retrans-port must differ from --local-port");
 	if (!o->rerequest_given)
 		o->rerequest_ip = o->exch_ip;
+	if (!o->feed_b_port)
+		o->feed_b_port = o->feed_port;
+	if (o->line_b_if && !strcmp(o->line_b_if, o->ifname))
+		return opt_error(&prog, "--line-b must name another interface than -i");
+	if (o->line_b_if && o->feed_b_group == o->feed_group && o->feed_b_port == o->feed_port)
+		return opt_error(&prog, "--feed-b must differ from --feed");
+	if (o->eng.gap.line_wait_ns == UINT64_MAX)
+		o->eng.gap.line_wait_ns = o->line_b_if ? 200 * 1000 : 0;
 	return 0;
 }

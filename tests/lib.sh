@@ -45,9 +45,11 @@
 #   at_exit CMD...        run CMD at exit (after the processes, before the rigs)
 #   rig_up [TAG [OPTIONS]]  a rig of the test's own (netns/rig.sh), named
 #                         T_ID + TAG (one or two characters), its RIG_*
-#                         variables set; down at exit.  The file's tests
+#                         variables set, RIG the rig.sh command for it
+#                         (RIG netem ...); down at exit.  The file's tests
 #                         share it: the first call brings it up, the next
-#                         ones only set the variables.
+#                         ones only set the variables.  A second feed line:
+#                         rig_up TAG --line-b "$(t_subnet TAGb)"
 #   t_subnet TAG          the /24 a rig named TAG uses
 #   rig_run TAG CMD...    CMD (paper-run.sh, soak.sh: they make their own
 #                         rig) on the rig T_ID + TAG, down at exit whatever
@@ -255,9 +257,9 @@ rig_up() {
 	local tag=${1:-} new=0
 	[ $# -gt 0 ] && shift
 	t_rig "$tag" && new=1
-	RIG=(./netns/rig.sh --prefix "${T_RIG%% *}" --subnet "${T_RIG#* }")
+	RIG=(./netns/rig.sh --prefix "${T_RIG%% *}" --subnet "${T_RIG#* }" "$@")
 	if [ "$new" = 1 ]; then
-		"${RIG[@]}" "$@" up >/dev/null || { echo "FAIL: rig ${T_RIG%% *} did not come up"; exit 1; }
+		"${RIG[@]}" up >/dev/null || { echo "FAIL: rig ${T_RIG%% *} did not come up"; exit 1; }
 	fi
 	eval "$("${RIG[@]}" env)"
 }
