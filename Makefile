@@ -23,7 +23,8 @@ asan_objs = $(patsubst %.c,$(ASAN)/%.o,$(1))
 
 BINS        :=
 UNIT_TESTS  :=
-INT_TESTS   :=
+# The harness every integration test sources is tested first.
+INT_TESTS   := tests/integration/harness_selftest.sh
 BENCHES     :=
 
 .PHONY: all deps test unit-test integration-test demo bench clean

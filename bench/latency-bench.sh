@@ -61,8 +61,7 @@ for t in sockperf jq gnuplot; do
 	command -v $t >/dev/null || die "$t is missing: scripts/deps.sh installs it"
 done
 
-prefix=lb$$
-subnet=10.$((100 + $$ % 50)).$(($$ / 50 % 250)).0/24
+read -r prefix subnet < <(. scripts/rig_names.sh && rig_names latency)
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 sp_pid=
 watch_pid=

@@ -55,9 +55,9 @@ done
 
 SYMS=AAPL,MSFT,NVDA,IBM,ORCL,INTC
 GW_SYMS=(--symbol AAPL:16 --symbol MSFT:20 --symbol NVDA:24)
-prefix=ch$$
-subnet=10.$((210 + $$ % 20)).$(($$ % 250)).0/24
-subnet_b=10.$((230 + $$ % 20)).$(($$ % 250)).0/24
+. scripts/rig_names.sh
+read -r prefix subnet < <(rig_names chaos)
+read -r _ subnet_b < <(rig_names chaos b)
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet" --line-b "$subnet_b")
 gw_pid=
 ex_pid=

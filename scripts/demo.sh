@@ -46,6 +46,7 @@ else
 fi
 
 echo "demo: paper trading AAPL:20 MSFT:32 NVDA:48 (symbol:HMA length) on the day's tape, x3"
-scripts/paper-run.sh --prefix "demo$$" --subnet "10.203.$(($$ % 250)).0/24" \
+read -r prefix subnet < <(. scripts/rig_names.sh && rig_names demo)
+scripts/paper-run.sh --prefix "$prefix" --subnet "$subnet" \
 	--day "$day" --speed 3 --symbols AAPL:20,MSFT:32,NVDA:48 --out "$out" \
 	--gw-extra "--monitor $name"

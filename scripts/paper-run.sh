@@ -12,7 +12,7 @@
 # exit, also on failure.
 #
 #   scripts/paper-run.sh [options]
-#     --prefix P        rig prefix (default: p<pid>)        --subnet A.B.C
+#     --prefix P        rig prefix (default: pap<pid>)      --subnet A.B.C
 #     --paths LIST      af_xdp,udp_spin,udp_block (default all three)
 #     --count N         ticks per run (default 20000)     --rate TPS (default 10000)
 #     --symbols LIST    SYM:LEN[:UNIT],... (default AAPL:20,MSFT:32,NVDA:48)
@@ -45,9 +45,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gw_ready.sh
+. scripts/rig_names.sh
 
-prefix=p$$
-subnet=10.$((200 + $$ % 50)).$(($$ / 50 % 250)).0/24
+read -r prefix subnet < <(rig_names paper)
 paths=af_xdp,udp_spin,udp_block
 count=20000
 rate=10000

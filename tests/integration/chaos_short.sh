@@ -4,7 +4,7 @@
 # every message and print decoded once, orders equal to backtest --itch).
 # Seed 1 starts the gateway late; make chaos SEEDS=N runs more.
 . "$(dirname "$0")/../lib.sh"
-need build/t2t-gateway build/exsim build/backtest
+need root build/t2t-gateway build/exsim build/backtest
 
 test_three_seeds_keep_books_and_orders_exact() {
 	check "chaos seeds 1-3" scripts/chaos.sh --seeds 3 --messages 60000 --rate 30000 \

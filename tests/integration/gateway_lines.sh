@@ -8,7 +8,7 @@
 # is not re-requested (the gateway waits --line-wait for the other line);
 # with no wait it is.  A dead line A costs nothing while B runs.
 . "$(dirname "$0")/../lib.sh"
-need build/t2t-gateway build/exsim build/backtest
+need root build/t2t-gateway build/exsim build/backtest
 
 SYMS=(--symbol AAPL:8 --symbol MSFT:12)
 

@@ -7,46 +7,32 @@
 # ended the segment agrees with the gateway's own summary and with the
 # exchange: positions, orders, fills, the order events, the stages.
 . "$(dirname "$0")/../lib.sh"
-need build/t2t-gateway build/exsim build/t2t-top build/t2t-monitor
+need root build/t2t-gateway build/exsim build/t2t-top build/t2t-monitor promtool curl
 
 SYMS=AAPL,MSFT,NVDA
-NAME=${T_ID}m
-PORT=
-
 # /api/state from the run's t2t-monitor.
 state() {
-	curl -sf "http://127.0.0.1:$PORT/api/state"
-}
-
-monitor_start() {
-	local try
-	for try in 1 2 3 4 5 6 7 8; do
-		PORT=$((20000 + RANDOM % 20000))
-		bg monitor build/t2t-monitor --name "$NAME" --listen "127.0.0.1:$PORT"
-		wait_for 3 grep -q "http://" "$T_TMP/monitor.err" && return 0
-		kill "$monitor_pid" 2>/dev/null
-	done
-	return 1
+	curl -sf "http://127.0.0.1:$MON_PORT/api/state"
 }
 
 test_live_view_of_a_paper_run() {
 	rig_up
-	gw_start run --monitor "$NAME" --symbol AAPL:8 --symbol MSFT:12 --symbol NVDA:16 \
+	gw_start run --monitor "$MON_NAME" --symbol AAPL:8 --symbol MSFT:12 --symbol NVDA:16 \
 		--feed-clock mono --exit-on-end --grace 6 --duration 90 || return 1
-	check "the segment exists while the gateway runs" test -e "/dev/shm/t2t-$NAME"
-	monitor_start || { fail "t2t-monitor did not start: $(cat "$T_TMP/monitor.err")"; return 1; }
+	check "the segment exists while the gateway runs" test -e "/dev/shm/t2t-$MON_NAME"
+	monitor_start || return 1
 	# 12 s of feed at 3,000 ticks/s, noise 1: enough to watch it move.
 	ex_start run --source gbm --stamp mono --symbols "$SYMS" --count 36000 --rate 3000 \
 		--noise 1 --orders-log "$T_TMP/ex.orders.csv"
 
 	sleep 2
 	state >"$T_TMP/s1.json"
-	build/t2t-top --name "$NAME" --once >"$T_TMP/top.txt" 2>&1
+	build/t2t-top --name "$MON_NAME" --once >"$T_TMP/top.txt" 2>&1
 	check "t2t-top --once shows every symbol" \
 		bash -c "for s in ${SYMS//,/ }; do grep -q \"^\$s \" '$T_TMP/top.txt' || exit 1; done"
 	check "t2t-top --once shows the feed and the stages" \
 		bash -c "grep -q '^feed ' '$T_TMP/top.txt' && grep -q '^hook->queued ' '$T_TMP/top.txt'"
-	curl -sf "http://127.0.0.1:$PORT/metrics" >"$T_TMP/metrics.txt"
+	curl -sf "http://127.0.0.1:$MON_PORT/metrics" >"$T_TMP/metrics.txt"
 	check "/metrics passes promtool check metrics" \
 		bash -c "promtool check metrics <'$T_TMP/metrics.txt' >'$T_TMP/promtool.txt' 2>&1"
 	check "/metrics has the gateway's counters and stage histograms" \
@@ -58,7 +44,7 @@ test_live_view_of_a_paper_run() {
 		  (cd tests/browser && timeout 300 npm ci --no-audit --no-fund --loglevel=error); }; then
 		mkdir -p build/monitor
 		check "the dashboard in Chromium during the run (build/monitor/dashboard.png)" \
-			timeout 120 node tests/browser/dashboard.cjs "http://127.0.0.1:$PORT/" \
+			timeout 120 node tests/browser/dashboard.cjs "http://127.0.0.1:$MON_PORT/" \
 			build/monitor/dashboard.png "$SYMS"
 	else
 		fail "node, Chromium or playwright-core missing (scripts/deps.sh, npm ci)"
@@ -73,7 +59,7 @@ test_live_view_of_a_paper_run() {
 	sleep 1
 	state >"$T_TMP/end.json"
 	gw_wait run 20 || fail "the gateway exited $?: $(tail -2 "$T_TMP/run.gw.err")"
-	check "the segment is gone after the gateway's exit" test ! -e "/dev/shm/t2t-$NAME"
+	check "the segment is gone after the gateway's exit" test ! -e "/dev/shm/t2t-$MON_NAME"
 
 	local gw=$T_TMP/run.gw.json ex=$T_TMP/run.ex.json end=$T_TMP/end.json s
 	for s in ${SYMS//,/ }; do
