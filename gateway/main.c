@@ -235,7 +235,7 @@ int main(int argc, char **argv)
 		}
 		if (ctl.mon && mono_ns() - last_mon >= GW_MON_PERIOD_NS) {
 			last_mon = mono_ns();
-			gw_mon_poll(ctl.mon, last_mon);
+			gw_mon_poll(ctl.mon, last_mon, false);
 		}
 		if (!o.quiet && mono_ns() - last_status >= 1000000000ull) {
 			report_status(stderr, &rep, (double)(mono_ns() - last_status) / 1e9,
@@ -258,7 +258,7 @@ teardown:
 	report_free(&rep);
 	if (ctl.mon) {
 		/* The run's last state stays readable until the segment closes. */
-		gw_mon_poll(ctl.mon, mono_ns() + GW_MON_ORDER_WAIT_NS);
+		gw_mon_poll(ctl.mon, mono_ns(), true);
 		gw_mon_close(ctl.mon);
 	}
 	ret = 0;
