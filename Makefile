@@ -23,7 +23,8 @@ asan_objs = $(patsubst %.c,$(ASAN)/%.o,$(1))
 
 BINS        :=
 UNIT_TESTS  :=
-INT_TESTS   :=
+# The harness every integration test sources is tested first.
+INT_TESTS   := tests/integration/harness_selftest.sh
 BENCHES     :=
 
 .PHONY: all deps test unit-test integration-test demo bench clean
@@ -47,7 +48,7 @@ $(ASAN)/%.o: %.c
 # $(BUILD)/x.bpf.o, bpftool makes the skeleton $(BUILD)/x.skel.h, and the
 # loader includes it as "x.skel.h" from the tree's root.
 BPF_PROGS  := $(patsubst %.bpf.c,%,$(wildcard */*.bpf.c */*/*.bpf.c))
-BPF_CFLAGS := -O2 -g -target bpf -Wall -Werror -D__BPF__ -MMD -MP \
+BPF_CFLAGS := -O2 -g -target bpf -mcpu=v3 -Wall -Werror -D__BPF__ -MMD -MP \
 	-I. -I$(BUILD) -I/usr/include/$(shell uname -m)-linux-gnu
 
 $(BUILD)/vmlinux.h:

@@ -107,8 +107,7 @@ KNOBS=(
 	"busy_poll|udp_block|GRO, 50 us|off|gro|--busy-poll 50"
 )
 
-prefix=lb$$
-subnet=10.$((100 + $$ % 50)).$(($$ / 50 % 250)).0/24
+read -r prefix subnet < <(. scripts/rig_names.sh && rig_names latency)
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 bg_pid=
 watch_pid=

@@ -48,13 +48,17 @@ int table_mem_map(struct table_mem *m, size_t size, enum table_mem_pages pages)
 		}
 	}
 	if (pages == TABLE_MEM_THP) {
-		/* Ask before the first touch, then prefault: the kernel can only
-		 * back what it faults with huge pages. */
-		a = mmap(NULL, hsize, PROT_READ | PROT_WRITE,
-			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		/*
+		 * Ask before the first touch, then prefault: the kernel can only
+		 * back what it faults with huge pages.  Mapped inaccessible first:
+		 * under mlockall(MCL_FUTURE) an accessible mapping is populated
+		 * with small pages the moment it exists.
+		 */
+		a = mmap(NULL, hsize, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (a == MAP_FAILED)
 			return -errno;
 		if (madvise(a, hsize, MADV_HUGEPAGE) ||
+		    mprotect(a, hsize, PROT_READ | PROT_WRITE) ||
 		    madvise(a, hsize, MADV_POPULATE_WRITE)) {
 			int err = -errno;
 

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause)
 /*
  * XDP steering: the configured UDP flows (feed groups, the order-reply port)
- * go to the AF_XDP socket of the receive queue, stamped with their arrival
- * time; every other packet goes to the kernel untouched.
+ * go to the AF_XDP socket of the interface's receive queue, stamped with
+ * their arrival time; every other packet goes to the kernel untouched.
+ * With two feed lines (A and B, one interface each), the first copy of each
+ * message is kept and the other dropped here (struct steer_arb).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -22,12 +24,31 @@ struct {
 	__type(value, struct steer_flow_val);
 } flows SEC(".maps");
 
+/* Socket of (interface slot, queue): key slot * STEER_MAX_QUEUES + queue. */
 struct {
 	__uint(type, BPF_MAP_TYPE_XSKMAP);
-	__uint(max_entries, STEER_MAX_QUEUES);
+	__uint(max_entries, STEER_MAX_IFS * STEER_MAX_QUEUES);
 	__type(key, __u32);
 	__type(value, __u32);
 } xsks SEC(".maps");
+
+/* ifindex -> interface slot; an interface not in it is slot 0. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, STEER_MAX_IFS);
+	__type(key, __u32);
+	__type(value, __u32);
+} ifslots SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, STEER_LINES * STEER_LINE_NR);
+	__type(key, __u32);
+	__type(value, __u64);
+} line_counters SEC(".maps");
+
+/* In .bss: the loader reads and writes it through the skeleton's mapping. */
+struct steer_arb arb;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -42,6 +63,71 @@ static __always_inline void count(__u32 which)
 
 	if (c)
 		*c += 1;
+}
+
+static __always_inline void count_line(__u32 line, __u32 which)
+{
+	__u32 k = line * STEER_LINE_NR + which;
+	__u64 *c = bpf_map_lookup_elem(&line_counters, &k);
+
+	if (c)
+		*c += 1;
+}
+
+/*
+ * The A/B rule for one feed packet: 1 to steer it, 0 to drop it (the other
+ * line delivered all of it).  Compare-and-swap, because the two lines can
+ * reach the hook on two CPUs at once: of two copies, exactly one moves next.
+ */
+static __always_inline int arbitrate(const __u8 *mold, void *end, __u32 line)
+{
+	__u64 seq, cur, stop;
+	__u16 count;
+	__u32 len;
+	int i;
+
+	if (line >= STEER_LINES)
+		return 1;
+	if ((void *)(mold + STEER_MOLD_HDR) > end || !arb.armed) {
+		count_line(line, STEER_LINE_OTHER);
+		return 1;
+	}
+	for (i = 0; i < STEER_SESSION_LEN; i++)
+		if (mold[i] != arb.session[i]) {
+			count_line(line, STEER_LINE_OTHER);
+			return 1;
+		}
+	seq = bpf_be64_to_cpu(*(__u64 *)(mold + STEER_SESSION_LEN));
+	count = bpf_ntohs(*(__u16 *)(mold + STEER_SESSION_LEN + 8));
+	len = (__u32)((long)end - (long)(mold + STEER_MOLD_HDR));
+	/*
+	 * Heartbeats and the end of session carry no messages; a count the
+	 * packet cannot hold (two bytes of length at least per message) is
+	 * the decoder's to reject, and must not move next.
+	 */
+	if (count == 0 || count == 0xFFFF || (__u32)count * 2 > len) {
+		count_line(line, STEER_LINE_OTHER);
+		return 1;
+	}
+	stop = seq + count;
+	for (i = 0; i < 8; i++) {
+		cur = *(volatile __u64 *)&arb.next;
+		if (stop <= cur) {
+			count_line(line, STEER_LINE_DUP);
+			return 0;
+		}
+		if (seq > cur) {
+			count_line(line, STEER_LINE_AHEAD);
+			return 1;
+		}
+		if (__sync_val_compare_and_swap(&arb.next, cur, stop) == cur) {
+			count_line(line, STEER_LINE_TAKEN);
+			return 1;
+		}
+	}
+	/* Lost the race every time: let the decoder drop any duplicate. */
+	count_line(line, STEER_LINE_OTHER);
+	return 1;
 }
 
 static __always_inline int pass(__u32 why)
@@ -65,7 +151,7 @@ int steer(struct xdp_md *ctx)
 	struct ethhdr *eth = data;
 	struct udphdr *udp;
 	struct iphdr *ip;
-	__u32 ihl;
+	__u32 ihl, ifindex = ctx->ingress_ifindex, *slot, key_q;
 
 	count(STEER_SEEN);
 	if ((void *)(eth + 1) > end)
@@ -96,6 +182,8 @@ int steer(struct xdp_md *ctx)
 		count(STEER_SPOOFED);
 		return XDP_DROP;
 	}
+	if (flow->kind == STEER_FLOW_FEED && !arbitrate((const __u8 *)(udp + 1), end, flow->line))
+		return XDP_DROP;
 
 	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)) == 0) {
 		/* adjust_meta moved the pointers: re-derive and re-check them. */
@@ -107,8 +195,11 @@ int steer(struct xdp_md *ctx)
 		count(STEER_NO_META);
 	}
 
+	slot = bpf_map_lookup_elem(&ifslots, &ifindex);
+	key_q = (slot && *slot < STEER_MAX_IFS ? *slot : 0) * STEER_MAX_QUEUES +
+		(ctx->rx_queue_index & (STEER_MAX_QUEUES - 1));
 	count(STEER_STEERED);
-	return bpf_redirect_map(&xsks, ctx->rx_queue_index, XDP_PASS);
+	return bpf_redirect_map(&xsks, key_q, XDP_PASS);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -21,6 +21,13 @@ const char *const steer_counter_names[STEER_NR_COUNTERS] = {
 	[STEER_NO_META] = "no_meta",
 };
 
+const char *const steer_line_counter_names[STEER_LINE_NR] = {
+	[STEER_LINE_TAKEN] = "taken",
+	[STEER_LINE_DUP] = "dup_dropped",
+	[STEER_LINE_AHEAD] = "ahead",
+	[STEER_LINE_OTHER] = "other",
+};
+
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
@@ -82,6 +89,41 @@ static int clear_leftover(int ifindex, const char *ifname, bool replace_foreign,
 	return 0;
 }
 
+/* Attach the loaded program to @ifname as interface @slot. */
+static int attach(struct xdp_steer *s, unsigned int slot, const char *ifname,
+		  bool replace_foreign, char *err, size_t errlen)
+{
+	bool generic = s->xdp_flags & XDP_FLAGS_SKB_MODE;
+	uint32_t ifindex = if_nametoindex(ifname);
+	int ret;
+
+	if (!ifindex) {
+		snprintf(err, errlen, "no interface '%s' here (wrong name, or run in the "
+			 "gateway's namespace: netns/rig.sh)", ifname);
+		return -ENODEV;
+	}
+	ret = clear_leftover((int)ifindex, ifname, replace_foreign, err, errlen);
+	if (ret)
+		return ret;
+	ret = bpf_map__update_elem(s->skel->maps.ifslots, &ifindex, sizeof(ifindex), &slot,
+				   sizeof(slot), BPF_ANY);
+	if (ret) {
+		snprintf(err, errlen, "interface slot of %s: %s", ifname, strerror(-ret));
+		return ret;
+	}
+	ret = bpf_xdp_attach((int)ifindex, bpf_program__fd(s->skel->progs.steer),
+			     s->xdp_flags, NULL);
+	if (ret) {
+		snprintf(err, errlen, "attaching XDP in %s mode to %s refused: %s%s",
+			 generic ? "generic" : "driver", ifname, strerror(-ret),
+			 generic ? "" : " (try --xdp-mode generic)");
+		return ret;
+	}
+	s->ifindex[slot] = (int)ifindex;
+	s->attached[slot] = true;
+	return 0;
+}
+
 int xdp_steer_open(struct xdp_steer *s, const char *ifname, bool generic,
 		   bool replace_foreign, char *err, size_t errlen)
 {
@@ -89,8 +131,7 @@ int xdp_steer_open(struct xdp_steer *s, const char *ifname, bool generic,
 
 	memset(s, 0, sizeof(*s));
 	libbpf_set_print(libbpf_quiet);
-	s->ifindex = (int)if_nametoindex(ifname);
-	if (!s->ifindex) {
+	if (!if_nametoindex(ifname)) {
 		snprintf(err, errlen, "no interface '%s' here (wrong name, or run in the "
 			 "gateway's namespace: netns/rig.sh)", ifname);
 		return -ENODEV;
@@ -104,33 +145,45 @@ int xdp_steer_open(struct xdp_steer *s, const char *ifname, bool generic,
 			 errno == EPERM ? " (run as root, or with CAP_BPF and CAP_NET_ADMIN)" : "");
 		return ret ? ret : -EINVAL;
 	}
-	ret = clear_leftover(s->ifindex, ifname, replace_foreign, err, errlen);
-	if (ret)
-		goto fail;
-	ret = bpf_xdp_attach(s->ifindex, bpf_program__fd(s->skel->progs.steer),
-			     s->xdp_flags, NULL);
+	s->arb = &s->skel->bss->arb;
+	ret = attach(s, 0, ifname, replace_foreign, err, errlen);
 	if (ret) {
-		snprintf(err, errlen, "attaching XDP in %s mode to %s refused: %s%s",
-			 generic ? "generic" : "driver", ifname, strerror(-ret),
-			 generic ? "" : " (try --xdp-mode generic)");
-		goto fail;
+		steer_bpf__destroy(s->skel);
+		s->skel = NULL;
+		s->arb = NULL;
 	}
-	s->attached = true;
-	return 0;
-fail:
-	steer_bpf__destroy(s->skel);
-	s->skel = NULL;
 	return ret;
 }
 
+int xdp_steer_add_if(struct xdp_steer *s, const char *ifname, bool replace_foreign,
+		     char *err, size_t errlen)
+{
+	return attach(s, 1, ifname, replace_foreign, err, errlen);
+}
+
 int xdp_steer_add_flow(struct xdp_steer *s, uint32_t daddr, uint16_t dport,
-		       enum steer_flow_kind kind, uint32_t saddr)
+		       enum steer_flow_kind kind, uint32_t saddr, uint32_t line)
 {
 	struct steer_flow_key k = { .daddr = daddr, .dport = dport };
-	struct steer_flow_val v = { .kind = kind, .saddr = saddr };
+	struct steer_flow_val v = { .kind = kind, .saddr = saddr, .line = line };
 
 	return bpf_map__update_elem(s->skel->maps.flows, &k, sizeof(k), &v,
 				    sizeof(v), BPF_ANY);
+}
+
+void xdp_steer_arm(struct xdp_steer *s, const uint8_t session[STEER_SESSION_LEN],
+		   uint64_t next)
+{
+	struct steer_arb *a = s->arb;
+
+	if (!a)
+		return;
+	/* Disarmed while it changes, so the hook never pairs a session with
+	 * another's number. */
+	__atomic_store_n(&a->armed, 0, __ATOMIC_SEQ_CST);
+	memcpy(a->session, session, STEER_SESSION_LEN);
+	__atomic_store_n(&a->next, next, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&a->armed, 1, __ATOMIC_SEQ_CST);
 }
 
 int xdp_steer_xskmap_fd(const struct xdp_steer *s)
@@ -138,17 +191,17 @@ int xdp_steer_xskmap_fd(const struct xdp_steer *s)
 	return bpf_map__fd(s->skel->maps.xsks);
 }
 
-int xdp_steer_counters(const struct xdp_steer *s, uint64_t out[STEER_NR_COUNTERS])
+/* Sum of per-CPU values of @map's keys 0..n-1 into out[]. */
+static int percpu_sums(struct bpf_map *map, uint64_t *out, uint32_t n)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	uint64_t vals[256];
 
 	if (ncpu <= 0 || ncpu > 256)
 		return -EINVAL;
-	for (uint32_t i = 0; i < STEER_NR_COUNTERS; i++) {
+	for (uint32_t i = 0; i < n; i++) {
 		out[i] = 0;
-		if (bpf_map__lookup_elem(s->skel->maps.counters, &i, sizeof(i), vals,
-					 sizeof(vals[0]) * ncpu, 0))
+		if (bpf_map__lookup_elem(map, &i, sizeof(i), vals, sizeof(vals[0]) * ncpu, 0))
 			return -errno;
 		for (int c = 0; c < ncpu; c++)
 			out[i] += vals[c];
@@ -156,17 +209,32 @@ int xdp_steer_counters(const struct xdp_steer *s, uint64_t out[STEER_NR_COUNTERS
 	return 0;
 }
 
+int xdp_steer_counters(const struct xdp_steer *s, uint64_t out[STEER_NR_COUNTERS])
+{
+	return percpu_sums(s->skel->maps.counters, out, STEER_NR_COUNTERS);
+}
+
+int xdp_steer_line_counters(const struct xdp_steer *s,
+			    uint64_t out[STEER_LINES][STEER_LINE_NR])
+{
+	return percpu_sums(s->skel->maps.line_counters, &out[0][0],
+			   STEER_LINES * STEER_LINE_NR);
+}
+
 void xdp_steer_close(struct xdp_steer *s)
 {
-	if (s->attached) {
-		LIBBPF_OPTS(bpf_xdp_attach_opts, o,
-			    .old_prog_fd = bpf_program__fd(s->skel->progs.steer));
+	for (unsigned int i = 0; i < STEER_MAX_IFS; i++) {
+		LIBBPF_OPTS(bpf_xdp_attach_opts, o);
 
+		if (!s->attached[i])
+			continue;
 		/* Only detach what is still ours. */
-		bpf_xdp_detach(s->ifindex, s->xdp_flags | XDP_FLAGS_REPLACE, &o);
-		s->attached = false;
+		o.old_prog_fd = bpf_program__fd(s->skel->progs.steer);
+		bpf_xdp_detach(s->ifindex[i], s->xdp_flags | XDP_FLAGS_REPLACE, &o);
+		s->attached[i] = false;
 	}
 	if (s->skel)
 		steer_bpf__destroy(s->skel);
 	s->skel = NULL;
+	s->arb = NULL;
 }

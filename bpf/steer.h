@@ -12,6 +12,10 @@
 
 #define STEER_MAX_FLOWS	64
 #define STEER_MAX_QUEUES 64
+#define STEER_MAX_IFS	2	/* interfaces: one per feed line */
+#define STEER_LINES	2	/* feed lines: A and B */
+#define STEER_SESSION_LEN 10	/* MoldUDP64 session id */
+#define STEER_MOLD_HDR	20	/* session, sequence number, message count */
 
 /* Metadata the program puts just before the packet data. */
 struct steer_meta {
@@ -34,6 +38,36 @@ enum steer_flow_kind {
 struct steer_flow_val {
 	__u32 kind;		/* enum steer_flow_kind */
 	__u32 saddr;		/* only this source may use the flow; 0 = any */
+	__u32 line;		/* feed: 0 = line A, 1 = line B */
+	__u32 pad;
+};
+
+/*
+ * A/B arbitration (a global of the program, shared memory with the
+ * loader): the session the gateway decodes and the next sequence number
+ * nothing has delivered yet.  User space writes the session and its own
+ * next expected number when it adopts a session (armed = 1), and moves
+ * next forward when its decoding passes it (after a gap is filled); the
+ * hook moves next forward, atomically, for every packet that starts at or
+ * below it and ends beyond it.  A feed packet wholly below next was already
+ * delivered by the other line: dropped in the hook.  One beyond it (a gap)
+ * goes on to the gateway's gap logic without moving next.
+ */
+struct steer_arb {
+	__u64 next;
+	__u32 armed;
+	__u8 session[STEER_SESSION_LEN];
+	__u8 pad[2];
+};
+
+/* Per line, the arbitration's outcome for each feed packet. */
+enum steer_line_counter {
+	STEER_LINE_TAKEN,	/* moved next: this line delivered it first */
+	STEER_LINE_DUP,		/* wholly below next: dropped in the hook */
+	STEER_LINE_AHEAD,	/* beyond next: passed on to the gap logic */
+	STEER_LINE_OTHER,	/* not arbitrated: not armed, another session,
+				   heartbeat, end of session, implausible count */
+	STEER_LINE_NR,
 };
 
 enum steer_counter {

@@ -25,12 +25,13 @@ UNIT_TESTS += $(ENGINE_TESTS)
 INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_e2e.sh \
 	tests/integration/gateway_badconfig.sh tests/integration/gateway_risk.sh \
 	tests/integration/gateway_gaps.sh tests/integration/gateway_hostile.sh \
-	tests/integration/gateway_overload.sh tests/integration/gateway_session.sh
+	tests/integration/gateway_overload.sh tests/integration/gateway_session.sh \
+	tests/integration/gateway_monitor.sh tests/integration/gateway_lines.sh
 
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h
 $(ASAN)/tests/unit/test_steer_bpf: $(ASAN)/tests/unit/test_steer_bpf.o $(ASAN)/libsteer.a
-	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lbpf -lelf -lz $(LDLIBS)
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lbpf -lelf -lz -lpthread $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
 
 # Where seen->decided goes: the engine on the hot CPU, hot, paced, after a

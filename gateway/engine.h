@@ -292,7 +292,7 @@ static inline unsigned int engine_on_feed(struct gw_engine *e,
 	}
 	if (v == FEED_V_AHEAD && !e->gap.stale) {
 		gap_ahead(&e->gap, pkt, len, &h, d->next_seq, t_hook, now,
-			  feed_established(d));
+			  feed_established(d), flags & ORDER_F_RETRANS);
 		return 0;
 	}
 	return engine_decode(e, pkt, len, &h, t_hook, now, out, flags, t_due);

@@ -32,6 +32,8 @@ int gap_init(struct gw_gap *g, const struct gap_cfg *cfg)
 	g->len = (uint16_t *)(g->sorted + 2 * cap);
 	g->nmsg = g->len + cap;
 	g->buf = (uint8_t *)(g->nmsg + cap);
+	/* Room for two windows of answers, but never most of a small area. */
+	g->reserve = 2 * cfg->window < cap / 4 ? 2 * cfg->window : cap / 4;
 	gap_reset(g);
 	return 0;
 }
@@ -57,6 +59,7 @@ void gap_reset(struct gw_gap *g)
 	g->retry_due_ns = UINT64_MAX;
 	g->per_req = GAP_PER_REQ_MIN;
 	g->stale = false;
+	g->catchup = false;
 	g->why = NULL;
 }
 
@@ -109,9 +112,14 @@ static void go_stale(struct gw_gap *g, const char *why)
 	g->n_req = 0;
 }
 
-/* Keep a packet in sequence order; false when the area is full. */
+/*
+ * Keep a packet in sequence order; false when the area is full.  The last
+ * slots are kept for answers: with the area full of live packets (a late
+ * join, a long stall), answers beyond the next number would be dropped and
+ * only one request in a window would bring anything.
+ */
 static bool hold(struct gw_gap *g, const uint8_t *pkt, size_t len,
-		 const struct mold_header *h, uint64_t t_hook)
+		 const struct mold_header *h, uint64_t t_hook, bool answer)
 {
 	uint16_t n = h->count == MOLD_COUNT_END ? 0 : h->count;
 	uint32_t pos, s, cap = g->cfg.hold;
@@ -123,7 +131,7 @@ static bool hold(struct gw_gap *g, const uint8_t *pkt, size_t len,
 		if (n <= g->nmsg[s] || len > GAP_HOLD_MTU)
 			return true;
 	} else {
-		if (!g->free_n || len > GAP_HOLD_MTU)
+		if (!g->free_n || len > GAP_HOLD_MTU || (!answer && g->free_n <= g->reserve))
 			return false;
 		if (g->lo + g->n_held == 2 * cap) {
 			memmove(g->sorted, g->sorted + g->lo, g->n_held * sizeof(*g->sorted));
@@ -148,7 +156,7 @@ static bool hold(struct gw_gap *g, const uint8_t *pkt, size_t len,
 
 void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 	       const struct mold_header *h, uint64_t next, uint64_t t_hook,
-	       uint64_t now, bool established)
+	       uint64_t now, bool established, bool answer)
 {
 	bool data = h->count != MOLD_COUNT_HEARTBEAT && h->count != MOLD_COUNT_END;
 	uint64_t end = data ? h->seq + h->count : h->seq;
@@ -164,6 +172,7 @@ void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 	if (!gap_open(g)) {
 		g->since_ns = now;
 		g->st.episodes++;
+		g->catchup = next == 1;
 		g->progress_seq = next;
 		g->progress_ns = now;
 	}
@@ -174,7 +183,7 @@ void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 	g->dirty = true;
 	if (h->count == MOLD_COUNT_HEARTBEAT)
 		return;
-	if (!hold(g, pkt, len, h, t_hook))
+	if (!hold(g, pkt, len, h, t_hook, answer))
 		g->st.hold_dropped++;
 }
 
@@ -208,6 +217,11 @@ void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now)
 	took = now - g->since_ns;
 	if (!g->stale)
 		g->st.recovered++;
+	if (g->catchup && !g->stale) {
+		g->st.catchup_msgs = next - 1;
+		g->st.catchup_ns = took;
+	}
+	g->catchup = false;
 	if (took > g->st.recovery_ns_max)
 		g->st.recovery_ns_max = took;
 	g->st.recovery_ns_total += took;
@@ -221,7 +235,8 @@ void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now)
  * recovering, and a long run of held packets would make it walk the whole
  * area each time; holes beyond the run are found once the front reaches it.
  */
-static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_t *b)
+static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_t *b,
+		      uint64_t *seen_ns)
 {
 	uint32_t i = lower_bound(g, pos + 1), end = g->lo + g->n_held;
 
@@ -236,6 +251,7 @@ static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_
 		if (g->seq[s] > pos) {
 			*a = pos;
 			*b = g->seq[s];
+			*seen_ns = g->t_hook[s];	/* the packet that showed the hole */
 			return true;
 		}
 		if (pkt_end(g, s) > pos)
@@ -245,13 +261,14 @@ static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_
 		return false;
 	*a = pos;
 	*b = g->high;
+	*seen_ns = g->high_ns;
 	return pos < g->high;
 }
 
 bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
 		 uint16_t *count)
 {
-	uint64_t pos = next, a, b;
+	uint64_t pos = next, a, b, seen;
 
 	if (!gap_open(g) || g->stale)
 		return false;
@@ -292,9 +309,17 @@ bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
 				g->retry_due_ns = r->sent_ns + g->cfg.retry_ns;
 		}
 	}
-	while (g->n_req < g->cfg.window && hole_from(g, pos, &a, &b)) {
+	while (g->n_req < g->cfg.window && hole_from(g, pos, &a, &b, &seen)) {
 		uint64_t n = b - a;
 		bool asked = false;
+
+		/* Two lines: the other one usually fills the hole before long. */
+		if (g->cfg.line_wait_ns && now - seen < g->cfg.line_wait_ns) {
+			if (seen + g->cfg.line_wait_ns < g->retry_due_ns)
+				g->retry_due_ns = seen + g->cfg.line_wait_ns;
+			pos = b;
+			continue;
+		}
 
 		if (n > g->per_req)
 			n = g->per_req;

@@ -12,7 +12,9 @@
  *    that messages exist up to it.
  *  - What is missing (the holes: before the first held packet, between
  *    held packets, after the last one up to the highest number announced)
- *    is asked of the exchange's MoldUDP64 re-request server, one request
+ *    is asked of the exchange's MoldUDP64 re-request server (with two feed
+ *    lines, only once it has stayed missing for line_wait: the other line
+ *    usually fills it first), one request
  *    per hole chunk, each sized to what one answer packet carries (the
  *    largest packet seen so far, at least GAP_PER_REQ_MIN), up to `window`
  *    requests outstanding.  A real server answers a request with one
@@ -24,7 +26,9 @@
  *    are then decoded in order, a bounded number per loop turn.
  *  - A full hold area drops the packet (counted); its messages are one more
  *    hole, asked for like any other.  Overload therefore costs recovery
- *    time, never the session.
+ *    time, never the session.  The last slots are for answers only, so
+ *    that a window of requests still brings a window of packets when live
+ *    packets have filled the rest (a late join).
  *  - The session goes stale (reported, no more orders; held packets are
  *    decoded for the counters, requests stop) only when nothing moves for
  *    `timeout` while messages are missing (the exchange does not answer),
@@ -58,6 +62,7 @@ struct gap_cfg {
 	uint64_t max_hole;	/* a jump this far beyond everything seen: stale */
 	uint32_t window;	/* requests outstanding at once */
 	uint64_t max_catchup_ns;/* late ticks older than this: followed, not traded */
+	uint64_t line_wait_ns;	/* a hole waits this long for the other line first */
 };
 
 struct gap_req {
@@ -78,6 +83,13 @@ struct gap_stats {
 	uint64_t retrans_pkts;		/* retransmitted packets received */
 	uint64_t recovery_ns_max;	/* longest recovery */
 	uint64_t recovery_ns_total;
+	/*
+	 * Joined late: the session's first packet seen was not its first, so
+	 * everything from 1 was missing (the directory and the book
+	 * included), re-requested while the lines were held.
+	 */
+	uint64_t catchup_msgs;		/* messages caught up (0: joined at the start) */
+	uint64_t catchup_ns;		/* how long until live */
 };
 
 struct gw_gap {
@@ -93,6 +105,7 @@ struct gw_gap {
 	uint32_t *sorted;		/* [lo, lo + n_held): slots by seq; 2 x hold */
 	uint32_t lo;
 	uint32_t n_held;
+	uint32_t reserve;		/* free slots only answers may take */
 	/* what is missing */
 	uint64_t high;			/* one past the last message known to exist */
 	uint64_t high_ns;		/* when it was learnt */
@@ -110,6 +123,7 @@ struct gw_gap {
 	uint64_t retry_due_ns;		/* earliest unanswered request's retry */
 	uint32_t per_req;		/* messages one answer packet carries */
 	bool stale;
+	bool catchup;			/* the open episode began before any message */
 	const char *why;		/* of the staleness, for the report */
 	struct gap_stats st;
 };
@@ -137,10 +151,11 @@ static inline void gap_note_count(struct gw_gap *g, uint16_t count)
  * A packet (data, end of session or heartbeat) beyond @next, the next
  * expected number.  Held unless it is a heartbeat or the area is full.
  * @established: the session has shown itself (feed_established()).
+ * @answer: it came from the re-request server (may use the reserve).
  */
 void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 	       const struct mold_header *h, uint64_t next, uint64_t t_hook,
-	       uint64_t now, bool established);
+	       uint64_t now, bool established, bool answer);
 
 /*
  * Take back the held packet with the smallest sequence number if it is

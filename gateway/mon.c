@@ -107,9 +107,15 @@ void gw_mon_symbols(struct gw_mon *m, const struct gw_engine *e, uint64_t now)
 	}
 }
 
-static bool final(uint8_t state)
+/*
+ * Done with, for the monitor: a final reply came, or it timed out and even a
+ * late reply would have come by now (a late Executed still books a fill).
+ */
+static bool finished(uint8_t state, uint64_t age, uint64_t timeout)
 {
-	return state != ORDER_SENT && state != ORDER_ACCEPTED;
+	if (state == ORDER_SENT || state == ORDER_ACCEPTED)
+		return false;
+	return state != ORDER_TIMED_OUT || age >= timeout + GW_MON_ORDER_WAIT_NS;
 }
 
 /* One finished order: its stages and its events. */
@@ -143,9 +149,10 @@ static void take_order(struct gw_mon *m, const struct gw_order *o)
 
 /*
  * The orders the hot loop has finished with, oldest first; stops at the
- * first still waiting for its replies.
+ * first still waiting for its replies (every order ends final: a reply, or
+ * the order timeout).  @all: at exit, every order as it stands.
  */
-static void take_orders(struct gw_mon *m, uint64_t now)
+static void take_orders(struct gw_mon *m, uint64_t now, bool all)
 {
 	const struct orders *ord = &m->rep->e->ord;
 	uint32_t next = LOAD(ord->next), cap = ord->mask + 1;
@@ -159,21 +166,20 @@ static void take_orders(struct gw_mon *m, uint64_t now)
 		uint8_t state = LOAD(o->state);
 		uint64_t t_sent = LOAD(o->t.t_sent);
 
-		if (state != ORDER_SEND_FAILED && !t_sent)
-			break;		/* built, not yet kicked */
-		if (!final(state) && now - t_sent < GW_MON_ORDER_WAIT_NS)
+		if (!all && state != ORDER_SEND_FAILED &&
+		    (!t_sent || !finished(state, now - t_sent, ord->cfg.timeout_ns)))
 			break;
 		take_order(m, o);
 	}
 }
 
-void gw_mon_poll(struct gw_mon *m, uint64_t now)
+void gw_mon_poll(struct gw_mon *m, uint64_t now, bool all)
 {
 	struct counters t;
 	unsigned int k = 0;
 
 	report_collect(&t, m->rep);
-	take_orders(m, now);
+	take_orders(m, now, all);
 	for (unsigned int i = 0; i < t.n && k + 1 < m->n_defs; i++)
 		if (t.c[i].kind != V_STR)
 			m->vals[k++] = t.c[i].v;

@@ -7,8 +7,9 @@
  *    rows as the summary and the JSON, report_collect()), and the orders
  *    the hot loop has finished with: each order's stages (the report's own
  *    rule, report_order_rec() and order_stages()) and its events.  An order
- *    is taken once it has a final reply, or GW_MON_ORDER_WAIT_NS after it
- *    left, so that send->ack and the fill are known.  Once a second,
+ *    is taken once it has its final reply (so that send->ack and the fill
+ *    are known), or GW_MON_ORDER_WAIT_NS after it timed out (a late
+ *    Executed still books its fill).  Once a second,
  *    mon_tick() (the latency window).
  *  - The hot loop, in its idle turns only, at most every
  *    GW_MON_SYMBOL_NS: each instrument's position, cash, PnL, strategy,
@@ -50,8 +51,11 @@ int gw_mon_open(struct gw_mon *m, const char *name, const struct gw_report *rep,
 		char *err, size_t errlen);
 void gw_mon_close(struct gw_mon *m);
 
-/* Main thread: counters, finished orders, the window (see above). */
-void gw_mon_poll(struct gw_mon *m, uint64_t now);
+/*
+ * Main thread: counters, finished orders, the window (see above).  @all:
+ * the last call, at exit: every order as it stands.
+ */
+void gw_mon_poll(struct gw_mon *m, uint64_t now, bool all);
 
 void gw_mon_symbols(struct gw_mon *m, const struct gw_engine *e, uint64_t now);
 

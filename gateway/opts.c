@@ -15,6 +15,8 @@
 
 static const char *const modes[] = { "xdp", "udp", NULL };
 static const char *const books[] = { "ours", "all", "off", NULL };
+/* In the order of enum table_mem_pages. */
+static const char *const book_pages[] = { "auto", "4k", "thp", NULL };
 static const char *const clocks[] = { "tod", "mono", NULL };
 static const char *const udp_recvs[] = { "spin", "block", NULL };
 
@@ -181,6 +183,17 @@ static const struct opt opts[] = {
 	OPT("feed-source", 0, OPT_IPV4, G(feed_source), "IP",
 	  "accept feed packets only from IP; others are dropped and counted (in XDP on "
 	  "the AF_XDP path)"),
+	OPT("line-b", 0, OPT_STR, G(line_b_if), "IF",
+	  "a second feed line (B) arrives on IF: the first copy of each message is kept "
+	  "(in XDP on the AF_XDP path), the other dropped and counted", .max = 15),
+	OPT("feed-b", 0, OPT_IP_PORT, G(feed_b_group), "GROUP:PORT",
+	  "line B's group (with --line-b)", .off2 = G(feed_b_port), .def = "239.1.1.2, the feed's port"),
+	OPT("feed-source-b", 0, OPT_IPV4, G(feed_b_source), "IP",
+	  "accept line B's packets only from IP"),
+	OPT("line-wait", 0, OPT_MS, G(eng.gap.line_wait_ns), "MS",
+	  "with two lines, a hole is re-requested only after it stayed missing on both "
+	  "this long (the other line usually fills it)", .max = 1000,
+	  .def = "0.2 with --line-b, else 0"),
 	OPT("session", 0, OPT_STR, G(eng.session), "ID",
 	  "accept only this MoldUDP64 session id (default: the first that shows "
 	  "well-formed packets)", .max = 10),
@@ -198,6 +211,10 @@ static const struct opt opts[] = {
 	OPT("books", 0, OPT_ENUM, G(eng.books), "ours|all|off",
 	    "keep the order books of the traded symbols only (others skipped by locate), "
 	    "of every symbol, or none (then only P messages are prints)", .choices = books),
+	OPT("book-pages", 0, OPT_ENUM, G(eng.book.pages), "auto|4k|thp",
+	    "the books' memory: 2 MB hugetlb pages when reserved, else 4 KB pages "
+	    "(auto), 4 KB only, or 4 KB with transparent huge pages asked for (thp)",
+	    .choices = book_pages),
 	OPT("book-orders", 0, OPT_U32, G(eng.book.max_orders), "N",
 	    "live orders the book holds (prefaulted at start; a real day peaks near "
 	    "2 million)", .min = 1024, .max = 1u << 30, .def = "2097152"),
@@ -298,6 +315,7 @@ static void set_defaults(struct gw_opts *o)
 	o->ifname = "t2t-vgw";
 	o->feed_group = 0xEF010101;	/* 239.1.1.1 */
 	o->feed_port = 26400;
+	o->feed_b_group = 0xEF010102;	/* 239.1.1.2 */
 	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
 	o->exch_port = 26401;
 	o->local_port = 26402;
@@ -309,6 +327,7 @@ static void set_defaults(struct gw_opts *o)
 	o->cpu = 1;
 	o->grace = 0.3;
 	gw_cfg_defaults(&o->eng);
+	o->eng.gap.line_wait_ns = UINT64_MAX;	/* not given: see opts_parse() */
 }
 
 int opts_parse(struct gw_opts *o, int argc, char **argv)
@@ -327,5 +346,13 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		return opt_error(&prog, "--retrans-port must differ from --local-port");
 	if (!o->rerequest_given)
 		o->rerequest_ip = o->exch_ip;
+	if (!o->feed_b_port)
+		o->feed_b_port = o->feed_port;
+	if (o->line_b_if && !strcmp(o->line_b_if, o->ifname))
+		return opt_error(&prog, "--line-b must name another interface than -i");
+	if (o->line_b_if && o->feed_b_group == o->feed_group && o->feed_b_port == o->feed_port)
+		return opt_error(&prog, "--feed-b must differ from --feed");
+	if (o->eng.gap.line_wait_ns == UINT64_MAX)
+		o->eng.gap.line_wait_ns = o->line_b_if ? 200 * 1000 : 0;
 	return 0;
 }

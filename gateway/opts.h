@@ -30,6 +30,10 @@ struct gw_opts {
 	uint32_t feed_group;		/* host order */
 	uint16_t feed_port;
 	uint32_t feed_source;		/* 0 = any */
+	const char *line_b_if;		/* line B's interface; NULL = one line */
+	uint32_t feed_b_group;		/* line B's group (host order) */
+	uint16_t feed_b_port;		/* 0 = the feed's port */
+	uint32_t feed_b_source;		/* 0 = any */
 	uint32_t exch_ip;
 	uint16_t exch_port;
 	uint8_t exch_mac[6];

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "gateway/engine.h"
+#include "gateway/lines.h"
 #include "gateway/opts.h"
 #include "gateway/warm.h"
 #include "bpf/steer_loader.h"
@@ -28,6 +29,9 @@ struct run_ctl {
 struct xsk_path {
 	struct xdp_steer steer;
 	struct xsk_port port;
+	struct xsk_port port_b;		/* line B's interface; fd -1 = one line */
+	bool line_b;
+	uint64_t arb_recovered;		/* gaps closed when the hook's next was last set */
 	struct frame_template tmpl;	/* gateway -> exchange order frames */
 	struct frame_template rq_tmpl;	/* gateway -> re-request server */
 	uint16_t feed_port, reply_port, retrans_port;
@@ -40,6 +44,9 @@ struct xsk_path {
 
 struct udp_path {
 	int feed_fd;
+	int feed_b_fd;			/* line B; -1 = one line */
+	uint32_t feed_b_source;		/* line B's required sender; 0 = any */
+	struct line_stats lines;	/* the A/B rule's verdicts (gateway/lines.h) */
 	int order_fd;			/* connected to the exchange */
 	int rq_fd;			/* connected to the re-request server; -1 = off */
 	int blocking;

@@ -125,7 +125,7 @@ static void feed_counters(struct counters *t, const struct gw_engine *e)
 	NUM("feed", "lost_msgs", c->lost_msgs);
 }
 
-static void book_counters(struct counters *t, const struct gw_engine *e)
+static void book_counters(struct counters *t, const struct gw_engine *e, bool final)
 {
 	const struct book *b = e->book;
 
@@ -140,6 +140,15 @@ static void book_counters(struct counters *t, const struct gw_engine *e)
 	NUM("book", "book_full", b->cnt.book_full);
 	NUM("book", "bad_side", b->cnt.bad_side);
 	NUM("book", "zero_shares", b->cnt.zero_shares);
+	/*
+	 * Only once the hot loop has stopped: the digest walks every level,
+	 * which the loop is changing while it runs.  Text: a 64-bit digest
+	 * does not survive a JSON reader's doubles.
+	 */
+	if (final) {
+		snprintf(t->digest, sizeof(t->digest), "%016" PRIx64, book_digest(b));
+		STR("book", "digest", t->digest);
+	}
 }
 
 static void gap_counters(struct counters *t, const struct gw_engine *e)
@@ -155,6 +164,8 @@ static void gap_counters(struct counters *t, const struct gw_engine *e)
 	NUM("gaps", "retrans_pkts", g->retrans_pkts);
 	GAUGE("gaps", "recovery_ns_max", g->recovery_ns_max);
 	NUM("gaps", "recovery_ns_total", g->recovery_ns_total);
+	NUM("gaps", "catchup_msgs", g->catchup_msgs);
+	NUM("gaps", "catchup_ns", g->catchup_ns);
 	NUM("gaps", "timeouts", g->timeouts);
 	NUM("gaps", "too_far", g->too_far);
 	NUM("gaps", "ticks_stale", e->st.ticks_stale);
@@ -203,6 +214,26 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 	BOOL("orders", "kill_switch", e->risk.killed);
 }
 
+/* Two feed lines: what the A/B rule did with each line's packets. */
+static void line_counters(struct counters *t, const struct gw_report *r)
+{
+	static const char *const names[STEER_LINES][STEER_LINE_NR] = {
+		{ "a_taken", "a_dup_dropped", "a_ahead", "a_other" },
+		{ "b_taken", "b_dup_dropped", "b_ahead", "b_other" },
+	};
+	uint64_t c[STEER_LINES][STEER_LINE_NR] = { { 0 } };
+
+	if (r->x && r->x->line_b)
+		xdp_steer_line_counters(&r->x->steer, c);
+	else if (r->u && r->u->feed_b_fd >= 0)
+		memcpy(c, r->u->lines.c, sizeof(c));
+	else
+		return;
+	for (int l = 0; l < STEER_LINES; l++)
+		for (int k = 0; k < STEER_LINE_NR; k++)
+			NUM("lines", names[l][k], c[l][k]);
+}
+
 static void path_counters(struct counters *t, const struct gw_report *r)
 {
 	const struct gw_stats *s = &r->e->st;
@@ -240,10 +271,11 @@ void report_collect(struct counters *t, const struct gw_report *r)
 {
 	t->n = 0;
 	feed_counters(t, r->e);
-	book_counters(t, r->e);
+	book_counters(t, r->e, r->final);
 	gap_counters(t, r->e);
 	order_counters(t, r->e);
 	path_counters(t, r);
+	line_counters(t, r);
 }
 
 /* Stamps further than this from our own clock are not our clock's. */
@@ -358,6 +390,8 @@ int report_build(struct gw_report *r)
 	uint32_t n = e->ord.next, cap = e->ord.mask + 1;
 	struct capture_rec c;
 
+	r->final = true;
+
 	r->lat = malloc(sizeof(*r->lat));
 	if (!r->lat)
 		return -ENOMEM;
@@ -471,6 +505,10 @@ void report_summary(FILE *out, const struct gw_report *r)
 	if (e->gap.stale)
 		fprintf(out, ": %s", e->gap.why);
 	fprintf(out, "; longest recovery %.3f ms\n", (double)e->gap.st.recovery_ns_max / 1e6);
+	if (e->gap.st.catchup_msgs)
+		fprintf(out, "joined late: caught up %" PRIu64 " messages from sequence 1 "
+			"(directory and books) in %.3f ms, then live\n", e->gap.st.catchup_msgs,
+			(double)e->gap.st.catchup_ns / 1e6);
 	report_collect(&t, r);
 	print_counters(out, &t);
 	fprintf(out, "%-8s", "types");
@@ -519,8 +557,15 @@ void report_summary(FILE *out, const struct gw_report *r)
 			"left out)", r->lat->clock_errors);
 	fprintf(out, ":\n  %-16s %8s %8s %8s %8s %8s %8s %8s %8s\n",
 		"stage", "count", "min", "p50", "p90", "p99", "p99.9", "p99.99", "max");
-	for (int i = 0; i < STAGE_NR && r->lat; i++)
+	for (int i = 0; i < STAGE_NR && r->lat; i++) {
+		/* The exchange's clock is not ours: say so rather than print 0. */
+		if (!r->o->feed_clock_mono && (i == STAGE_SEND_HOOK || i == STAGE_SEND_ACK)) {
+			fprintf(out, "  %-16s not measured (the feed's clock is the exchange's)\n",
+				stage_names[i]);
+			continue;
+		}
 		print_hist_row(out, stage_names[i], &r->lat->stage[i]);
+	}
 	if (r->clock_read && hdr_count(r->clock_read))
 		fprintf(out, "  each stage includes about one clock read: back to back on CPU %d, "
 			"min %" PRId64 ", p50 %" PRId64 ", p99 %" PRId64 " ns\n", r->o->cpu,

@@ -20,6 +20,7 @@ struct gw_report {
 	struct capture_hists *lat;	/* per stage (latency/order_rec.h) */
 	uint64_t clock_mismatch;	/* feed stamps said mono but were not */
 	struct hdr_hist *clock_read;	/* back-to-back clock reads, hot CPU */
+	bool final;			/* the hot loop has stopped (report_build()) */
 };
 
 /*
@@ -46,6 +47,7 @@ struct counter {
 struct counters {
 	struct counter c[COUNTERS_MAX];
 	unsigned int n;
+	char digest[17];	/* the books' digest, as text */
 };
 
 /*

@@ -17,6 +17,7 @@
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -92,48 +93,81 @@ out_fail:
 	return ret;
 }
 
-int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
-		  size_t errlen)
+/*
+ * A socket receiving @group:@port (a multicast group joined on @ifname),
+ * with kernel receive stamps.  Returns it, or -errno with the step in err.
+ */
+static int open_feed(uint32_t group, uint16_t port, const char *ifname, const char *what,
+		     char *err, size_t errlen)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	struct ip_mreqn mreq = { 0 };
-	int one = 1, rcvbuf = RCVBUF_BYTES, ret;
-	struct timeval tv = { 0, BLOCK_TIMEOUT_US };
-	unsigned int ifindex;
+	int one = 1, rcvbuf = RCVBUF_BYTES, fd, ret;
+	unsigned int ifindex = if_nametoindex(ifname);
+	char step[96];
 
-	u->feed_fd = u->order_fd = u->rq_fd = -1;
+	if (!ifindex) {
+		snprintf(err, errlen, "no interface '%s' here (wrong name, or run in the "
+			 "gateway's namespace: netns/rig.sh)", ifname);
+		return -ENODEV;
+	}
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0) {
+		snprintf(step, sizeof(step), "%s socket", what);
+		return fail(err, errlen, step);
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
+	setsockopt(fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
+	a.sin_addr.s_addr = htonl(group);
+	a.sin_port = htons(port);
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a))) {
+		snprintf(step, sizeof(step), "binding the %s socket", what);
+		goto fail;
+	}
+	if ((group >> 28) == 0xE) {
+		mreq.imr_multiaddr.s_addr = htonl(group);
+		mreq.imr_ifindex = (int)ifindex;
+		if (setsockopt(fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mreq, sizeof(mreq))) {
+			snprintf(step, sizeof(step), "joining the %s group on %s", what, ifname);
+			goto fail;
+		}
+	}
+	return fd;
+fail:
+	ret = fail(err, errlen, step);
+	close(fd);
+	return ret;
+}
+
+int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
+		  size_t errlen)
+{
+	struct timeval tv = { 0, BLOCK_TIMEOUT_US };
+	int one = 1, ret;
+
+	memset(&u->lines, 0, sizeof(u->lines));
+	u->feed_fd = u->feed_b_fd = u->order_fd = u->rq_fd = -1;
 	u->blocking = o->udp_recv == GW_UDP_BLOCK;
 	u->feed_source = o->feed_source;
+	u->feed_b_source = o->feed_b_source;
 	u->rt_offset = realtime_offset();
 	u->no_kernel_stamp = u->send_errors = 0;
 
-	ifindex = if_nametoindex(o->ifname);
-	if (!ifindex) {
-		snprintf(err, errlen, "no interface '%s' here (wrong name, or run in the "
-			 "gateway's namespace: netns/rig.sh)", o->ifname);
-		return -ENODEV;
-	}
-
-	u->feed_fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (u->feed_fd < 0)
-		return fail(err, errlen, "feed socket");
-	setsockopt(u->feed_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	setsockopt(u->feed_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	setsockopt(u->feed_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
-	a.sin_addr.s_addr = htonl(o->feed_group);
-	a.sin_port = htons(o->feed_port);
-	if (bind(u->feed_fd, (struct sockaddr *)&a, sizeof(a))) {
-		ret = fail(err, errlen, "binding the feed socket");
+	u->feed_fd = open_feed(o->feed_group, o->feed_port, o->ifname, "feed", err, errlen);
+	if (u->feed_fd < 0) {
+		ret = u->feed_fd;
 		goto out;
 	}
-	if ((o->feed_group >> 28) == 0xE) {
-		mreq.imr_multiaddr.s_addr = htonl(o->feed_group);
-		mreq.imr_ifindex = (int)ifindex;
-		if (setsockopt(u->feed_fd, IPPROTO_IP, IP_ADD_MEMBERSHIP, &mreq, sizeof(mreq))) {
-			ret = fail(err, errlen, "joining the feed group");
+	if (o->line_b_if) {
+		u->feed_b_fd = open_feed(o->feed_b_group, o->feed_b_port, o->line_b_if,
+					 "line B feed", err, errlen);
+		if (u->feed_b_fd < 0) {
+			ret = u->feed_b_fd;
 			goto out;
 		}
 	}
+	/* Blocking with one line: wait in recv; with two, in poll (see run). */
 	if (u->blocking &&
 	    setsockopt(u->feed_fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv))) {
 		ret = fail(err, errlen, "feed receive timeout");
@@ -173,11 +207,13 @@ void udp_path_close(struct udp_path *u)
 {
 	if (u->feed_fd >= 0)
 		close(u->feed_fd);
+	if (u->feed_b_fd >= 0)
+		close(u->feed_b_fd);
 	if (u->order_fd >= 0)
 		close(u->order_fd);
 	if (u->rq_fd >= 0)
 		close(u->rq_fd);
-	u->feed_fd = u->order_fd = u->rq_fd = -1;
+	u->feed_fd = u->feed_b_fd = u->order_fd = u->rq_fd = -1;
 }
 
 /* Kernel receive stamp of a datagram, on CLOCK_MONOTONIC; 0 if none. */
@@ -196,12 +232,11 @@ static uint64_t kernel_stamp(struct udp_path *u, struct msghdr *m)
 	return 0;
 }
 
-/* The feed's sender, when one is required (host order; 0 = any). */
-static bool spoofed(const struct udp_path *u, const struct sockaddr_in *from,
-		    socklen_t fromlen)
+/* A line's sender, when one is required (host order; 0 = any). */
+static bool spoofed(uint32_t source, const struct sockaddr_in *from, socklen_t fromlen)
 {
-	return u->feed_source && (fromlen < sizeof(*from) || from->sin_family != AF_INET ||
-				  ntohl(from->sin_addr.s_addr) != u->feed_source);
+	return source && (fromlen < sizeof(*from) || from->sin_family != AF_INET ||
+			  ntohl(from->sin_addr.s_addr) != source);
 }
 
 static void drain_replies(struct udp_path *u, struct gw_engine *e)
@@ -307,36 +342,65 @@ static void housekeeping(struct udp_path *u, struct gw_engine *e, uint64_t now)
 	orders_expire(&e->ord, now);
 }
 
-void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
+/*
+ * One datagram of line @line's socket, if there is one (@flags: MSG_DONTWAIT
+ * or blocking): 1 when one came, 0 when none.
+ */
+static int recv_line(struct udp_path *u, struct gw_engine *e, int fd, unsigned int line,
+		     int flags)
 {
 	uint8_t buf[2048];
 	char cbuf[CMSG_SPACE(sizeof(struct timespec)) * 2];
 	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
-	int flags = u->blocking ? 0 : MSG_DONTWAIT;
+	struct sockaddr_in from;
+	struct msghdr m = {
+		.msg_name = &from, .msg_namelen = sizeof(from),
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
+	};
+	ssize_t n = recvmsg(fd, &m, flags);
+	uint64_t t_seen;
+
+	if (n < 0)
+		return 0;
+	t_seen = mono_ns();
+	if (unlikely(spoofed(line ? u->feed_b_source : u->feed_source, &from, m.msg_namelen)))
+		e->st.spoofed++;
+	else if (u->feed_b_fd < 0 || lines_keep(&u->lines, line, &e->dec, buf, (size_t)n))
+		on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), t_seen, 0);
+	return 1;
+}
+
+/* Blocking with two lines: sleep until either has a datagram (or 10 ms). */
+static void wait_lines(struct udp_path *u)
+{
+	struct pollfd p[2] = { { .fd = u->feed_fd, .events = POLLIN },
+			       { .fd = u->feed_b_fd, .events = POLLIN } };
+
+	poll(p, 2, BLOCK_TIMEOUT_US / 1000);
+}
+
+void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
+{
+	bool two = u->feed_b_fd >= 0;
+	int flags = u->blocking && !two ? 0 : MSG_DONTWAIT;
 	uint64_t end_at = 0, spins = 0;
 
 	while (!ctl->stop) {
-		struct sockaddr_in from;
-		struct msghdr m = {
-			.msg_name = &from, .msg_namelen = sizeof(from),
-			.msg_iov = &iov, .msg_iovlen = 1,
-			.msg_control = cbuf, .msg_controllen = sizeof(cbuf),
-		};
-		ssize_t n = recvmsg(u->feed_fd, &m, flags);
+		int got;
 
-		if (n >= 0) {
-			uint64_t t_seen = mono_ns();
-
-			if (unlikely(spoofed(u, &from, m.msg_namelen)))
-				e->st.spoofed++;
-			else
-				on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), t_seen, 0);
+		if (u->blocking && two)
+			wait_lines(u);
+		got = recv_line(u, e, u->feed_fd, 0, flags);
+		if (two)
+			got += recv_line(u, e, u->feed_b_fd, 1, MSG_DONTWAIT);
+		if (got) {
 			/* A busy feed must not starve the replies (nor the gap work). */
 			if (u->blocking || gap_open(&e->gap) || orders_reply_hole(&e->ord) ||
 			    ++spins % 16 == 0) {
 				drain_replies(u, e);
 				drain_retrans(u, e);
-				housekeeping(u, e, t_seen);
+				housekeeping(u, e, mono_ns());
 			}
 			continue;
 		}

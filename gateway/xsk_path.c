@@ -45,6 +45,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 
 	memset(x, 0, sizeof(*x));
 	x->port.fd = -1;
+	x->port_b.fd = -1;
 	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
 	if (ret)
 		return ret;
@@ -89,22 +90,43 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 			     err, errlen);
 	if (ret)
 		return ret;
+	x->line_b = o->line_b_if != NULL;
+	if (x->line_b) {
+		ret = xdp_steer_add_if(&x->steer, o->line_b_if, o->replace_xdp, err, errlen);
+		if (ret)
+			goto fail;
+	}
 	ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_group), htons(o->feed_port),
-				 STEER_FLOW_FEED, htonl(o->feed_source));
+				 STEER_FLOW_FEED, htonl(o->feed_source), 0);
+	if (!ret && x->line_b)
+		ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_b_group), htons(o->feed_b_port),
+					 STEER_FLOW_FEED, htonl(o->feed_b_source), 1);
 	if (!ret)
 		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->local_port),
-					 STEER_FLOW_REPLY, htonl(o->exch_ip));
+					 STEER_FLOW_REPLY, htonl(o->exch_ip), 0);
 	if (!ret && x->rq_enabled)
 		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->retrans_port),
-					 STEER_FLOW_RETRANS, htonl(o->rerequest_ip));
+					 STEER_FLOW_RETRANS, htonl(o->rerequest_ip), 0);
 	if (ret) {
 		snprintf(err, errlen, "cannot configure the steered flows: %s", strerror(-ret));
 		goto fail;
 	}
 	pcfg.xskmap_fd = xdp_steer_xskmap_fd(&x->steer);
+	pcfg.xskmap_key = xdp_steer_xskmap_key(0, o->queue);
 	ret = xsk_port_open(&x->port, &pcfg, err, errlen);
 	if (ret)
 		goto fail;
+	if (x->line_b) {
+		/* Receive only: orders, replies and re-requests use line A's. */
+		pcfg.ifname = o->line_b_if;
+		pcfg.tx_frames = 64;
+		pcfg.xskmap_key = xdp_steer_xskmap_key(1, o->queue);
+		ret = xsk_port_open(&x->port_b, &pcfg, err, errlen);
+		if (ret) {
+			xsk_port_close(&x->port);
+			goto fail;
+		}
+	}
 	if (!o->no_warm) {
 		x->warm = malloc(sizeof(*x->warm));
 		if (!x->warm || warm_init(x->warm, &o->eng, &x->tmpl, err, errlen)) {
@@ -112,6 +134,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 			x->warm = NULL;
 			ret = -ENOMEM;
 			xsk_port_close(&x->port);
+			xsk_port_close(&x->port_b);
 			goto fail;
 		}
 	}
@@ -126,6 +149,7 @@ void xsk_path_close(struct xsk_path *x)
 	/* Detach first, so nothing is steered into a socket that is going away. */
 	xdp_steer_close(&x->steer);
 	xsk_port_close(&x->port);
+	xsk_port_close(&x->port_b);
 	if (x->warm) {
 		warm_destroy(x->warm);
 		free(x->warm);
@@ -209,6 +233,9 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 
 	if (nd)
 		send_orders(x, e, dec, nd, t_seen, b);
+	/* Two lines: the hook keeps the first copy of the session it decodes. */
+	if (unlikely(e->dec.last.new_session) && x->line_b)
+		xdp_steer_arm(&x->steer, (const uint8_t *)e->dec.session, e->dec.next_seq);
 	if (unlikely(gap_open(&e->gap)))
 		drain_held(x, e, t_seen, b);
 }
@@ -256,86 +283,116 @@ static void housekeeping(struct xsk_path *x, struct gw_engine *e,
 	orders_expire(&e->ord, now);
 }
 
+/*
+ * One batch of one port's RX ring, handed to the engine; the frames go back
+ * to its fill ring.  Returns how many there were.
+ */
+static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p,
+				struct gw_engine *e, struct tx_batch *b)
+{
+	uint64_t recycle[RX_BATCH];
+	uint32_t idx, n = xsk_ring_cons__peek(&p->rx, RX_BATCH, &idx);
+	uint64_t t_seen;
+
+	if (!n)
+		return 0;
+	t_seen = mono_ns();
+	/*
+	 * The kernel wrote these frames on the sender's core: each line is a
+	 * cross-core cache transfer, a memory latency each.  Ask for all of them
+	 * at once instead of one after another as parsing walks them.
+	 */
+	for (uint32_t i = 0; i < n; i++) {
+		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
+		const uint8_t *pkt = xsk_port_data(p, d->addr);
+
+		for (uint32_t off = 0; off < d->len + 8; off += 64)
+			__builtin_prefetch(pkt - 8 + off);
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
+		const uint8_t *pkt = xsk_port_data(p, d->addr);
+		uint64_t t_hook;
+		struct frame_udp u;
+
+		/* The XDP program's stamp sits just before the packet. */
+		memcpy(&t_hook, pkt - sizeof(t_hook), sizeof(t_hook));
+		recycle[i] = xsk_umem__extract_addr(d->addr);
+		if (frame_parse_udp(pkt, d->len, &u)) {
+			e->st.bad_frames++;
+			continue;
+		}
+		/*
+		 * Copy mode on veth: no NIC has checked anything.  Do what
+		 * the kernel would have done and drop bad checksums.
+		 */
+		if (x->verify_csum && frame_verify_checksums(&u)) {
+			e->st.bad_checksum++;
+			continue;
+		}
+		if (u.dst_port == x->feed_port)
+			on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen, 0, b);
+		else if (u.dst_port == x->reply_port)
+			engine_on_reply(e, u.payload, u.payload_len);
+		else if (u.dst_port == x->retrans_port)
+			on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen,
+				ORDER_F_RETRANS, b);
+		else
+			e->st.other_packets++;
+	}
+	xsk_ring_cons__release(&p->rx, n);
+	xsk_port_refill(p, recycle, n);
+	if (unlikely(gap_open(&e->gap) || orders_reply_hole(&e->ord)))
+		housekeeping(x, e, t_seen, b);
+	/*
+	 * A gap just closed: the packets that were ahead of the hook's next
+	 * number passed without moving it; bring it up to where decoding is,
+	 * or both lines' copies keep coming through.
+	 */
+	if (unlikely(x->line_b && e->gap.st.recovered != x->arb_recovered)) {
+		x->arb_recovered = e->gap.st.recovered;
+		xdp_steer_advance(&x->steer, e->dec.next_seq);
+	}
+	tx_flush(x, b);
+	return n;
+}
+
 void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 {
 	struct xsk_port *p = &x->port;
-	uint64_t recycle[RX_BATCH];
 	uint64_t end_at = 0, spins = 0;
 	struct tx_batch b = { .n = 0, .frames = 0 };
 
 	while (!ctl->stop) {
-		uint32_t idx, n = xsk_ring_cons__peek(&p->rx, RX_BATCH, &idx);
-		uint64_t t_seen;
+		uint32_t n = rx_batch(x, p, e, &b);
 
-		if (!n) {
-			xsk_port_poll(p);
-			xsk_port_reap(p);
-			if (++spins & x->idle_mask)
-				continue;
-			if (x->warm) {
-				warm_run(x->warm);
-				engine_warm(e);
-			}
-			housekeeping(x, e, mono_ns(), &b);
-			tx_flush(x, &b);
-			gw_mon_idle(ctl->mon, e, mono_ns());
-			if (e->ended && ctl->exit_on_end) {
-				if (!end_at)
-					end_at = mono_ns() + ctl->grace_ns;
-				else if (mono_ns() > end_at)
-					break;
-			}
-			continue;
-		}
-		t_seen = mono_ns();
-		/*
-		 * The kernel wrote these frames on the sender's core: each line is a
-		 * cross-core cache transfer, a memory latency each.  Ask for all of them
-		 * at once instead of one after another as parsing walks them.
-		 */
-		for (uint32_t i = 0; i < n; i++) {
-			const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
-			const uint8_t *pkt = xsk_port_data(p, d->addr);
-
-			for (uint32_t off = 0; off < d->len + 8; off += 64)
-				__builtin_prefetch(pkt - 8 + off);
-		}
-		for (uint32_t i = 0; i < n; i++) {
-			const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
-			const uint8_t *pkt = xsk_port_data(p, d->addr);
-			uint64_t t_hook;
-			struct frame_udp u;
-
-			/* The XDP program's stamp sits just before the packet. */
-			memcpy(&t_hook, pkt - sizeof(t_hook), sizeof(t_hook));
-			recycle[i] = xsk_umem__extract_addr(d->addr);
-			if (frame_parse_udp(pkt, d->len, &u)) {
-				e->st.bad_frames++;
-				continue;
-			}
-			/*
-			 * Copy mode on veth: no NIC has checked anything.  Do what
-			 * the kernel would have done and drop bad checksums.
-			 */
-			if (x->verify_csum && frame_verify_checksums(&u)) {
-				e->st.bad_checksum++;
-				continue;
-			}
-			if (u.dst_port == x->feed_port)
-				on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen, 0, &b);
-			else if (u.dst_port == x->reply_port)
-				engine_on_reply(e, u.payload, u.payload_len);
-			else if (u.dst_port == x->retrans_port)
-				on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen,
-					ORDER_F_RETRANS, &b);
-			else
-				e->st.other_packets++;
-		}
-		xsk_ring_cons__release(&p->rx, n);
-		xsk_port_refill(p, recycle, n);
-		if (unlikely(gap_open(&e->gap) || orders_reply_hole(&e->ord)))
-			housekeeping(x, e, t_seen, &b);
-		tx_flush(x, &b);
+		/* Line B: its own ring; whichever line is ahead leads. */
+		if (x->line_b)
+			n += rx_batch(x, &x->port_b, e, &b);
 		xsk_port_reap(p);
+		if (n)
+			continue;
+		/* With busy polling the rings fill when asked (xsk_port_poll()). */
+		xsk_port_poll(p);
+		if (x->line_b)
+			xsk_port_poll(&x->port_b);
+		if (++spins & x->idle_mask)
+			continue;
+		if (x->warm) {
+			warm_run(x->warm);
+			engine_warm(e);
+		}
+		housekeeping(x, e, mono_ns(), &b);
+		tx_flush(x, &b);
+		/* The hook's next lags after a gap filled: bring it up. */
+		if (x->line_b)
+			xdp_steer_advance(&x->steer, e->dec.next_seq);
+		gw_mon_idle(ctl->mon, e, mono_ns());
+		if (e->ended && ctl->exit_on_end) {
+			if (!end_at)
+				end_at = mono_ns() + ctl->grace_ns;
+			else if (mono_ns() > end_at)
+				break;
+		}
 	}
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include <bpf/bpf.h>
 #include <linux/if_xdp.h>
 
 #include "gateway/xsk_port.h"
@@ -102,8 +103,9 @@ int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
 	if (ret)
 		goto fail;
 	p->busy_poll = busy_poll_on(&cfg->busy_poll);
-	ret = xsk_socket__update_xskmap(p->xsk, cfg->xskmap_fd);
-	if (ret) {
+	/* The key is the program's (interface slot, queue), not just the queue. */
+	if (bpf_map_update_elem(cfg->xskmap_fd, &cfg->xskmap_key, &p->fd, 0)) {
+		ret = -errno;
 		snprintf(err, errlen, "cannot add the socket to the XSKMAP: %s",
 			 strerror(-ret));
 		goto fail;

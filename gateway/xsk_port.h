@@ -29,6 +29,7 @@ struct xsk_port_cfg {
 	unsigned int ring_size;		/* fill, RX, TX and completion rings */
 	bool zero_copy;			/* ask for zero-copy (veth refuses it) */
 	int xskmap_fd;			/* the steering program's XSKMAP */
+	unsigned int xskmap_key;	/* this socket's entry in it */
 	struct busy_poll_cfg busy_poll;	/* all 0: off */
 };
 

@@ -65,8 +65,7 @@ BINS += $(BUILD)/t2t-monitor
 # with /api/state, the version refusal, t2t-top (--once, live in tmux,
 # reattach), the dashboard in headless Chromium (npm ci in tests/browser
 # when needed).
-INT_TESTS += tests/integration/monitor_metrics.sh tests/integration/monitor_top.sh \
-	tests/integration/monitor_dashboard.sh
+INT_TESTS += tests/integration/monitor_metrics.sh tests/integration/monitor_top.sh
 
 # What the writer API costs per call, with and without a reader (CPU 1 / 0).
 $(BUILD)/bench_monitor: $(BUILD)/monitor/bench/bench_monitor.o $(MON_LIBS)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # bench-exsim: how fast exsim publishes and how closely it keeps its
-# schedule, on a rig of its own (prefix bx<PID>, torn down on exit), with a
+# schedule, on a rig of its own (prefix ben<PID>, torn down on exit), with a
 # plain kernel receiver in the gateway namespace checking every message.
 #   - flat out (--rate 0), trades only and with 3 noise messages per trade;
 #   - steady rates from 1,000 to 200,000 ticks/s, about 1-2 s each.
@@ -9,8 +9,8 @@
 # whether the receiver got everything in order.  Bounded: ~15 s in all.
 set -u
 cd "$(dirname "$0")/.." || exit 1
-P=bx$$
-SUBNET=10.214.$(($$ % 250)).0/24
+. scripts/rig_names.sh
+read -r P SUBNET < <(rig_names bench_exsim)
 TMP=$(mktemp -d)
 recv_pid=
 

@@ -1,7 +1,7 @@
 #!/bin/bash
 # bench-replay: how fast exsim replays a day file flat out (--replay DAY
 # --speed max), from gzip and from plain, on a rig of its own (prefix
-# by<PID>, torn down on exit) with a plain kernel receiver in the gateway
+# ben<PID>r, torn down on exit) with a plain kernel receiver in the gateway
 # namespace checking every message (feed_recv: sequence, lengths, counts);
 # and how fast the generator writes a day (exsim --gen-day, plain and
 # gzip).  Median of 3 runs of each, by messages/s; min and max shown.
@@ -14,8 +14,8 @@ cd "$(dirname "$0")/.." || exit 1
 [ $# -eq 2 ] || { echo "usage: $0 DAY.bin DAY.gz" >&2; exit 2; }
 PLAIN=$1
 GZ=$2
-P=by$$
-SUBNET=10.217.$(($$ % 250)).0/24
+. scripts/rig_names.sh
+read -r P SUBNET < <(rig_names bench_replay r)
 TMP=$(mktemp -d)
 recv_pid=
 REPS=3

@@ -6,7 +6,7 @@
 EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
 	netns/exsim/report.c netns/exsim/store.c netns/exsim/faults.c \
-	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c \
+	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c netns/exsim/line_b.c \
 	netns/exsim/bookfill.c netns/exsim/daysrc.c netns/exsim/replay.c \
 	netns/exsim/genday.c
 # libbook before libproto (day files, ITCH) and -lz.
@@ -60,6 +60,7 @@ INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
 	tests/integration/exsim_orders.sh tests/integration/exsim_rerequest.sh \
 	tests/integration/faults_feed.sh tests/integration/faults_hostile.sh \
 	tests/integration/faults_netem.sh tests/integration/exsim_soak.sh \
+	tests/integration/chaos_short.sh \
 	tests/integration/exsim_replay.sh tests/integration/exsim_day.sh
 
 # Publish rate with packing and pacing accuracy, on a rig of its own.
@@ -89,3 +90,10 @@ BENCHES += bench-replay
 .PHONY: soak
 soak: deps $(BUILD)/exsim $(BUILD)/t2t-gateway $(BUILD)/backtest
 	./scripts/soak.sh $(SOAK_ARGS)
+
+# The seeded chaos harness (scripts/chaos.sh): make chaos SEEDS=N; a short
+# one runs in make test (tests/integration/chaos_short.sh).
+SEEDS ?= 10
+.PHONY: chaos
+chaos: deps $(BUILD)/exsim $(BUILD)/t2t-gateway $(BUILD)/backtest
+	./scripts/chaos.sh --seeds $(SEEDS) $(CHAOS_ARGS)

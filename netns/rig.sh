@@ -10,6 +10,11 @@
 #   --subnet S     a /24, "10.201.0.0/24" or "10.201.0"; the exchange gets .1,
 #                  the gateway .2.  Env RIG_SUBNET.  Default 10.201.0.0/24.
 #   --group G      feed multicast group.  Env RIG_GROUP.  Default 239.1.1.1.
+#   --line-b S     a second feed line: another veth pair, P-vxb (exchange
+#                  side) and P-vgb (gateway side), on the /24 S (.1 and .2),
+#                  carrying the B group.  Env RIG_LINE_B.  Default: none.
+#   --group-b G    the B line's group.  Env RIG_GROUP_B.  Default 239.1.1.2.
+#   --line a|b     which line's exchange side netem acts on (default a).
 #
 # Two rigs with different prefixes never touch each other (each lives in its
 # own namespaces); give them different subnets too so that captures and logs
@@ -20,8 +25,9 @@
 #         safe to repeat.
 # status  show it; exit 0 when complete, 1 when partial, 2 when absent.
 # env     print shell assignments for scripts: eval "$(netns/rig.sh env)".
-# netem SPEC  network faults on the exchange veth's egress (feed, order
-#         replies, re-request answers): SPEC as for tc netem, e.g.
+# netem SPEC  network faults on the exchange veth's egress (line A: feed,
+#         order replies, re-request answers; line B: its feed): SPEC as for
+#         tc netem, e.g.
 #         "loss 2% duplicate 1% reorder 20% delay 1ms", or "off".  Without
 #         sch_netem in the kernel: loss/duplicate by a tc BPF program
 #         (build/netns/vethfault), reorder P% by sending P% of the frames
@@ -44,6 +50,9 @@ usage() {
 prefix=${RIG_PREFIX:-t2t}
 subnet=${RIG_SUBNET:-10.201.0.0/24}
 group=${RIG_GROUP:-239.1.1.1}
+subnet_b=${RIG_LINE_B:-}
+group_b=${RIG_GROUP_B:-239.1.1.2}
+line=a
 cmd=
 netem_spec=
 
@@ -55,6 +64,9 @@ while [ $# -gt 0 ]; do
 	--subnet=*) subnet=${1#*=}; shift ;;
 	--group) [ $# -ge 2 ] || usage; group=$2; shift 2 ;;
 	--group=*) group=${1#*=}; shift ;;
+	--line-b) [ $# -ge 2 ] || usage; subnet_b=$2; shift 2 ;;
+	--group-b) [ $# -ge 2 ] || usage; group_b=$2; shift 2 ;;
+	--line) [ $# -ge 2 ] || usage; line=$2; shift 2 ;;
 	-h|--help) usage ;;
 	up|down|status|env) [ -z "$cmd" ] || usage; cmd=$1; shift ;;
 	netem) [ -z "$cmd" ] || usage; [ $# -ge 2 ] || usage; cmd=$1; netem_spec=$2; shift 2 ;;
@@ -81,19 +93,40 @@ else
 	die "group '$group': not an IPv4 multicast address (224.0.0.0/4)"
 fi
 IFS=. read -r _ s2 s3 <<<"$base"
+base_b=
+if [ -n "$subnet_b" ]; then
+	[[ "$subnet_b" =~ ^($octet\.$octet\.$octet)(\.0/24)?$ ]] ||
+		die "--line-b '$subnet_b': give a /24 as A.B.C.0/24 or A.B.C"
+	base_b=${BASH_REMATCH[1]}
+	[ "$base_b" != "$base" ] || die "--line-b: line B needs a /24 of its own, not $base.0/24"
+	[[ "$group_b" =~ ^$octet\.$octet\.$octet\.$octet$ ]] &&
+		[ "${BASH_REMATCH[1]}" -ge 224 ] && [ "${BASH_REMATCH[1]}" -le 239 ] ||
+		die "--group-b '$group_b': not an IPv4 multicast address"
+	[ "$group_b" != "$group" ] || die "--group-b: line B needs a group of its own"
+fi
+case "$line" in a|b) ;; *) die "--line is a or b" ;; esac
 
 ns_ex=$prefix-ex
 ns_gw=$prefix-gw
 if_ex=$prefix-vex
 if_gw=$prefix-vgw
+if_ex_b=$prefix-vxb
+if_gw_b=$prefix-vgb
 ip_ex=$base.1
 ip_gw=$base.2
+ip_ex_b=$base_b.1
+ip_gw_b=$base_b.2
 plen=24
 # Locally administered (02:...), fixed, and distinct per subnet, so a capture
 # shows which rig a frame came from; the gateway writes these into frames it
 # builds itself, so they must not change under it.
 mac_ex=$(printf '02:74:32:%02x:%02x:01' "$s2" "$s3")
 mac_gw=$(printf '02:74:32:%02x:%02x:02' "$s2" "$s3")
+if [ -n "$base_b" ]; then
+	IFS=. read -r _ b2 b3 <<<"$base_b"
+	mac_ex_b=$(printf '02:74:42:%02x:%02x:01' "$b2" "$b3")
+	mac_gw_b=$(printf '02:74:42:%02x:%02x:02' "$b2" "$b3")
+fi
 # RFC 1112 mapping of the group to an Ethernet multicast address.
 group_mac=$(printf '01:00:5e:%02x:%02x:%02x' $((g2 & 127)) "$g3" "$g4")
 # Conventions for the applications (nothing in the kernel depends on them).
@@ -141,7 +174,7 @@ nsrun() {
 # One end of the veth, in its namespace, configured: the steps are all
 # "set to this value" operations, so repeating them is harmless.
 setup_end() {
-	local ns=$1 dev=$2 mac=$3 ip=$4 peer_ip=$5 peer_mac=$6 a
+	local ns=$1 dev=$2 mac=$3 ip=$4 peer_ip=$5 peer_mac=$6 grp=$7 a
 
 	run ip -n "$ns" link set dev lo up
 
@@ -180,7 +213,20 @@ setup_end() {
 	# veth; there is no default route in a fresh namespace, so without
 	# this a send to the group fails with ENETUNREACH and a join on
 	# INADDR_ANY fails with ENODEV.
-	run ip -n "$ns" route replace "$group/32" dev "$dev" src "$ip"
+	run ip -n "$ns" route replace "$grp/32" dev "$dev" src "$ip"
+}
+
+# make_pair EX_DEV GW_DEV: the veth pair, made anew unless both ends are
+# where they belong.
+make_pair() {
+	if ! link_in "$ns_ex" "$1" || ! link_in "$ns_gw" "$2"; then
+		# A half-made pair (one end missing or in the wrong place)
+		# cannot be completed: remove what exists and make it anew.
+		remove_pair "$1" "$2"
+		# Both ends created directly inside their namespaces, never in
+		# the caller's: nothing appears outside the rig, even briefly.
+		run ip -n "$ns_ex" link add "$1" type veth peer name "$2" netns "$ns_gw"
+	fi
 }
 
 do_up() {
@@ -190,40 +236,45 @@ do_up() {
 	ns_exists "$ns_ex" || run ip netns add "$ns_ex"
 	ns_exists "$ns_gw" || run ip netns add "$ns_gw"
 
-	if ! link_in "$ns_ex" "$if_ex" || ! link_in "$ns_gw" "$if_gw"; then
-		# A half-made pair (one end missing or in the wrong place)
-		# cannot be completed: remove what exists and make it anew.
-		remove_links
-		# Both ends created directly inside their namespaces, never in
-		# the caller's: nothing appears outside the rig, even briefly.
-		# One queue each (the default): one AF_XDP socket covers all.
-		run ip -n "$ns_ex" link add "$if_ex" type veth \
-			peer name "$if_gw" netns "$ns_gw"
+	make_pair "$if_ex" "$if_gw"
+	setup_end "$ns_ex" "$if_ex" "$mac_ex" "$ip_ex" "$ip_gw" "$mac_gw" "$group"
+	setup_end "$ns_gw" "$if_gw" "$mac_gw" "$ip_gw" "$ip_ex" "$mac_ex" "$group"
+	if [ -n "$base_b" ]; then
+		make_pair "$if_ex_b" "$if_gw_b"
+		setup_end "$ns_ex" "$if_ex_b" "$mac_ex_b" "$ip_ex_b" "$ip_gw_b" "$mac_gw_b" "$group_b"
+		setup_end "$ns_gw" "$if_gw_b" "$mac_gw_b" "$ip_gw_b" "$ip_ex_b" "$mac_ex_b" "$group_b"
+	else
+		remove_pair "$if_ex_b" "$if_gw_b"
 	fi
-
-	setup_end "$ns_ex" "$if_ex" "$mac_ex" "$ip_ex" "$ip_gw" "$mac_gw"
-	setup_end "$ns_gw" "$if_gw" "$mac_gw" "$ip_gw" "$ip_ex" "$mac_ex"
 
 	echo "rig $prefix up: $ns_ex/$if_ex $ip_ex $mac_ex <-> $ns_gw/$if_gw $ip_gw $mac_gw, feed group $group"
 	echo "  static neighbours both ways (no ARP), tx checksum offload off both ends, IPv6 off on the veth,"
-	echo "  route $group/32 via the veth in both namespaces, lo up; scripts: eval \"\$($0 --prefix $prefix --subnet $base.0/24 --group $group env)\""
+	[ -z "$base_b" ] ||
+		echo "  line B: $ns_ex/$if_ex_b $ip_ex_b <-> $ns_gw/$if_gw_b $ip_gw_b, feed group $group_b"
+	echo "  route $group/32 via the veth in both namespaces, lo up; scripts: eval \"\$($0 --prefix $prefix --subnet $base.0/24 --group $group${base_b:+ --line-b $base_b.0/24} env)\""
 }
 
 # ---- down ----
 
-# Remove the veth pair wherever its ends are: deleting one end deletes both.
+# Remove a veth pair wherever its ends are: deleting one end deletes both.
 # The namespaces alone would not do: a process still inside keeps its
 # namespace, and the veth with it, alive.
-remove_links() {
+remove_pair() {
 	local ns dev
 	for ns in "$ns_ex" "$ns_gw"; do
 		ns_exists "$ns" || continue
-		for dev in "$if_ex" "$if_gw"; do
+		for dev in "$@"; do
 			if link_in "$ns" "$dev"; then
 				ip -n "$ns" link del dev "$dev" 2>/dev/null || true
 			fi
 		done
 	done
+}
+
+# Both lines' pairs, whether or not this call named line B.
+remove_links() {
+	remove_pair "$if_ex" "$if_gw"
+	remove_pair "$if_ex_b" "$if_gw_b"
 }
 
 do_down() {
@@ -253,7 +304,7 @@ do_down() {
 
 # One line per end: state, MAC, address, checksum offload, XDP.
 show_end() {
-	local ns=$1 dev=$2 peer_ip=$3 line addr csum queues xdp prog neigh route
+	local ns=$1 dev=$2 peer_ip=$3 group=${4:-$group} line addr csum queues xdp prog neigh route
 
 	if ! ns_exists "$ns"; then
 		echo "  $ns: absent"
@@ -301,6 +352,11 @@ do_status() {
 	echo "rig $prefix (subnet $base.0/24, group $group)"
 	show_end "$ns_ex" "$if_ex" "$ip_gw" || ex_ok=0
 	show_end "$ns_gw" "$if_gw" "$ip_ex" || gw_ok=0
+	if [ -n "$base_b" ]; then
+		echo " line B (subnet $base_b.0/24, group $group_b)"
+		show_end "$ns_ex" "$if_ex_b" "$ip_gw_b" "$group_b" || ex_ok=0
+		show_end "$ns_gw" "$if_gw_b" "$ip_ex_b" "$group_b" || gw_ok=0
+	fi
 	if [ "$ex_ok" -eq 1 ] && [ "$gw_ok" -eq 1 ]; then
 		echo "  complete"
 		return 0
@@ -345,6 +401,18 @@ RIG_FEED_PORT=$feed_port
 RIG_ORDER_PORT=$order_port
 RIG_REREQUEST_PORT=$rereq_port
 EOF
+	[ -n "$base_b" ] || return 0
+	cat <<EOF
+RIG_LINE_B=$base_b.0/24
+RIG_IF_EX_B=$if_ex_b
+RIG_IF_GW_B=$if_gw_b
+RIG_IFINDEX_GW_B=$(ifindex_of "$ns_gw" "$if_gw_b")
+RIG_IP_EX_B=$ip_ex_b
+RIG_IP_GW_B=$ip_gw_b
+RIG_MAC_EX_B=$mac_ex_b
+RIG_MAC_GW_B=$mac_gw_b
+RIG_GROUP_B=$group_b
+EOF
 }
 
 # ---- netem ----
@@ -365,8 +433,8 @@ usec_of() {
 }
 
 netem_off() {
-	nsrun "$ns_ex" tc qdisc del dev "$if_ex" root 2>/dev/null || true
-	nsrun "$ns_ex" tc qdisc del dev "$if_ex" clsact 2>/dev/null || true
+	nsrun "$ns_ex" tc qdisc del dev "$nif" root 2>/dev/null || true
+	nsrun "$ns_ex" tc qdisc del dev "$nif" clsact 2>/dev/null || true
 }
 
 # Without sch_netem: tc BPF for loss and duplication, a slow HTB class for
@@ -399,21 +467,21 @@ netem_fallback() {
 		[ "$delay_us" -gt 0 ] || die "netem: reorder needs a delay (e.g. 'reorder 20% delay 1ms')"
 		# bits per second so that a 100-byte frame takes delay_us
 		rate=$(awk -v d="$delay_us" 'BEGIN { printf "%d", 800 * 1e6 / d }')
-		run nsrun "$ns_ex" tc qdisc replace dev "$if_ex" root handle 1: htb default 10
-		run nsrun "$ns_ex" tc class add dev "$if_ex" parent 1: classid 1:10 htb rate 10gbit quantum 60000
-		run nsrun "$ns_ex" tc class add dev "$if_ex" parent 1: classid 1:20 htb \
+		run nsrun "$ns_ex" tc qdisc replace dev "$nif" root handle 1: htb default 10
+		run nsrun "$ns_ex" tc class add dev "$nif" parent 1: classid 1:10 htb rate 10gbit quantum 60000
+		run nsrun "$ns_ex" tc class add dev "$nif" parent 1: classid 1:20 htb \
 			rate "${rate}bit" ceil "${rate}bit" burst 1 cburst 1
 		args+=(--delay "$reorder" --slow-class 1:20)
 	fi
-	run nsrun "$ns_ex" "$tool" attach "$if_ex" --loss "$loss" --duplicate "$dup" "${args[@]}"
-	echo "rig $prefix netem on $if_ex (emulated, no sch_netem here: tc bpf + htb): loss $loss duplicate $dup reorder $reorder delay ${delay_us}us${ignored:+ (ignored:$ignored)}"
+	run nsrun "$ns_ex" "$tool" attach "$nif" --loss "$loss" --duplicate "$dup" "${args[@]}"
+	echo "rig $prefix netem on $nif (emulated, no sch_netem here: tc bpf + htb): loss $loss duplicate $dup reorder $reorder delay ${delay_us}us${ignored:+ (ignored:$ignored)}"
 }
 
 do_netem() {
 	local err
 	need_root
 	command -v tc >/dev/null 2>&1 || die "'tc' not found: run scripts/deps.sh (iproute2)"
-	link_in "$ns_ex" "$if_ex" || die "netem: the rig $prefix is not up"
+	link_in "$ns_ex" "$nif" || die "netem: the rig $prefix is not up"
 	netem_off
 	if [ "$netem_spec" = off ]; then
 		echo "rig $prefix netem off"
@@ -421,8 +489,8 @@ do_netem() {
 	fi
 	[ -n "$netem_spec" ] || usage
 	# shellcheck disable=SC2086 # the spec is tc's words
-	if err=$(nsrun "$ns_ex" tc qdisc replace dev "$if_ex" root netem $netem_spec 2>&1); then
-		echo "rig $prefix netem on $if_ex: $netem_spec"
+	if err=$(nsrun "$ns_ex" tc qdisc replace dev "$nif" root netem $netem_spec 2>&1); then
+		echo "rig $prefix netem on $nif: $netem_spec"
 		return
 	fi
 	case "$err" in
@@ -430,6 +498,13 @@ do_netem() {
 	*) die "netem: tc: $err" ;;
 	esac
 }
+
+# The device netem acts on: the exchange side of the chosen line.
+nif=$if_ex
+if [ "$line" = b ]; then
+	[ -n "$base_b" ] || die "--line b: the rig has no line B (--line-b SUBNET)"
+	nif=$if_ex_b
+fi
 
 case "$cmd" in
 up) do_up ;;

@@ -1,12 +1,52 @@
-#!/bin/sh
-# make demo: the main job with built-in defaults.  On a rig of its own
-# (torn down at the end), the exchange simulator publishes a MoldUDP64/ITCH
-# feed of three symbols and the gateway paper-trades it, first over AF_XDP,
-# then over kernel UDP (busy spin, then blocking receive); then the side by
-# side summary, the parity check against the backtester and the
-# reconciliation with the exchange.
-set -eu
+#!/bin/bash
+# make demo: the main job with built-in defaults.  A generated ITCH day
+# (build/demo/day.bin.gz, made once by exsim --gen-day: eight symbols, a
+# minute of market) is replayed by the exchange simulator on a rig of its
+# own (torn down at the end), three times faster than it happened; the
+# gateway paper-trades three of its symbols on the tape its books make of
+# it, over AF_XDP, then kernel UDP (busy spin, then blocking receive).
+# While it runs, t2t-monitor serves the gateway's live state at
+# http://127.0.0.1:9470/ (the dashboard; /metrics; /api/state) and t2t-top
+# shows it in a terminal.  At the end: the side-by-side summary, parity of
+# every order with backtest --itch on the same day, and the positions and
+# cash reconciled with the exchange.
+#
+#   DEMO_LISTEN=ADDR:PORT   the dashboard's address (default 127.0.0.1:9470)
+set -euo pipefail
 cd "$(dirname "$0")/.."
-echo "demo: paper trading AAPL:20 MSFT:32 NVDA:48 (symbol:HMA length), 30000 ticks at 10000/s per path"
-exec scripts/paper-run.sh --prefix "demo$$" --subnet "10.203.$(($$ % 250)).0/24" \
-	--count 30000 --rate 10000 --symbols AAPL:20,MSFT:32,NVDA:48 --out build/demo
+
+out=build/demo
+day=$out/day.bin.gz
+listen=${DEMO_LISTEN:-127.0.0.1:9470}
+name=demo$$
+mkdir -p "$out"
+
+if [ ! -s "$day" ]; then
+	echo "demo: generating a day of 600,000 messages (8 symbols, 60 s of market) into $day"
+	build/exsim --gen-day "$day" --messages 600000 --day-seconds 60 --seed 7 \
+		--symbols AAPL,MSFT,NVDA,AMZN,GOOG,META,TSLA,INTC >"$out/genday.txt"
+fi
+
+mon_pid=
+cleanup() {
+	[ -n "$mon_pid" ] && kill "$mon_pid" 2>/dev/null
+	rm -f "/dev/shm/t2t-$name"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+build/t2t-monitor --name "$name" --listen "$listen" >"$out/monitor.txt" 2>&1 &
+mon_pid=$!
+sleep 0.3
+if kill -0 "$mon_pid" 2>/dev/null; then
+	echo "demo: live view: http://$listen/ in a browser (or: build/t2t-top --name $name)"
+else
+	echo "demo: note: no dashboard ($(tail -1 "$out/monitor.txt")); the run goes on"
+	mon_pid=
+fi
+
+echo "demo: paper trading AAPL:20 MSFT:32 NVDA:48 (symbol:HMA length) on the day's tape, x3"
+read -r prefix subnet < <(. scripts/rig_names.sh && rig_names demo)
+scripts/paper-run.sh --prefix "$prefix" --subnet "$subnet" \
+	--day "$day" --speed 3 --symbols AAPL:20,MSFT:32,NVDA:48 --out "$out" \
+	--gw-extra "--monitor $name"

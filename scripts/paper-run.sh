@@ -12,7 +12,7 @@
 # exit, also on failure.
 #
 #   scripts/paper-run.sh [options]
-#     --prefix P        rig prefix (default: p<pid>)        --subnet A.B.C
+#     --prefix P        rig prefix (default: pap<pid>)      --subnet A.B.C
 #     --paths LIST      af_xdp,udp_spin,udp_block (default all three)
 #     --count N         ticks per run (default 20000)     --rate TPS (default 10000)
 #     --symbols LIST    SYM:LEN[:UNIT],... (default AAPL:20,MSFT:32,NVDA:48)
@@ -35,12 +35,19 @@
 #                       read with build/t2t-capture), rig and rate in its header
 #     --keep-rig        leave the rig up at exit (a caller that runs several
 #                       batches on one rig tears it down itself)
+#     --day FILE        replay the ITCH day FILE (exsim --replay) instead of
+#                       GBM prints; the gateway trades the tape through its
+#                       books, parity is against backtest --itch FILE, and
+#                       the feed's timestamps are the file's (time of day)
+#     --speed X         the replay's pace (default 1; max = flat out)
+#     --day-symbols L   replay only these symbols' session (exsim and
+#                       backtest --symbols L), renumbered from 1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gw_ready.sh
+. scripts/rig_names.sh
 
-prefix=p$$
-subnet=10.$((200 + $$ % 50)).$(($$ / 50 % 250)).0/24
+read -r prefix subnet < <(rig_names paper)
 paths=af_xdp,udp_spin,udp_block
 count=20000
 rate=10000
@@ -57,6 +64,9 @@ exact=
 midrun=
 capture=0
 keep_rig=0
+day=
+speed=1
+day_symbols=
 
 die() { echo "paper-run: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -81,7 +91,10 @@ while [ $# -gt 0 ]; do
 	--midrun) midrun=$2; shift 2 ;;
 	--capture) capture=1; shift ;;
 	--keep-rig) keep_rig=1; shift ;;
-	-h|--help) sed -n '2,30s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--day) day=$2; shift 2 ;;
+	--speed) speed=$2; shift 2 ;;
+	--day-symbols) day_symbols=$2; shift 2 ;;
+	-h|--help) sed -n '2,37s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -89,6 +102,7 @@ done
 for b in build/t2t-gateway build/exsim build/backtest; do
 	[ -x "$b" ] || die "$b is missing: run make first"
 done
+[ -z "$day" ] || [ -r "$day" ] || die "--day $day: no such file"
 
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 gw_pid=
@@ -138,9 +152,10 @@ check() {	# check PATH NAME CMD...
 	fi
 }
 
-# position and cash per symbol, one "SYM POS CASH" line each, sorted
-gw_book() { jq -r '.symbols[] | "\(.symbol) \(.position) \(.cash)"' "$1" | sort; }
-ex_book() { jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$1" | sort; }
+# position and cash per symbol, one "SYM POS CASH" line each, sorted; a
+# symbol nobody traded (the day lists more than the gateway trades) is left out
+gw_book() { jq -r '.symbols[] | "\(.symbol) \(.position) \(.cash)"' "$1" | grep -v ' 0 0$' | sort; }
+ex_book() { jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$1" | grep -v ' 0 0$' | sort; }
 
 run_path() {
 	local p=$1 mode
@@ -159,7 +174,7 @@ run_path() {
 	# The hot loop pins itself to CPU 1; the simulator runs on CPU 0.
 	nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" "${mode[@]}" \
 		--feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
-		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" "${gw_symbols[@]}" --feed-clock mono \
+		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" "${gw_symbols[@]}" "${feed_clock[@]}" \
 		--cpu 1 --exit-on-end --duration 600 -q "${gw_extra[@]}" "${cap[@]}" \
 		--json "$base.gw.json" --orders-out "$base.orders.csv" \
 		>"$base.gw.txt" 2>"$base.gw.err" &
@@ -169,13 +184,23 @@ run_path() {
 		die "$p: the gateway did not start"
 	fi
 
-	# The simulator stamps this host's monotonic clock (and says so to the
-	# gateway, --feed-clock mono): wire-to-wire is measured on the rig.
-	ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
-		--order-port "$RIG_ORDER_PORT" --symbols "$ex_symbols" --count "$count" \
-		--rate "$rate" --stamp mono --cpu 0 -q "${exsim_extra[@]}" --record "$base.ticks.csv" \
-		--json "$base.ex.json" --orders-log "$base.ex_orders.csv" \
-		>"$base.ex.txt" 2>"$base.ex.err" &
+	if [ -n "$day" ]; then
+		# The day's own timestamps (time of day) go out as they are.
+		ip netns exec "$RIG_NS_EX" build/exsim --replay "$day" --speed "$speed" \
+			${day_symbols:+--symbols "$day_symbols"} --feed "$RIG_GROUP" \
+			--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --cpu 0 -q \
+			"${exsim_extra[@]}" --json "$base.ex.json" --orders-log "$base.ex_orders.csv" \
+			>"$base.ex.txt" 2>"$base.ex.err" &
+	else
+		# The simulator stamps this host's monotonic clock (and says so to
+		# the gateway, --feed-clock mono): wire-to-wire is measured on the rig.
+		ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" \
+			--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
+			--symbols "$ex_symbols" --count "$count" --rate "$rate" --stamp mono --cpu 0 -q \
+			"${exsim_extra[@]}" --record "$base.ticks.csv" \
+			--json "$base.ex.json" --orders-log "$base.ex_orders.csv" \
+			>"$base.ex.txt" 2>"$base.ex.err" &
+	fi
 	local ex_pid=$!
 	if [ -n "$midrun" ]; then
 		sleep 0.5
@@ -188,11 +213,22 @@ run_path() {
 	gw_pid=
 
 	local sent decoded
-	sent=$(jq '.ticks' "$base.ex.json")
-	decoded=$(jq '.feed.ticks' "$base.gw.json")
-	check "$p" "ticks sent ($sent) == ticks decoded ($decoded)" [ "$sent" = "$decoded" ]
-
-	build/backtest --ticks "$base.ticks.csv" "${bt_symbols[@]}" -o "$base.bt.csv" 2>"$base.bt.err"
+	if [ -n "$day" ]; then
+		sent=$(jq '.messages' "$base.ex.json")
+		decoded=$(jq '.feed.messages' "$base.gw.json")
+		check "$p" "messages sent ($sent) == messages decoded ($decoded)" [ "$sent" = "$decoded" ]
+		sent=$(jq '.prints' "$out/day.stats.json")
+		decoded=$(jq '.feed.ticks' "$base.gw.json")
+		check "$p" "prints of its symbols on the day's tape ($sent) == decoded by the gateway ($decoded)" \
+			[ "$sent" = "$decoded" ]
+		cp "$out/day.bt.csv" "$base.bt.csv"
+	else
+		sent=$(jq '.ticks' "$base.ex.json")
+		decoded=$(jq '.feed.ticks' "$base.gw.json")
+		check "$p" "ticks sent ($sent) == ticks decoded ($decoded)" [ "$sent" = "$decoded" ]
+		build/backtest --ticks "$base.ticks.csv" "${bt_symbols[@]}" -o "$base.bt.csv" \
+			2>"$base.bt.err"
+	fi
 	if [ "$parity" -eq 1 ]; then
 		local verdict
 		verdict=$(scripts/parity.sh ${exact:+--exact} "$base.bt.csv" "$base.orders.csv" \
@@ -218,7 +254,18 @@ run_path() {
 		bash -c "! nsenter --net='$RIG_NETNS_GW' ip link show '$RIG_IF_GW' | grep -q xdp"
 }
 
-echo "paper-run: rig $prefix ($subnet), $count ticks at $rate/s, symbols $symbols"
+feed_clock=(--feed-clock mono)
+if [ -n "$day" ]; then
+	feed_clock=()
+	# What the gateway must match: the backtester on the same (filtered) day.
+	build/backtest --itch "$day" ${day_symbols:+--symbols "$day_symbols"} "${bt_symbols[@]}" --track named \
+		--stats="$out/day.stats.json" -o "$out/day.bt.csv" 2>"$out/day.bt.err" ||
+		die "backtest --itch $day: $(tail -2 "$out/day.bt.err")"
+	echo "paper-run: rig $prefix ($subnet), day $day${day_symbols:+ ($day_symbols)} at x$speed," \
+		"symbols $symbols"
+else
+	echo "paper-run: rig $prefix ($subnet), $count ticks at $rate/s, symbols $symbols"
+fi
 IFS=, read -ra plist <<<"$paths"
 for p in "${plist[@]}"; do
 	run_path "$p"

@@ -26,8 +26,9 @@ for p in "${paths[@]}"; do printf '| %14s ' "$p"; done
 printf '|\n|%s' "$(printf -- '-%.0s' {1..36})"
 for _ in "${paths[@]}"; do printf '|%s' "$(printf -- '-%.0s' {1..16})"; done
 printf '|\n'
-row "ticks published" "ex:.ticks"
-row "ticks decoded" ".feed.ticks"
+row "messages published" "ex:.messages"
+row "messages decoded" ".feed.messages"
+row "prints (ticks) of its symbols" ".feed.ticks_ours"
 row "orders sent" ".orders.sent"
 row "fills / cancels / rejects" '"\(.orders.filled) / \(.orders.canceled) / \(.orders.rejected)"'
 row "total PnL (\$, marked at last)" '[.symbols[].pnl] | add / 10000'

@@ -28,11 +28,12 @@
 #     --rss-slack KB    allowed RSS growth after warm-up (default 1024)
 #     --xdp-mode M      drv (default) or generic
 #     --out DIR         results (default build/soak)
-#     --prefix P, --subnet A.B.C.0/24   rig names (default s<pid>)
+#     --prefix P, --subnet A.B.C.0/24   rig names (default soa<pid>)
 #     --gw-extra OPTS   more gateway options (word-split)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gw_ready.sh
+. scripts/rig_names.sh
 
 seconds=60
 rate=100000
@@ -44,8 +45,7 @@ warmup=10
 rss_slack=1024
 xdp_mode=drv
 out=build/soak
-prefix=s$$
-subnet=10.218.$(($$ % 250)).0/24
+read -r prefix subnet < <(rig_names soak)
 gw_extra=()
 
 die() { echo "soak: $*" >&2; exit 2; }

@@ -93,16 +93,18 @@ int floor_xsk_open(struct floor_xsk **out, const struct floor_opts *o, char *err
 	ret = xdp_steer_open(&x->steer, o->ifname, o->xdp_generic, false, err, errlen);
 	if (ret)
 		goto fail_free;
+	/* One feed line (A), never armed: every feed packet goes to the socket. */
 	ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_group), htons(o->feed_port),
-				 STEER_FLOW_FEED, htonl(o->feed_source));
+				 STEER_FLOW_FEED, htonl(o->feed_source), 0);
 	if (!ret)
 		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->local_port),
-					 STEER_FLOW_REPLY, htonl(o->exch_ip));
+					 STEER_FLOW_REPLY, htonl(o->exch_ip), 0);
 	if (ret) {
 		snprintf(err, errlen, "cannot configure the steered flows: %s", strerror(-ret));
 		goto fail_steer;
 	}
 	pcfg.xskmap_fd = xdp_steer_xskmap_fd(&x->steer);
+	pcfg.xskmap_key = xdp_steer_xskmap_key(0, o->queue);
 	ret = xsk_port_open(&x->port, &pcfg, err, errlen);
 	if (ret)
 		goto fail_steer;

@@ -41,6 +41,15 @@ enum exsim_source {
 	EXSIM_SRC_REPLAY,	/* a day file, at its pace, fills against its book */
 };
 
+/* One line's faults (faults.h). */
+struct fault_cfg {
+	double drop_rate, dup_rate, reorder_rate;
+	uint32_t drop_burst;		/* a random drop takes this many packets (0, 1: one) */
+	uint64_t seed;
+	uint64_t *drop_seqs;		/* sorted, unique; malloc'd, or NULL */
+	size_t ndrop_seqs;
+};
+
 struct exsim_cfg {
 	char session[MOLD_SESSION_LEN];
 	struct sockaddr_in feed;	/* destination: group or unicast */
@@ -102,12 +111,16 @@ struct exsim_cfg {
 	uint64_t far_heartbeat_at;	/* ... a heartbeat a million messages ahead */
 	struct in_addr spoof_from;	/* 0: no spoofed opening */
 
-	/* faults on the feed (faults.h) */
-	double drop_rate, dup_rate, reorder_rate;
-	uint64_t fault_seed;
-	uint64_t *drop_seqs;		/* sorted, unique; malloc'd, or NULL */
-	size_t ndrop_seqs;
+	/* faults on the feed (faults.h): line A's, and line B's */
+	uint64_t fault_seed;		/* of every fault and attack stream */
+	struct fault_cfg fa;
 	const char *fault_log_path;
+
+	/* a second feed line (line_b.h): the same packets to another group */
+	struct sockaddr_in line_b;	/* sin_port 0: one line */
+	struct fault_cfg fb;
+	uint64_t b_delay_ns;		/* B's copy leaves this long after A's */
+	uint64_t b_jitter_ns;		/* ... plus up to this much more */
 
 	/* hostile packets (hostile.h) */
 	double hostile_per_1000;	/* per 1000 tick packets; 0: off */

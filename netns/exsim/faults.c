@@ -33,19 +33,21 @@ static bool hit(uint64_t *rng, uint64_t thr)
 	return thr == UINT64_MAX || r < thr;
 }
 
-int faults_init(struct faults *x, const struct exsim_cfg *c)
+int faults_init(struct faults *x, const struct fault_cfg *f, bool log)
 {
 	memset(x, 0, sizeof(*x));
-	x->drop_thr = threshold(c->drop_rate);
-	x->dup_thr = threshold(c->dup_rate);
-	x->reorder_thr = threshold(c->reorder_rate);
-	x->rng_drop = c->fault_seed ^ SALT_DROP;
-	x->rng_dup = c->fault_seed ^ SALT_DUP;
-	x->rng_reorder = c->fault_seed ^ SALT_REORDER;
-	x->drop_seqs = c->drop_seqs;
-	x->ndrop = c->ndrop_seqs;
+	x->burst = f->drop_burst > 1 ? f->drop_burst : 1;
+	/* Bursts keep the loss fraction: a burst starts rate / burst of the time. */
+	x->drop_thr = threshold(f->drop_rate / x->burst);
+	x->dup_thr = threshold(f->dup_rate);
+	x->reorder_thr = threshold(f->reorder_rate);
+	x->rng_drop = f->seed ^ SALT_DROP;
+	x->rng_dup = f->seed ^ SALT_DUP;
+	x->rng_reorder = f->seed ^ SALT_REORDER;
+	x->drop_seqs = f->drop_seqs;
+	x->ndrop = f->ndrop_seqs;
 	x->active = x->drop_thr || x->dup_thr || x->reorder_thr || x->ndrop;
-	if (c->fault_log_path) {
+	if (log) {
 		void *p = mmap(NULL, FAULT_LOG_CAP * sizeof(struct fault_rec),
 			       PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 			       -1, 0);
@@ -111,7 +113,13 @@ unsigned int faults_verdict(struct faults *x, uint64_t seq, uint16_t count,
 		bool u = hit(&x->rng_dup, x->dup_thr);
 		bool r = hit(&x->rng_reorder, x->reorder_thr);
 
-		drop = drop || (x->drop_thr && d);
+		if (x->burst_left) {
+			x->burst_left--;
+			drop = true;
+		} else if (x->drop_thr && d) {
+			x->burst_left = x->burst - 1;
+			drop = true;
+		}
 		dup = x->dup_thr && u;
 		hold = x->reorder_thr && r;
 	}

@@ -11,7 +11,12 @@
  *                     (or before a heartbeat / end of session, whichever
  *                     comes first);
  *   --drop-seqs LIST  every data packet holding one of these sequence
- *                     numbers is dropped (deterministic, for tests).
+ *                     numbers is dropped (deterministic, for tests);
+ *   --drop-burst N    losses come N tick packets in a row (a line losing a
+ *                     burst), as often as keeps the fraction --drop-rate.
+ *
+ * Line A's faults and line B's (--b-...) are two instances, each with its
+ * own streams: B's seed is derived from --fault-seed and differs from A's.
  *
  * The random faults apply to the packets carrying ticks; --drop-seqs to any
  * data packet, the session's opening and closing system events and
@@ -71,6 +76,8 @@ struct faults {
 	bool active;		/* any fault configured */
 	uint64_t drop_thr, dup_thr, reorder_thr; /* probability x 2^64 */
 	uint64_t rng_drop, rng_dup, rng_reorder;
+	uint32_t burst;			/* packets a random drop takes */
+	uint32_t burst_left;		/* of the current burst, still to drop */
 	const uint64_t *drop_seqs;	/* sorted, unique */
 	size_t ndrop, next_drop;	/* first entry not yet passed */
 
@@ -88,8 +95,11 @@ struct faults {
 	uint64_t log_dropped;
 };
 
-/* Returns 0, or -1 when the log cannot be allocated (errno set). */
-int faults_init(struct faults *x, const struct exsim_cfg *c);
+/*
+ * From @f; @log: keep a log of the events (for --fault-log).  Returns 0, or
+ * -1 when the log cannot be allocated (errno set).
+ */
+int faults_init(struct faults *x, const struct fault_cfg *f, bool log);
 void faults_destroy(struct faults *x);
 
 /*

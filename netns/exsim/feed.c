@@ -24,52 +24,57 @@ static void *prefaulted(size_t bytes)
 	return p == MAP_FAILED ? NULL : p;
 }
 
-static int open_socket(struct feed *f, const struct exsim_cfg *c,
+/* A socket connected to @dst (line A's group, or line B's); -1 with err. */
+static int open_socket(const struct exsim_cfg *c, const struct sockaddr_in *dst,
 		       char *err, size_t errlen)
 {
 	char addr[INET_ADDRSTRLEN];
-	int sndbuf = FEED_SNDBUF, zero = 0;
+	int sndbuf = FEED_SNDBUF, zero = 0, fd;
 
-	inet_ntop(AF_INET, &c->feed.sin_addr, addr, sizeof(addr));
-	f->fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
-	if (f->fd < 0) {
+	inet_ntop(AF_INET, &dst->sin_addr, addr, sizeof(addr));
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
 		snprintf(err, errlen, "feed socket: %s", strerror(errno));
 		return -1;
 	}
 	/* Root can exceed wmem_max; a burst must not block on the buffer. */
-	if (setsockopt(f->fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)))
-		setsockopt(f->fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
-	if (c->feed_mcast) {
+	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)))
+		setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
+	if ((ntohl(dst->sin_addr.s_addr) >> 28) == 0xE) {
 		unsigned char ttl = (unsigned char)c->ttl;
 
 		/* No loopback copy: nothing in the exchange namespace reads
 		 * the feed, and each copy would cost a second delivery. */
-		if (setsockopt(f->fd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof(ttl)) ||
-		    setsockopt(f->fd, IPPROTO_IP, IP_MULTICAST_LOOP, &zero, sizeof(zero))) {
+		if (setsockopt(fd, IPPROTO_IP, IP_MULTICAST_TTL, &ttl, sizeof(ttl)) ||
+		    setsockopt(fd, IPPROTO_IP, IP_MULTICAST_LOOP, &zero, sizeof(zero))) {
 			snprintf(err, errlen, "feed socket options: %s", strerror(errno));
-			return -1;
+			goto fail;
 		}
-		if (c->mcast_if.s_addr != htonl(INADDR_ANY) &&
-		    setsockopt(f->fd, IPPROTO_IP, IP_MULTICAST_IF, &c->mcast_if,
+		/* --mcast-if names line A's interface; line B's group has its route. */
+		if (dst == &c->feed && c->mcast_if.s_addr != htonl(INADDR_ANY) &&
+		    setsockopt(fd, IPPROTO_IP, IP_MULTICAST_IF, &c->mcast_if,
 			       sizeof(c->mcast_if))) {
 			char ifa[INET_ADDRSTRLEN];
 
 			inet_ntop(AF_INET, &c->mcast_if, ifa, sizeof(ifa));
 			snprintf(err, errlen, "--mcast-if %s: %s (no interface has it here?)",
 				 ifa, strerror(errno));
-			return -1;
+			goto fail;
 		}
 	}
 	/* Connected: the route is looked up once, here, where a missing one
 	 * gives a clear error instead of a failing first send. */
-	if (connect(f->fd, (const struct sockaddr *)&c->feed, sizeof(c->feed))) {
-		snprintf(err, errlen, "feed %s:%u: %s%s", addr, ntohs(c->feed.sin_port),
+	if (connect(fd, (const struct sockaddr *)dst, sizeof(*dst))) {
+		snprintf(err, errlen, "feed %s:%u: %s%s", addr, ntohs(dst->sin_port),
 			 strerror(errno),
 			 errno == ENETUNREACH ? " (no route: run inside the rig's exchange "
 			 "namespace, e.g. 'ip netns exec t2t-ex ...', with the rig up)" : "");
-		return -1;
+		goto fail;
 	}
-	return 0;
+	return fd;
+fail:
+	close(fd);
+	return -1;
 }
 
 /* Reserved; pre-faulted while small, else faulted in as it fills. */
@@ -125,11 +130,14 @@ int feed_open(struct feed *f, const struct exsim_cfg *c, const struct feed_plan 
 			 strerror(errno));
 		return -1;
 	}
-	if (faults_init(&f->fx, c)) {
+	if (faults_init(&f->fx, &c->fa, c->fault_log_path != NULL)) {
 		snprintf(err, errlen, "fault log: %s", strerror(errno));
 		return -1;
 	}
-	return open_socket(f, c, err, errlen);
+	f->fd = open_socket(c, &c->feed, err, errlen);
+	if (f->fd < 0)
+		return -1;
+	return line_b_open(&f->lb, c, open_socket, err, errlen);
 }
 
 void feed_close(struct feed *f)
@@ -144,6 +152,7 @@ void feed_close(struct feed *f)
 		munmap(f->rec, f->rec_cap * sizeof(*f->rec));
 	store_close(&f->store);
 	faults_destroy(&f->fx);
+	line_b_close(&f->lb);
 	f->fd = -1;
 	f->seq_send = f->seq_intended = NULL;
 	f->rec = NULL;
@@ -281,6 +290,7 @@ static uint64_t emit(struct feed *f, uint16_t nmsg, size_t len,
 			be48_store(f->pkt + f->msg_off[i] + ITCH_OFF_TIMESTAMP, stamp);
 	}
 	store_packet(f, nmsg);
+	line_b_copy(&f->lb, f->pkt, len, f->first_seq, nmsg, units, random, now);
 	v = faults_verdict(x, f->first_seq, nmsg, units, random);
 	if (v & FAULT_HOLD) {
 		memcpy(x->held, f->pkt, len);
@@ -498,6 +508,7 @@ void feed_heartbeat(struct feed *f)
 
 	release_held(f);
 	mold_encode_heartbeat(buf, sizeof(buf), f->session, f->first_seq);
+	line_b_copy(&f->lb, buf, sizeof(buf), f->first_seq, 0, 0, false, mono_ns());
 	send_datagram(f, buf, sizeof(buf));
 	f->st.heartbeats++;
 	f->last_send_ns = mono_ns();
@@ -509,6 +520,7 @@ void feed_end_of_session(struct feed *f)
 
 	release_held(f);
 	mold_encode_end_of_session(buf, sizeof(buf), f->session, f->first_seq);
+	line_b_copy(&f->lb, buf, sizeof(buf), f->first_seq, 0, 0, false, mono_ns());
 	send_datagram(f, buf, sizeof(buf));
 	f->st.end_of_session++;
 	f->last_send_ns = mono_ns();

@@ -33,6 +33,7 @@
 #include "latency/hdr.h"
 #include "netns/exsim/exsim.h"
 #include "netns/exsim/faults.h"
+#include "netns/exsim/line_b.h"
 #include "netns/exsim/store.h"
 #include "netns/exsim/unit.h"
 #include "proto/itch.h"
@@ -121,7 +122,8 @@ struct feed {
 	void *hook_ctx;
 
 	struct msg_store store;	/* every published message (if enabled) */
-	struct faults fx;
+	struct faults fx;	/* line A's */
+	struct line_b lb;	/* line B: the same packets, its own faults */
 
 	uint64_t last_send_ns;	/* of the last datagram, for heartbeats */
 	struct hdr_hist send_ns;	/* duration of the send() call */

@@ -109,6 +109,19 @@ void gen_noise(struct gen *g, const struct gen_tick *t, struct itch_msg *m)
 	else if (n == GEN_NOISE_LIVE && (type == 'A' || type == 'F'))
 		type = 'D';
 	i = n ? (unsigned int)(aux_next(g) % n) : 0;
+	/*
+	 * A resting order the trades have moved through would have traded on
+	 * a real book: it goes first, so that bids stay below asks.
+	 */
+	for (unsigned int k = 0; k < n; k++) {
+		const struct gen_order *c = &g->live[sym][k];
+
+		if (c->side == 'B' ? c->price > t->price : c->price < t->price) {
+			type = 'D';
+			i = k;
+			break;
+		}
+	}
 	o = &g->live[sym][i];
 	/* An execution or cancel of all that is left is a delete's job. */
 	if ((type == 'C' || type == 'X') && o->shares <= 100)

@@ -118,8 +118,10 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 	struct feed *f = L->r->feed;
 
 	for (;;) {
-		uint64_t now = mono_ns(), left;
+		uint64_t now = mono_ns(), left, until;
 
+		/* Line B's copies leave when their delay is over. */
+		line_b_flush(&f->lb, now, false);
 		/*
 		 * Behind schedule the loop never waits: still read the ports every
 		 * few microseconds, or orders (and their replies) pile up unread
@@ -137,7 +139,8 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 			continue;
 		}
 		progress(L, now);
-		left = deadline - now;
+		until = min_u64(deadline, line_b_due(&f->lb));
+		left = until > now ? until - now : 0;
 		if (left > L->spin_ns && now - f->last_send_ns > L->spin_ns) {
 			uint64_t nap = left - L->spin_ns;
 			struct pollfd p[2] = {
@@ -237,6 +240,8 @@ static void end_session(struct loop *L)
 	feed_heartbeat(L->r->feed);
 	for (i = 0; i < END_OF_SESSION_COPIES; i++)
 		feed_end_of_session(L->r->feed);
+	/* Line B's copies still waiting go now: nothing is left unsent. */
+	line_b_flush(&L->r->feed->lb, mono_ns(), true);
 	L->ended = true;
 }
 

@@ -112,14 +112,15 @@ static int number(const char **p, uint64_t *v)
 	return 0;
 }
 
-/* --drop-seqs: N or A-B, comma-separated; sorted and made unique. */
-static int drop_seqs(void *cfg, const char *list, char *why, size_t n)
+/* A list of sequence numbers: N or A-B, comma-separated; sorted and made unique. */
+static int seq_list(struct fault_cfg *c, const char *list, char *why, size_t n)
 {
-	struct exsim_cfg *c = cfg;
 	const char *p = list;
 	uint64_t *v, cnt = 0, i, k;
 
-	exsim_cfg_free(c);
+	free(c->drop_seqs);
+	c->drop_seqs = NULL;
+	c->ndrop_seqs = 0;
 	v = malloc(EXSIM_MAX_DROP_SEQS * sizeof(*v));
 	if (!v)
 		return snprintf(why, n, "out of memory"), -1;
@@ -158,6 +159,31 @@ bad_list:
 	return snprintf(why, n, "wants sequence numbers (from 1) N or A-B, comma-separated"), -1;
 }
 
+static int drop_seqs(void *cfg, const char *list, char *why, size_t n)
+{
+	return seq_list(&((struct exsim_cfg *)cfg)->fa, list, why, n);
+}
+
+static int b_drop_seqs(void *cfg, const char *list, char *why, size_t n)
+{
+	return seq_list(&((struct exsim_cfg *)cfg)->fb, list, why, n);
+}
+
+/* --line-b GROUP:PORT */
+static int line_b(void *cfg, const char *a, char *why, size_t n)
+{
+	struct exsim_cfg *c = cfg;
+	uint32_t ip;
+	uint16_t port;
+
+	if (opt_parse_ip_port(a, &ip, &port))
+		return snprintf(why, n, "wants GROUP:PORT"), -1;
+	c->line_b.sin_family = AF_INET;
+	c->line_b.sin_addr.s_addr = htonl(ip);
+	c->line_b.sin_port = htons(port);
+	return 0;
+}
+
 static int hostile_classes(void *cfg, const char *a, char *why, size_t n)
 {
 	const char *which = NULL;
@@ -169,9 +195,10 @@ static int hostile_classes(void *cfg, const char *a, char *why, size_t n)
 
 void exsim_cfg_free(struct exsim_cfg *c)
 {
-	free(c->drop_seqs);
-	c->drop_seqs = NULL;
-	c->ndrop_seqs = 0;
+	free(c->fa.drop_seqs);
+	free(c->fb.drop_seqs);
+	c->fa.drop_seqs = c->fb.drop_seqs = NULL;
+	c->fa.ndrop_seqs = c->fb.ndrop_seqs = 0;
 }
 
 static const struct opt opts[] = {
@@ -283,10 +310,13 @@ static const struct opt opts[] = {
 	OPT("rerequest-burst", 0, OPT_U32, X(rereq_burst), "N", "bucket size in messages",
 	    .min = 1, .max = 100000000),
 	OPT_SECTION("Faults on the feed (tick packets; sequence numbers, store and record as usual):"),
-	OPT("drop-rate", 0, OPT_DOUBLE, X(drop_rate), "P", "drop this fraction of tick packets",
+	OPT("drop-rate", 0, OPT_DOUBLE, X(fa.drop_rate), "P", "drop this fraction of tick packets",
 	    .max = 1),
-	OPT("dup-rate", 0, OPT_DOUBLE, X(dup_rate), "P", "send this fraction twice", .max = 1),
-	OPT("reorder-rate", 0, OPT_DOUBLE, X(reorder_rate), "P",
+	OPT("drop-burst", 0, OPT_U32, X(fa.drop_burst), "N",
+	    "losses come N tick packets in a row, the fraction lost staying --drop-rate",
+	    .min = 1, .max = 100000),
+	OPT("dup-rate", 0, OPT_DOUBLE, X(fa.dup_rate), "P", "send this fraction twice", .max = 1),
+	OPT("reorder-rate", 0, OPT_DOUBLE, X(fa.reorder_rate), "P",
 	    "hold this fraction and send it after the next packet", .max = 1),
 	OPT("drop-seqs", 0, OPT_CALL, 0, "LIST",
 	    "drop every data packet holding one of these sequence numbers: N or A-B, "
@@ -294,6 +324,26 @@ static const struct opt opts[] = {
 	OPT("fault-seed", 0, OPT_U64, X(fault_seed), "S", "seed of the fault and hostile streams"),
 	OPT("fault-log", 0, OPT_STR, X(fault_log_path), "FILE",
 	    "every fault and hostile packet: event,seq,count"),
+	OPT_SECTION("A second feed line (B): every feed packet also goes to another group, "
+		    "with faults of its own:"),
+	OPT("line-b", 0, OPT_CALL, 0, "GROUP:PORT",
+	    "publish line B to GROUP:PORT (routed by the rig over its second veth)",
+	    .call = line_b),
+	OPT("b-drop-rate", 0, OPT_DOUBLE, X(fb.drop_rate), "P", "line B: drop this fraction",
+	    .max = 1),
+	OPT("b-drop-burst", 0, OPT_U32, X(fb.drop_burst), "N",
+	    "line B: losses come N packets in a row (same fraction)", .min = 1, .max = 100000),
+	OPT("b-dup-rate", 0, OPT_DOUBLE, X(fb.dup_rate), "P", "line B: send this fraction twice",
+	    .max = 1),
+	OPT("b-reorder-rate", 0, OPT_DOUBLE, X(fb.reorder_rate), "P",
+	    "line B: send this fraction after the next packet", .max = 1),
+	OPT("b-drop-seqs", 0, OPT_CALL, 0, "LIST",
+	    "line B: drop every data packet holding one of these sequence numbers",
+	    .call = b_drop_seqs),
+	OPT("b-delay-us", 0, OPT_U64, X(b_delay_ns), "US",
+	    "line B's copy leaves this long after line A's", .max = 1000000),
+	OPT("b-jitter-us", 0, OPT_U64, X(b_jitter_ns), "US",
+	    "... plus a uniform random delay up to this", .max = 1000000),
 	OPT("hostile", 0, OPT_DOUBLE, X(hostile_per_1000), "F",
 	    "F hostile packets per 1000 tick packets", .max = 1000),
 	OPT("hostile-classes", 0, OPT_CALL, 0, "L",
@@ -505,12 +555,25 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 				 "request could never be served", c->rereq_burst, c->rereq_max), -1;
 	if (c->rereq_port && (c->rereq_port == ntohs(c->order.sin_port)))
 		return opt_error(&prog, "--rerequest-port %u is the order port", c->rereq_port), -1;
-	if (c->hostile_per_1000 > 0 && c->ndrop_seqs &&
-	    c->drop_seqs[0] <= 3 + c->nsym)
+	if (c->hostile_per_1000 > 0 && c->fa.ndrop_seqs &&
+	    c->fa.drop_seqs[0] <= 3 + c->nsym)
 		return opt_error(&prog, "--drop-seqs %llu with --hostile: the hostile packets "
 				 "reuse the session's opening (sequence numbers 1..%u), which must "
-				 "not be lost", (unsigned long long)c->drop_seqs[0], 3 + c->nsym), -1;
+				 "not be lost", (unsigned long long)c->fa.drop_seqs[0], 3 + c->nsym), -1;
 	if (!c->count_set && c->duration_s > 0)
 		c->count = c->rate > 0 ? 0 : EXSIM_RATE0_TICK_CAP;
+	if (!c->line_b.sin_port && (c->fb.drop_rate > 0 || c->fb.dup_rate > 0 ||
+				     c->fb.reorder_rate > 0 || c->fb.ndrop_seqs || c->b_delay_ns ||
+				     c->b_jitter_ns))
+		return opt_error(&prog, "the --b-... faults need --line-b GROUP:PORT"), -1;
+	if (c->line_b.sin_port && c->line_b.sin_addr.s_addr == c->feed.sin_addr.s_addr &&
+	    c->line_b.sin_port == c->feed.sin_port)
+		return opt_error(&prog, "--line-b must differ from the feed's address"), -1;
+	/* Microseconds on the command line, nanoseconds inside. */
+	c->b_delay_ns *= 1000;
+	c->b_jitter_ns *= 1000;
+	/* Line B's streams are its own: same --fault-seed, other numbers. */
+	c->fa.seed = c->fault_seed;
+	c->fb.seed = c->fault_seed ^ UINT64_C(0x6c696e652d62);
 	return 0;
 }

@@ -291,10 +291,28 @@ static void json_faults(const struct exsim_run *r, FILE *o)
 		", \"dup_packets\": %" PRIu64 ", \"reordered_packets\": %" PRIu64
 		", \"reordered_msgs\": %" PRIu64 ", \"log_events\": %" PRIu64
 		", \"log_dropped\": %" PRIu64 "},\n",
-		c->fault_seed, c->drop_rate, c->dup_rate, c->reorder_rate,
-		c->ndrop_seqs, x->st.dropped_packets, x->st.dropped_msgs,
+		c->fault_seed, c->fa.drop_rate, c->fa.dup_rate, c->fa.reorder_rate,
+		c->fa.ndrop_seqs, x->st.dropped_packets, x->st.dropped_msgs,
 		x->st.dropped_ticks, x->st.seq_dropped_packets, x->st.dup_packets,
 		x->st.reordered_packets, x->st.reordered_msgs, x->log_n, x->log_dropped);
+	if (r->feed->lb.fd >= 0) {
+		const struct line_b *l = &r->feed->lb;
+		char grp[INET_ADDRSTRLEN];
+
+		inet_ntop(AF_INET, &c->line_b.sin_addr, grp, sizeof(grp));
+		fprintf(o, "  \"line_b\": {\"group\": \"%s:%u\", \"delay_ns\": %" PRIu64
+			", \"jitter_ns\": %" PRIu64 ", \"drop_rate\": %g, \"drop_burst\": %u"
+			", \"dup_rate\": %g, \"reorder_rate\": %g, \"drop_seqs\": %zu,\n"
+			"    \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"send_errors\": %"
+			PRIu64 ", \"queue_full\": %" PRIu64 ", \"max_late_ns\": %" PRIu64
+			", \"dropped_packets\": %" PRIu64 ", \"dropped_msgs\": %" PRIu64
+			", \"dup_packets\": %" PRIu64 ", \"reordered_packets\": %" PRIu64 "},\n",
+			grp, ntohs(c->line_b.sin_port), l->delay_ns, l->jitter_ns,
+			c->fb.drop_rate, c->fb.drop_burst, c->fb.dup_rate, c->fb.reorder_rate,
+			c->fb.ndrop_seqs, l->st.packets, l->st.bytes, l->st.send_errors,
+			l->st.queue_full, l->st.max_late_ns, l->fx.st.dropped_packets,
+			l->fx.st.dropped_msgs, l->fx.st.dup_packets, l->fx.st.reordered_packets);
+	}
 	fprintf(o, "  \"hostile\": {\"per_1000\": %g, \"classes\": [",
 		c->hostile_per_1000);
 	for (k = 0; k < HC_NCLASSES; k++)

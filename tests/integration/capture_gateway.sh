@@ -6,48 +6,64 @@
 #   - t2t-capture's table of it == the gateway's own latency figures;
 #   - t_ack of every order == the simulator's kernel arrival stamp of it
 #     (the rig's reply-Timestamp convention), and t_send == its send time.
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-out=$(mktemp -d /tmp/capture_gw.XXXXXX)
-trap 'rm -rf "$out"' EXIT
-tool=build/t2t-capture
+# One paper run for the file.
+. "$(dirname "$0")/../lib.sh"
+need root build/t2t-gateway build/exsim build/backtest build/t2t-capture
 
-scripts/paper-run.sh --prefix "cg$$" --subnet "10.$((120 + $$ % 40)).$(($$ % 250)).0/24" \
-	--paths af_xdp,udp_block --count 4000 --rate 8000 --capture --out "$out" >"$out/run.log" 2>&1 || {
-	cat "$out/run.log"
-	echo "capture_gateway: paper-run failed"
-	exit 1
+TOOL=build/t2t-capture
+OUT=$T_TMP/out
+PATHS="af_xdp udp_block"
+
+# run: the paper run, once.
+run() {
+	[ -e "$OUT/run.log" ] && return "$(cat "$OUT/run.rc")"
+	mkdir -p "$OUT"
+	rig_run "" scripts/paper-run.sh --paths af_xdp,udp_block --count 4000 --rate 8000 \
+		--capture --out "$OUT" >"$OUT/run.log" 2>&1
+	echo $? >"$OUT/run.rc"
+	[ "$(cat "$OUT/run.rc")" = 0 ] || { cat "$OUT/run.log"; fail "paper-run failed"; return 1; }
 }
 
-fails=0
-check() {	# check NAME CMD...
-	local name=$1
-	shift
-	if "$@"; then echo "  ok   $name"; else echo "  FAIL $name"; fails=$((fails + 1)); fi
+test_capture_has_a_record_per_order_and_names_its_run() {
+	local p cap sent
+	run || return 1
+	for p in $PATHS; do
+		cap=$OUT/$p.capture.gz
+		sent=$(jq .orders.sent "$OUT/$p.gw.json")
+		check "$p: zcat reads the capture; $sent records (the orders sent)" \
+			bash -c "[ \$(zcat '$cap' | grep -vc '^#') = $((sent + 1)) ] && [ $sent -gt 100 ]"
+		check "$p: header names path, rig, rate and the clock read" \
+			bash -c "zcat '$cap' | grep -qx '# path=$p' && zcat '$cap' | grep -qx '# rig=${T_RIG%% *}' &&
+				zcat '$cap' | grep -qx '# rate=8000' && zcat '$cap' | grep -qE '^# clock_read_ns_p50=[1-9][0-9]*$'"
+	done
 }
 
-for p in af_xdp udp_block; do
-	cap=$out/$p.capture.gz
-	sent=$(jq .orders.sent "$out/$p.gw.json")
-	check "$p: zcat reads the capture; $sent records (the orders sent)" \
-		bash -c "[ \$(zcat '$cap' | grep -vc '^#') = $((sent + 1)) ] && [ $sent -gt 100 ]"
-	check "$p: header names path, rig, rate and the clock read" \
-		bash -c "zcat '$cap' | grep -qx '# path=$p' && zcat '$cap' | grep -qx '# rig=cg$$' &&
-			zcat '$cap' | grep -qx '# rate=8000' && zcat '$cap' | grep -qE '^# clock_read_ns_p50=[1-9][0-9]*$'"
+# Every stage, the same figures from the capture: both compute them with
+# order_stages() (latency/order_rec.h).
+test_capture_table_equals_the_gateways_latency_figures() {
+	local p cap
+	run || return 1
+	for p in $PATHS; do
+		cap=$OUT/$p.capture.gz
+		$TOOL table --json "$cap" | jq -S '.latency_ns | map_values({count, min, p50, p90, p99, "p99.9", max})' >"$OUT/$p.cap.lat"
+		jq -S '.latency_ns | map_values({count, min, p50, p90, p99, "p99.9", max})' "$OUT/$p.gw.json" >"$OUT/$p.gw.lat"
+		check "$p: t2t-capture table == the gateway's latency figures, stage by stage" \
+			bash -c "jq -e 'keys | length == 9' '$OUT/$p.gw.lat' >/dev/null &&
+				cmp -s '$OUT/$p.cap.lat' '$OUT/$p.gw.lat'"
+	done
+}
 
-	# Every stage, the same figures from the capture: both compute them with
-	# order_stages() (latency/order_rec.h).
-	$tool table --json "$cap" | jq -S '.latency_ns | map_values({count, min, p50, p90, p99, "p99.9", max})' >"$out/$p.cap.lat"
-	jq -S '.latency_ns | map_values({count, min, p50, p90, p99, "p99.9", max})' "$out/$p.gw.json" >"$out/$p.gw.lat"
-	check "$p: t2t-capture table == the gateway's latency figures, stage by stage" \
-		bash -c "jq -e 'keys | length == 9' '$out/$p.gw.lat' >/dev/null &&
-			cmp -s '$out/$p.cap.lat' '$out/$p.gw.lat'"
+# Joined on the triggering sequence number (one order per tick at most).
+test_capture_stamps_equal_the_simulators_send_and_arrival() {
+	local p cap
+	run || return 1
+	for p in $PATHS; do
+		cap=$OUT/$p.capture.gz
+		$TOOL csv "$cap" | awk -F, 'NR > 1 { print $2, $9, $15 }' | sort >"$OUT/$p.cap.j"
+		awk -F, 'NR > 1 && $2 != 0 { print $2, $7, $12 }' "$OUT/$p.ex_orders.csv" | sort >"$OUT/$p.ex.j"
+		check "$p: t_send and t_ack of every order == the simulator's send time and kernel arrival" \
+			bash -c "[ -s '$OUT/$p.ex.j' ] && cmp -s '$OUT/$p.cap.j' '$OUT/$p.ex.j'"
+	done
+}
 
-	# Join on the triggering sequence number (one order per tick at most).
-	$tool csv "$cap" | awk -F, 'NR > 1 { print $2, $9, $15 }' | sort >"$out/$p.cap.j"
-	awk -F, 'NR > 1 && $2 != 0 { print $2, $7, $12 }' "$out/$p.ex_orders.csv" | sort >"$out/$p.ex.j"
-	check "$p: t_send and t_ack of every order == the simulator's send time and kernel arrival" \
-		bash -c "[ -s '$out/$p.ex.j' ] && cmp -s '$out/$p.cap.j' '$out/$p.ex.j'"
-done
-echo "capture_gateway: $fails failure(s)"
-[ "$fails" -eq 0 ]
+run_tests "$@"

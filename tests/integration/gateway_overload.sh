@@ -9,37 +9,39 @@
 # recovery took.  Ticks that came back later than --max-catchup are
 # followed by the strategy but not traded, and listed; the next tick of
 # each symbol puts its position back on the strategy's target
-# (scripts/parity.sh).
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-out=$(mktemp -d /tmp/gw_overload.XXXXXX)
-trap 'rm -rf "$out"' EXIT
-fails=0
-check() {
-	local name=$1
-	shift
-	if "$@"; then echo "ok   $name"; else echo "FAIL $name"; fails=$((fails + 1)); fi
-}
+# (scripts/parity.sh).  Each test is a paper-run.sh on a rig of its own.
+. "$(dirname "$0")/../lib.sh"
+need root build/t2t-gateway build/exsim build/backtest
 
-for ms in 50 500; do
-	scripts/paper-run.sh --prefix "ov$ms$$" \
-		--subnet "10.$((150 + $$ % 40)).$((($$ + 91 + ms) % 250)).0/24" \
+# stall MS: the run with the gateway stopped MS ms, its results in
+# $T_TMP/MS; the session never stale, recovered, the summary says how long.
+stall() {
+	local ms=$1 j rec
+	check "$ms ms stall: paper-run" rig_run "${ms:0:1}" scripts/paper-run.sh \
 		--paths af_xdp --count 900000 --rate 300000 --symbols AAPL:12,MSFT:20 \
 		--ex-extra "--rerequest-rate 1000000 --rerequest-burst 100000" \
 		--no-reconcile \
-		--midrun "kill -STOP \$gw_pid; sleep 0.$(printf %03d $ms); kill -CONT \$gw_pid" \
-		--out "$out/$ms" || fails=$((fails + 1))
-	j=$out/$ms/af_xdp.gw.json
+		--midrun "kill -STOP \$gw_pid; sleep 0.$(printf %03d "$ms"); kill -CONT \$gw_pid" \
+		--out "$T_TMP/$ms"
+	j=$T_TMP/$ms/af_xdp.gw.json
 	rec=$(jq '.gaps.recovery_ns_max / 1e6 | floor' "$j")
 	check "$ms ms stall: session never stale, recovered (longest recovery $rec ms)" \
 		[ "$(jq '.gaps.stale' "$j")/$(jq '.gaps.recovering' "$j")" = false/false ]
-	grep -q "longest recovery" "$out/$ms/af_xdp.gw.txt" ||
-		check "$ms ms stall: the summary says how long recovery took" false
-	if [ "$ms" = 500 ]; then
-		drops=$(jq '.xdp.rx_dropped + .xdp.rx_ring_full + .xdp.rx_fill_ring_empty' "$j")
-		check "500 ms stall: kernel drops ($drops) reported, and filled by re-requests ($(jq .gaps.requests "$j"))" \
-			bash -c "[ $drops -gt 0 ] && [ $(jq .gaps.requests "$j") -gt 0 ] && grep -q rx_ring_full '$out/$ms/af_xdp.gw.txt'"
-	fi
-done
-echo "gateway_overload: $fails failure(s)"
-[ "$fails" -eq 0 ]
+	check "$ms ms stall: the summary says how long recovery took" \
+		grep -q "longest recovery" "$T_TMP/$ms/af_xdp.gw.txt"
+}
+
+test_a_50_ms_stall_is_recovered() {
+	stall 50
+}
+
+test_a_500_ms_stall_overflows_the_ring_and_is_recovered() {
+	local j drops
+	stall 500
+	j=$T_TMP/500/af_xdp.gw.json
+	drops=$(jq '.xdp.rx_dropped + .xdp.rx_ring_full + .xdp.rx_fill_ring_empty' "$j")
+	check "500 ms stall: kernel drops ($drops) reported, and filled by re-requests ($(jq .gaps.requests "$j"))" \
+		bash -c "[ $drops -gt 0 ] && [ $(jq .gaps.requests "$j") -gt 0 ] && grep -q rx_ring_full '$T_TMP/500/af_xdp.gw.txt'"
+}
+
+run_tests "$@"

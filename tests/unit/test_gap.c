@@ -167,7 +167,13 @@ static void assert_every_order_once(void)
 	assert_int_equal(g, ngot);
 	assert_int_equal(u, e.st.untraded);
 	assert_int_equal(restores, e.st.restores);
-	assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
+	/*
+	 * The position reaches the target, unless the last changes came while
+	 * an order was in flight (covered) and no tick came after them to
+	 * restore it.
+	 */
+	if (!e.st.untraded || e.untraded[e.st.untraded - 1].md_seq < got[ngot - 1])
+		assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
 }
 
 static void test_hold_and_catch_up(void **state)
@@ -260,7 +266,10 @@ static void test_window_and_retry(void **state)
 	assert_every_order_once();
 }
 
-/* The hold area overflows: packets dropped, asked for, recovered. */
+/*
+ * The hold area overflows: packets dropped, asked for, recovered; the slots
+ * kept for answers hold them.
+ */
 static void test_hold_overflow_recovers(void **state)
 {
 	uint8_t buf[1500];
@@ -271,8 +280,10 @@ static void test_hold_overflow_recovers(void **state)
 	for (int t = 0; t < 100; t++)
 		if (t != 50)
 			deliver(pkts[t], lens[t], 100 + t, 0);
-	assert_int_equal(e.gap.n_held, 8);
-	assert_int_equal(e.gap.st.hold_dropped, 100 - 51 - 8);
+	/* Live packets fill the area but for the slots kept for answers. */
+	assert_int_equal(e.gap.reserve, 2);
+	assert_int_equal(e.gap.n_held, 8 - 2);
+	assert_int_equal(e.gap.st.hold_dropped, 100 - 51 - 6);
 	assert_false(e.gap.stale);
 	for (int t = 100; t < N; t++)
 		deliver(pkts[t], lens[t], 100 + t, 0);

@@ -4,8 +4,14 @@
  * (BPF_PROG_TEST_RUN): configured flows are steered (IPv4 options or not),
  * everything else passes untouched (other ports and addresses, fragments,
  * ARP, IPv6), truncated headers pass and are counted, a configured flow
- * from the wrong source is dropped and counted.  Needs root.
+ * from the wrong source is dropped and counted; the A/B arbitration keeps
+ * the first copy of each message and drops the other, lets gaps, other
+ * sessions, heartbeats and implausible counts through without moving on,
+ * and under two CPUs racing with the same packets takes each exactly once.
+ * Needs root.
  */
+#include <pthread.h>
+#include <sched.h>
 #include <arpa/inet.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +29,7 @@
 #include "bpf/steer.skel.h"
 
 #define GROUP	0xEF010101u	/* 239.1.1.1 */
+#define GROUP_B	0xEF010102u	/* line B */
 #define FEED	26400
 #define SRC	0x0A000001u	/* 10.0.0.1 */
 #define GW	0x0A000002u
@@ -40,9 +47,12 @@ static int setup(void **state)
 	s.skel = steer_bpf__open_and_load();
 	if (!s.skel)
 		return -1;
-	if (xdp_steer_add_flow(&s, htonl(GROUP), htons(FEED), STEER_FLOW_FEED, htonl(SRC)))
+	s.arb = &s.skel->bss->arb;
+	if (xdp_steer_add_flow(&s, htonl(GROUP), htons(FEED), STEER_FLOW_FEED, htonl(SRC), 0))
 		return -1;
-	return xdp_steer_add_flow(&s, htonl(GW), htons(26402), STEER_FLOW_REPLY, 0);
+	if (xdp_steer_add_flow(&s, htonl(GROUP_B), htons(FEED), STEER_FLOW_FEED, 0, 1))
+		return -1;
+	return xdp_steer_add_flow(&s, htonl(GW), htons(26402), STEER_FLOW_REPLY, 0, 0);
 }
 
 static int teardown(void **state)
@@ -188,6 +198,191 @@ static void test_short_and_bad_headers(void **state)
 	assert_int_equal(d[STEER_STEERED], 0);
 }
 
+/*
+ * A feed frame to @group carrying a MoldUDP64 header (@session, @seq,
+ * @count) and @blocks one-byte message blocks (3 bytes each).
+ */
+static size_t mold_frame(uint8_t *f, uint32_t group, const char *session,
+			 uint64_t seq, uint16_t count, unsigned int blocks)
+{
+	size_t plen = 20 + 3 * blocks, len = 14 + 20 + 8 + plen;
+	uint8_t *ip = f + 14, *udp = ip + 20, *m = udp + 8;
+
+	memset(f, 0, len);
+	f[12] = 0x08;
+	ip[0] = 0x45;
+	be16_store(ip + 2, (uint16_t)(20 + 8 + plen));
+	ip[8] = 64;
+	ip[9] = 17;
+	be32_store(ip + 12, SRC);
+	be32_store(ip + 16, group);
+	be16_store(udp + 0, 5000);
+	be16_store(udp + 2, FEED);
+	be16_store(udp + 4, (uint16_t)(8 + plen));
+	memcpy(m, session, 10);
+	be64_store(m + 10, seq);
+	be16_store(m + 18, count);
+	for (unsigned int i = 0; i < blocks; i++) {
+		be16_store(m + 20 + 3 * i, 1);
+		m[22 + 3 * i] = 'P';
+	}
+	return len;
+}
+
+static void line_counts(uint64_t out[STEER_LINES][STEER_LINE_NR])
+{
+	assert_int_equal(xdp_steer_line_counters(&s, out), 0);
+}
+
+/* Run a mold frame; the verdict and the line counters' deltas. */
+static int run_line(uint32_t group, const char *session, uint64_t seq, uint16_t count,
+		    unsigned int blocks, uint64_t d[STEER_LINES][STEER_LINE_NR])
+{
+	uint64_t a[STEER_LINES][STEER_LINE_NR], b[STEER_LINES][STEER_LINE_NR];
+	uint64_t dc[STEER_NR_COUNTERS];
+	uint8_t f[256];
+	size_t len = mold_frame(f, group, session, seq, count, blocks);
+	int v;
+
+	line_counts(a);
+	v = run(f, len, dc);
+	line_counts(b);
+	for (int l = 0; l < STEER_LINES; l++)
+		for (int k = 0; k < STEER_LINE_NR; k++)
+			d[l][k] = b[l][k] - a[l][k];
+	return v;
+}
+
+#define SESSION "SESSION001"
+
+static void test_arb_first_copy_kept(void **state)
+{
+	uint64_t d[STEER_LINES][STEER_LINE_NR];
+
+	(void)state;
+	/* Not armed: both copies go on, counted as not arbitrated. */
+	s.arb->armed = 0;
+	assert_int_not_equal(run_line(GROUP, SESSION, 1, 3, 3, d), XDP_DROP);
+	assert_int_equal(d[0][STEER_LINE_OTHER], 1);
+	assert_int_not_equal(run_line(GROUP_B, SESSION, 1, 3, 3, d), XDP_DROP);
+	assert_int_equal(d[1][STEER_LINE_OTHER], 1);
+
+	xdp_steer_arm(&s, (const uint8_t *)SESSION, 1);
+	assert_int_not_equal(run_line(GROUP, SESSION, 1, 3, 3, d), XDP_DROP);
+	assert_int_equal(d[0][STEER_LINE_TAKEN], 1);
+	assert_int_equal(s.arb->next, 4);
+	/* B's copy of the same messages: dropped in the hook. */
+	assert_int_equal(run_line(GROUP_B, SESSION, 1, 3, 3, d), XDP_DROP);
+	assert_int_equal(d[1][STEER_LINE_DUP], 1);
+	/* B first this time: B takes, A's copy is dropped. */
+	assert_int_not_equal(run_line(GROUP_B, SESSION, 4, 2, 2, d), XDP_DROP);
+	assert_int_equal(d[1][STEER_LINE_TAKEN], 1);
+	assert_int_equal(run_line(GROUP, SESSION, 4, 2, 2, d), XDP_DROP);
+	assert_int_equal(d[0][STEER_LINE_DUP], 1);
+	assert_int_equal(s.arb->next, 6);
+	/* Overlapping the next number: it carries something new, taken. */
+	assert_int_not_equal(run_line(GROUP, SESSION, 5, 3, 3, d), XDP_DROP);
+	assert_int_equal(d[0][STEER_LINE_TAKEN], 1);
+	assert_int_equal(s.arb->next, 8);
+	/* A gap: beyond next, on to the gap logic, next does not move. */
+	assert_int_not_equal(run_line(GROUP, SESSION, 20, 2, 2, d), XDP_DROP);
+	assert_int_equal(d[0][STEER_LINE_AHEAD], 1);
+	assert_int_equal(s.arb->next, 8);
+	/* The other line fills it. */
+	assert_int_not_equal(run_line(GROUP_B, SESSION, 8, 12, 12, d), XDP_DROP);
+	assert_int_equal(d[1][STEER_LINE_TAKEN], 1);
+	assert_int_equal(s.arb->next, 20);
+	/* User space, having decoded further, brings next up; never down. */
+	xdp_steer_advance(&s, 22);
+	assert_int_equal(s.arb->next, 22);
+	xdp_steer_advance(&s, 10);
+	assert_int_equal(s.arb->next, 22);
+	assert_int_equal(run_line(GROUP_B, SESSION, 20, 2, 2, d), XDP_DROP);
+	assert_int_equal(d[1][STEER_LINE_DUP], 1);
+}
+
+static void test_arb_leaves_alone(void **state)
+{
+	uint64_t d[STEER_LINES][STEER_LINE_NR];
+
+	(void)state;
+	xdp_steer_arm(&s, (const uint8_t *)SESSION, 100);
+	/* Heartbeat and end of session: no messages, never arbitrated. */
+	assert_int_not_equal(run_line(GROUP, SESSION, 50, 0, 0, d), XDP_DROP);
+	assert_int_equal(d[0][STEER_LINE_OTHER], 1);
+	assert_int_not_equal(run_line(GROUP_B, SESSION, 100, 0xFFFF, 0, d), XDP_DROP);
+	assert_int_equal(d[1][STEER_LINE_OTHER], 1);
+	/* Another session (junk before the session starts, say). */
+	assert_int_not_equal(run_line(GROUP, "JUNK000000", 1, 1, 1, d), XDP_DROP);
+	assert_int_equal(d[0][STEER_LINE_OTHER], 1);
+	/* A count the packet cannot hold must not move next. */
+	assert_int_not_equal(run_line(GROUP, SESSION, 100, 5000, 2, d), XDP_DROP);
+	assert_int_equal(d[0][STEER_LINE_OTHER], 1);
+	assert_int_equal(s.arb->next, 100);
+}
+
+enum { RACE_N = 20000 };
+
+struct racer {
+	uint32_t group;
+	int cpu;
+	int failed;
+};
+
+/* One line's copy of messages 1..RACE_N, one per packet, in order. */
+static void *race(void *arg)
+{
+	struct racer *r = arg;
+	uint8_t f[256], out[256];
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(r->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (uint64_t seq = 1; seq <= RACE_N; seq++) {
+		size_t len = mold_frame(f, r->group, SESSION, seq, 1, 1);
+		LIBBPF_OPTS(bpf_test_run_opts, o, .data_in = f, .data_size_in = (uint32_t)len,
+			    .data_out = out, .data_size_out = sizeof(out), .repeat = 1);
+
+		if (bpf_prog_test_run_opts(bpf_program__fd(s.skel->progs.steer), &o))
+			r->failed = 1;
+	}
+	return NULL;
+}
+
+/*
+ * Both lines at once on two CPUs: every message taken exactly once, the
+ * other copy dropped; none ahead (each line runs in order).
+ */
+static void test_arb_race_two_cpus(void **state)
+{
+	uint64_t a[STEER_LINES][STEER_LINE_NR], b[STEER_LINES][STEER_LINE_NR];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	struct racer ra = { .group = GROUP, .cpu = 0 };
+	struct racer rb = { .group = GROUP_B, .cpu = ncpu > 1 ? 1 : 0 };
+	pthread_t ta, tb;
+
+	(void)state;
+	xdp_steer_arm(&s, (const uint8_t *)SESSION, 1);
+	line_counts(a);
+	assert_int_equal(pthread_create(&ta, NULL, race, &ra), 0);
+	assert_int_equal(pthread_create(&tb, NULL, race, &rb), 0);
+	pthread_join(ta, NULL);
+	pthread_join(tb, NULL);
+	line_counts(b);
+	assert_false(ra.failed || rb.failed);
+	assert_int_equal(s.arb->next, RACE_N + 1);
+	assert_int_equal((b[0][STEER_LINE_TAKEN] - a[0][STEER_LINE_TAKEN]) +
+			 (b[1][STEER_LINE_TAKEN] - a[1][STEER_LINE_TAKEN]), RACE_N);
+	assert_int_equal((b[0][STEER_LINE_DUP] - a[0][STEER_LINE_DUP]) +
+			 (b[1][STEER_LINE_DUP] - a[1][STEER_LINE_DUP]), RACE_N);
+	assert_int_equal(b[0][STEER_LINE_AHEAD] - a[0][STEER_LINE_AHEAD], 0);
+	assert_int_equal(b[1][STEER_LINE_AHEAD] - a[1][STEER_LINE_AHEAD], 0);
+	fprintf(stderr, "  race: line A took %llu, line B %llu of %d\n",
+		(unsigned long long)(b[0][STEER_LINE_TAKEN] - a[0][STEER_LINE_TAKEN]),
+		(unsigned long long)(b[1][STEER_LINE_TAKEN] - a[1][STEER_LINE_TAKEN]), RACE_N);
+}
+
 static void test_spoofed_source_dropped(void **state)
 {
 	uint8_t f[128];
@@ -209,6 +404,9 @@ int main(void)
 		cmocka_unit_test(test_others_pass),
 		cmocka_unit_test(test_short_and_bad_headers),
 		cmocka_unit_test(test_spoofed_source_dropped),
+		cmocka_unit_test(test_arb_first_copy_kept),
+		cmocka_unit_test(test_arb_leaves_alone),
+		cmocka_unit_test(test_arb_race_two_cpus),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
