@@ -1,7 +1,6 @@
-# The exchange simulator (build/exsim) and its test tools: feed_recv (a plain
-# kernel-UDP feed receiver that checks sequence numbers) and order_client (one
-# OUCH order, replies decoded).  Included from netns/build.mk.  Libraries are
-# named by path: proto/ and strategy/ build.mk are read after this file.
+# The exchange simulator (build/exsim).  Included from netns/build.mk.
+# Libraries are named by path: proto/ and strategy/ build.mk are read after
+# this file.
 
 EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
@@ -16,34 +15,7 @@ EXSIM_LIBS := $(BUILD)/libbook.a $(BUILD)/libproto.a $(BUILD)/libstrategy.a \
 $(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
 	$(CC) $^ -o $@ -lz $(LDLIBS)
 
-# What the four kernel-UDP test tools share: argument parsing, the feed
-# socket, the trade CSV line.
-TOOL_UTIL_OBJS := $(call objs,netns/tool_util.c)
-
-$(BUILD)/netns/feed_recv: $(call objs,netns/feed_recv.c) $(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-$(BUILD)/netns/order_client: $(call objs,netns/order_client.c) $(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-# Fault-test tools: a tolerant receiver that classifies and fills gaps, and
-# a one-shot re-request client.
-$(BUILD)/netns/fault_recv: $(call objs,netns/exsim/fault_recv.c) $(TOOL_UTIL_OBJS) \
-		$(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-$(BUILD)/netns/rerequest_client: $(call objs,netns/exsim/rerequest_client.c) \
-		$(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-# Network faults on a veth's egress without sch_netem (rig.sh netem falls
-# back to it): a tc BPF program beside its loader.
-$(BUILD)/netns/vethfault: $(call objs,netns/exsim/vethfault.c)
-	$(CC) $^ -o $@ -lbpf -lelf -lz $(LDLIBS)
-
-BINS += $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client \
-	$(BUILD)/netns/vethfault \
-	$(BUILD)/netns/fault_recv $(BUILD)/netns/rerequest_client
+BINS += $(BUILD)/exsim
 
 # The fill models (last trade, published book), the sources (GBM ticks, the
 # generated day, a replayed file) and the message store, ASan+UBSan.

@@ -68,7 +68,7 @@
 #                         $T_TMP/NAME.ex.json
 #   ex_wait NAME           its exit status
 #   j FILE FILTER          jq -r FILTER FILE
-# the feed receivers in the gateway namespace (netns/feed_recv.c,
+# the feed receivers in the gateway namespace (netns/tools/feed_recv.c,
 # fault_recv.c) and the re-request client:
 #   start_recv NAME OPTIONS..., start_fault_recv NAME OPTIONS...
 #                          joined the rig's feed group; report in

@@ -38,7 +38,7 @@
 #include <unistd.h>
 
 #include "proto/mold_check.h"
-#include "netns/tool_util.h"
+#include "netns/tools/tool_util.h"
 #include "proto/be.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"

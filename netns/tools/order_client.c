@@ -27,7 +27,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netns/tool_util.h"
+#include "netns/tools/tool_util.h"
 #include "proto/ouch.h"
 #include "proto/order_token.h"
 #include "proto/proto_err.h"

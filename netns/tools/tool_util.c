@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "netns/tool_util.h"
+#include "netns/tools/tool_util.h"
 #include "proto/be.h"
 
 int tool_parse_u64(const char *s, uint64_t max, uint64_t *v)

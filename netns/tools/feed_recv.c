@@ -24,7 +24,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netns/tool_util.h"
+#include "netns/tools/tool_util.h"
 #include "proto/be.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"

@@ -29,8 +29,8 @@
 #include <bpf/libbpf.h>
 #include <linux/pkt_sched.h>
 
-#include "netns/exsim/vethfault.h"
-#include "netns/exsim/vethfault.skel.h"
+#include "netns/tools/vethfault.h"
+#include "netns/tools/vethfault.skel.h"
 
 static const char usage[] =
 "Usage: vethfault attach DEV [--loss P] [--duplicate P] [--delay P --slow-class M:N]\n"

@@ -7,8 +7,8 @@
  * exsim's --record format.  Not for the gateway's hot path: these print
  * to stderr and make syscalls.
  */
-#ifndef NETNS_TOOL_UTIL_H
-#define NETNS_TOOL_UTIL_H
+#ifndef NETNS_TOOLS_TOOL_UTIL_H
+#define NETNS_TOOLS_TOOL_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -58,4 +58,4 @@ int tool_open_feed(const char *prog, const char *addr, uint16_t port,
 void tool_write_trade(FILE *o, uint64_t seq, const char symbol[ITCH_SYMBOL_LEN],
 		      const uint8_t *m, uint64_t now_ns);
 
-#endif /* NETNS_TOOL_UTIL_H */
+#endif /* NETNS_TOOLS_TOOL_UTIL_H */
