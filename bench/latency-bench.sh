@@ -54,7 +54,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ "$(id -u)" -eq 0 ] || die "needs root (namespaces, XDP)"
-for b in build/t2t-gateway build/exsim build/backtest build/t2t-capture; do
+for b in build/t2t-gateway build/t2t-exsim build/t2t-backtest build/t2t-capture; do
 	[ -x "$b" ] || die "$b is missing: run make first"
 done
 for t in sockperf jq gnuplot; do

@@ -1,4 +1,4 @@
-# The exchange simulator (build/exsim).  Included from netns/build.mk.
+# The exchange simulator (build/t2t-exsim).  Included from netns/build.mk.
 # Libraries are named by path: proto/ and strategy/ build.mk are read after
 # this file.
 
@@ -12,10 +12,10 @@ EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 EXSIM_LIBS := $(BUILD)/libbook.a $(BUILD)/libproto.a $(BUILD)/libstrategy.a \
 	$(BUILD)/liblatency.a $(BUILD)/libutil.a
 
-$(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
+$(BUILD)/t2t-exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
 	$(CC) $^ -o $@ -lz $(LDLIBS)
 
-BINS += $(BUILD)/exsim
+BINS += $(BUILD)/t2t-exsim
 
 # The fill models (last trade, published book), the sources (GBM ticks, the
 # generated day, a replayed file) and the message store, ASan+UBSan.
@@ -37,35 +37,35 @@ INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
 
 # Publish rate with packing and pacing accuracy, on a rig of its own.
 .PHONY: bench-exsim
-bench-exsim: $(BUILD)/exsim $(BUILD)/netns/feed_recv
+bench-exsim: $(BUILD)/t2t-exsim $(BUILD)/tools/feed_recv
 	./netns/bench_exsim.sh
 BENCHES += bench-exsim
 
 # Replay flat out from a gzip and a plain day, and the generator's speed.
-# The day (3 M messages, 100 symbols) is made once with exsim --gen-day and
+# The day (3 M messages, 100 symbols) is made once with t2t-exsim --gen-day and
 # kept in build/bench-replay/, named after a checksum of the generator.
 BENCH_REPLAY_DAY := $(BUILD)/bench-replay/day-3M-k100-s42-$(DAYGEN_SUM).bin
 
-$(BENCH_REPLAY_DAY): | $(BUILD)/exsim
+$(BENCH_REPLAY_DAY): | $(BUILD)/t2t-exsim
 	@mkdir -p $(@D)
 	rm -f $(@D)/day-*
-	./$(BUILD)/exsim --gen-day $@.gz --messages 3000000 --symbols 100 --seed 42 >/dev/null
-	./$(BUILD)/exsim --gen-day $@ --messages 3000000 --symbols 100 --seed 42 >/dev/null
+	./$(BUILD)/t2t-exsim --gen-day $@.gz --messages 3000000 --symbols 100 --seed 42 >/dev/null
+	./$(BUILD)/t2t-exsim --gen-day $@ --messages 3000000 --symbols 100 --seed 42 >/dev/null
 
 .PHONY: bench-replay
-bench-replay: $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/backtest $(BENCH_REPLAY_DAY)
+bench-replay: $(BUILD)/t2t-exsim $(BUILD)/tools/feed_recv $(BUILD)/t2t-backtest $(BENCH_REPLAY_DAY)
 	./netns/bench_replay.sh $(BENCH_REPLAY_DAY) $(BENCH_REPLAY_DAY).gz
 BENCHES += bench-replay
 
 # The soak (not in make test): 60 s at 100,000 ticks/s over AF_XDP against
 # the gateway; SOAK_ARGS passes options (scripts/soak.sh --help).
 .PHONY: soak
-soak: deps $(BUILD)/exsim $(BUILD)/t2t-gateway $(BUILD)/backtest
+soak: deps $(BUILD)/t2t-exsim $(BUILD)/t2t-gateway $(BUILD)/t2t-backtest
 	./scripts/soak.sh $(SOAK_ARGS)
 
 # The seeded chaos harness (scripts/chaos.sh): make chaos SEEDS=N; a short
 # one runs in make test (tests/integration/chaos_short.sh).
 SEEDS ?= 10
 .PHONY: chaos
-chaos: deps $(BUILD)/exsim $(BUILD)/t2t-gateway $(BUILD)/backtest
+chaos: deps $(BUILD)/t2t-exsim $(BUILD)/t2t-gateway $(BUILD)/t2t-backtest
 	./scripts/chaos.sh --seeds $(SEEDS) $(CHAOS_ARGS)

@@ -15,29 +15,29 @@
 # trade CSV line.
 TOOL_UTIL_OBJS := $(call objs,netns/tools/tool_util.c)
 
-$(BUILD)/netns/mcast_recv: $(call objs,netns/tools/mcast_recv.c)
+$(BUILD)/tools/mcast_recv: $(call objs,netns/tools/mcast_recv.c)
 	$(CC) $^ -o $@
 
-$(BUILD)/netns/feed_recv: $(call objs,netns/tools/feed_recv.c) $(TOOL_UTIL_OBJS) \
+$(BUILD)/tools/feed_recv: $(call objs,netns/tools/feed_recv.c) $(TOOL_UTIL_OBJS) \
 		$(BUILD)/libproto.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/netns/order_client: $(call objs,netns/tools/order_client.c) $(TOOL_UTIL_OBJS) \
+$(BUILD)/tools/order_client: $(call objs,netns/tools/order_client.c) $(TOOL_UTIL_OBJS) \
 		$(BUILD)/libproto.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/netns/fault_recv: $(call objs,netns/tools/fault_recv.c) $(TOOL_UTIL_OBJS) \
+$(BUILD)/tools/fault_recv: $(call objs,netns/tools/fault_recv.c) $(TOOL_UTIL_OBJS) \
 		$(BUILD)/libproto.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/netns/rerequest_client: $(call objs,netns/tools/rerequest_client.c) \
+$(BUILD)/tools/rerequest_client: $(call objs,netns/tools/rerequest_client.c) \
 		$(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
 # The skeleton (build/netns/tools/vethfault.skel.h) comes from the top
 # Makefile's BPF rules.
-$(BUILD)/netns/vethfault: $(call objs,netns/tools/vethfault.c)
+$(BUILD)/tools/vethfault: $(call objs,netns/tools/vethfault.c)
 	$(CC) $^ -o $@ -lbpf -lelf -lz $(LDLIBS)
 
-BINS += $(BUILD)/netns/mcast_recv $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client \
-	$(BUILD)/netns/fault_recv $(BUILD)/netns/rerequest_client $(BUILD)/netns/vethfault
+BINS += $(BUILD)/tools/mcast_recv $(BUILD)/tools/feed_recv $(BUILD)/tools/order_client \
+	$(BUILD)/tools/fault_recv $(BUILD)/tools/rerequest_client $(BUILD)/tools/vethfault

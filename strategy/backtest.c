@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * backtest: generate the spec's synthetic prices, and sweep the HMA/HMA3
+ * t2t-backtest: generate the spec's synthetic prices, and sweep the HMA/HMA3
  * stop-and-reverse strategy over a price file with the batch reference
  * kernel, the incremental kernel (the one the gateway runs), or both.
  */
@@ -29,10 +29,10 @@
 #define EXIT_USAGE	2
 
 static const char usage[] =
-"Usage: backtest --gen N [--seed S] [-o FILE]\n"
-"       backtest --prices FILE [--lengths L1,L2,...] [--kernel K] [-o FILE]\n"
-"       backtest --ticks FILE --symbol SYM:LEN[:UNIT] [--symbol ...] [-o FILE]\n"
-"       backtest --itch DAY[.gz] [--tape[=FILE]] [--book SYM [--book-out FILE]]\n"
+"Usage: t2t-backtest --gen N [--seed S] [-o FILE]\n"
+"       t2t-backtest --prices FILE [--lengths L1,L2,...] [--kernel K] [-o FILE]\n"
+"       t2t-backtest --ticks FILE --symbol SYM:LEN[:UNIT] [--symbol ...] [-o FILE]\n"
+"       t2t-backtest --itch DAY[.gz] [--tape[=FILE]] [--book SYM [--book-out FILE]]\n"
 "                [--stats[=FILE]] [--dump[=FILE]] [--symbols SYM,SYM,...]\n"
 "                [--symbol SYM:LEN[:UNIT] ...] [-o FILE]\n"
 "\n"
@@ -49,7 +49,7 @@ static const char usage[] =
 "                    within 1e-6) and exits 1 naming the first length that\n"
 "                    differs\n"
 "  --ticks FILE      replay ticks recorded by the exchange simulator\n"
-"                    (exsim --record) through the gateway's strategy code and\n"
+"                    (t2t-exsim --record) through the gateway's strategy code and\n"
 "                    print the orders it would send, as CSV\n"
 "                    md_seq,symbol,side,shares (summary on standard error)\n"
 "  --symbol SPEC     with --ticks or --itch: trade SYM with HMA length LEN and\n"
@@ -84,7 +84,7 @@ static const char usage[] =
 "  --symbols LIST    only these symbols' session (comma-separated): the\n"
 "                    system events, their directory entries and every message\n"
 "                    of their locates, numbered 1, 2, 3 ... without a gap,\n"
-"                    exactly as exsim --replay DAY --symbols LIST publishes\n"
+"                    exactly as t2t-exsim --replay DAY --symbols LIST publishes\n"
 "                    it (proto/itch_filter.h); the tape, orders and --dump\n"
 "                    carry those numbers\n"
 "  --dump[=FILE]     every message (kept), CSV seq,hex: the format of\n"
@@ -112,9 +112,9 @@ static const char usage[] =
 
 static int die_usage(const char *fmt, const char *arg)
 {
-	fprintf(stderr, "backtest: ");
+	fprintf(stderr, "t2t-backtest: ");
 	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'backtest --help'.\n");
+	fprintf(stderr, "\nTry 't2t-backtest --help'.\n");
 	return EXIT_USAGE;
 }
 
@@ -140,7 +140,7 @@ static int do_gen(uint64_t N, uint64_t seed, FILE *out)
 	if (fflush(out) == 0)
 		return 0;
 fail:
-	fprintf(stderr, "backtest: write error: %s\n", strerror(errno));
+	fprintf(stderr, "t2t-backtest: write error: %s\n", strerror(errno));
 	return EXIT_USAGE;
 }
 
@@ -157,7 +157,7 @@ static int do_sweep(const char *path, const unsigned int *lengths,
 
 	ret = prices_load(path, &x, &N, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "backtest: %s\n", err);
+		fprintf(stderr, "t2t-backtest: %s\n", err);
 		return EXIT_USAGE;
 	}
 
@@ -174,7 +174,7 @@ static int do_sweep(const char *path, const unsigned int *lengths,
 		    (rb.trades != ri.trades || rb.pnl_pct != ri.pnl_pct)) {
 			fflush(out);
 			fprintf(stderr,
-				"backtest: kernels disagree at length %u: batch %" PRIu64
+				"t2t-backtest: kernels disagree at length %u: batch %" PRIu64
 				" trades %.9f%%, incremental %" PRIu64 " trades %.9f%%\n",
 				lengths[i], rb.trades, rb.pnl_pct, ri.trades, ri.pnl_pct);
 			free(x);
@@ -190,12 +190,12 @@ static int do_sweep(const char *path, const unsigned int *lengths,
 		fprintf(stderr, "\n");
 	free(x);
 	if (fflush(out)) {
-		fprintf(stderr, "backtest: write error: %s\n", strerror(errno));
+		fprintf(stderr, "t2t-backtest: write error: %s\n", strerror(errno));
 		return EXIT_USAGE;
 	}
 	return 0;
 fail:
-	fprintf(stderr, "backtest: %s\n", ret == -ENOMEM ? "out of memory" :
+	fprintf(stderr, "t2t-backtest: %s\n", ret == -ENOMEM ? "out of memory" :
 		"invalid length or price");
 	free(x);
 	return EXIT_USAGE;
@@ -215,7 +215,7 @@ static int do_replay(const char *path, const struct inst_spec *spec,
 
 	ret = ticks_load(path, &t, &n, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "backtest: %s\n", err);
+		fprintf(stderr, "t2t-backtest: %s\n", err);
 		return EXIT_USAGE;
 	}
 	for (unsigned int k = 0; k < nspec; k++)
@@ -292,7 +292,7 @@ int main(int argc, char **argv)
 		case 'l':
 			ret = sweep_parse_lengths(optarg, lengths, HMA_LEN_MAX, &nlen, &bad);
 			if (ret == -ERANGE) {
-				fprintf(stderr, "backtest: length %ld out of range [%d, %d]\n",
+				fprintf(stderr, "t2t-backtest: length %ld out of range [%d, %d]\n",
 					bad, HMA_LEN_MIN, HMA_LEN_MAX);
 				return EXIT_USAGE;
 			}
@@ -312,7 +312,7 @@ int main(int argc, char **argv)
 			if (nspec == MAX_SYMBOLS)
 				return die_usage("too many --symbol (at most 64): '%s'", optarg);
 			if (inst_spec_parse(optarg, &spec[nspec], why, sizeof(why))) {
-				fprintf(stderr, "backtest: --symbol '%s': %s\n", optarg, why);
+				fprintf(stderr, "t2t-backtest: --symbol '%s': %s\n", optarg, why);
 				return EXIT_USAGE;
 			}
 			nspec++;
@@ -366,7 +366,7 @@ int main(int argc, char **argv)
 		case 'Y':
 			ret = itch_parse_symbols(optarg, chosen, ITCH_FILTER_MAX, why, sizeof(why));
 			if (ret < 0) {
-				fprintf(stderr, "backtest: --symbols %s\nTry 'backtest --help'.\n", why);
+				fprintf(stderr, "t2t-backtest: --symbols %s\nTry 't2t-backtest --help'.\n", why);
 				return EXIT_USAGE;
 			}
 			io.symbols = chosen;
@@ -387,7 +387,7 @@ int main(int argc, char **argv)
 			fputs(usage, stdout);
 			return 0;
 		default:
-			fprintf(stderr, "Try 'backtest --help'.\n");
+			fprintf(stderr, "Try 't2t-backtest --help'.\n");
 			return EXIT_USAGE;
 		}
 	}
@@ -428,7 +428,7 @@ int main(int argc, char **argv)
 			lengths[nlen] = hma_grid_length(nlen);
 
 	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "backtest: %s: %s\n", output, strerror(errno));
+		fprintf(stderr, "t2t-backtest: %s: %s\n", output, strerror(errno));
 		return EXIT_USAGE;
 	}
 	if (have_gen)
@@ -442,7 +442,7 @@ int main(int argc, char **argv)
 	else
 		ret = do_sweep(prices, lengths, nlen, kernel, quiet, out);
 	if (out != stdout && fclose(out) && !ret) {
-		fprintf(stderr, "backtest: %s: %s\n", output, strerror(errno));
+		fprintf(stderr, "t2t-backtest: %s: %s\n", output, strerror(errno));
 		ret = EXIT_USAGE;
 	}
 	return ret;

@@ -5,7 +5,7 @@
  * Two sources of the same day: the uncompressed file read into memory
  * first (the book's own cost: frame walk, ITCH decode, order table, levels,
  * prints), and the gzip file streamed through the day-file reader (what
- * backtest --itch pays, decompression included).  Each run builds a fresh
+ * t2t-backtest --itch pays, decompression included).  Each run builds a fresh
  * book (not timed), applies every message with the look-ahead prefetch and
  * consumes every print; the median of the runs is reported, with the
  * fastest and slowest, the peak of live orders and the memory: the

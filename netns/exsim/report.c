@@ -479,13 +479,13 @@ static int write_file(const char *path, const char *what,
 	int bad;
 
 	if (!o) {
-		fprintf(stderr, "exsim: %s %s: %s\n", what, path, strerror(errno));
+		fprintf(stderr, "t2t-exsim: %s %s: %s\n", what, path, strerror(errno));
 		return -1;
 	}
 	body(r, o);
 	bad = ferror(o);
 	if (fclose(o) || bad) {
-		fprintf(stderr, "exsim: %s %s: write error: %s\n", what, path,
+		fprintf(stderr, "t2t-exsim: %s %s: write error: %s\n", what, path,
 			strerror(errno));
 		return -1;
 	}

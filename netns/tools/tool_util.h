@@ -17,7 +17,7 @@
 #include "proto/itch.h"
 #include "util/clock.h"
 
-/* The header line of a trades file (exsim --record, feed_recv --trades). */
+/* The header line of a trades file (t2t-exsim --record, feed_recv --trades). */
 #define TOOL_TRADES_HEADER "seq,symbol,locate,price,shares,send_ns\n"
 
 
