@@ -11,33 +11,22 @@
 # Included from netns/build.mk.  Libraries are named by path: proto/ and
 # util/ build.mk are read after this file.
 
-# What the kernel-UDP tools share: the command line, the feed socket, the
-# trade CSV line.
+# Every tool's command line is a table (util/opt.h).  What the four
+# kernel-UDP tools share besides: the receivers' options and start, the feed
+# socket, the trade and hex lines (tool_util.[ch]).
 TOOL_UTIL_OBJS := $(call objs,netns/tools/tool_util.c)
+UDP_TOOLS := $(addprefix $(BUILD)/tools/,feed_recv fault_recv order_client rerequest_client)
 
-$(BUILD)/tools/mcast_recv: $(call objs,netns/tools/mcast_recv.c)
-	$(CC) $^ -o $@
-
-$(BUILD)/tools/feed_recv: $(call objs,netns/tools/feed_recv.c) $(TOOL_UTIL_OBJS) \
-		$(BUILD)/libproto.a
+$(UDP_TOOLS): $(BUILD)/tools/%: $(BUILD)/netns/tools/%.o $(TOOL_UTIL_OBJS) $(BUILD)/libproto.a \
+		$(BUILD)/libutil.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/tools/order_client: $(call objs,netns/tools/order_client.c) $(TOOL_UTIL_OBJS) \
-		$(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-$(BUILD)/tools/fault_recv: $(call objs,netns/tools/fault_recv.c) $(TOOL_UTIL_OBJS) \
-		$(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-$(BUILD)/tools/rerequest_client: $(call objs,netns/tools/rerequest_client.c) \
-		$(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
+$(BUILD)/tools/mcast_recv: $(call objs,netns/tools/mcast_recv.c) $(BUILD)/libutil.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
 # The skeleton (build/netns/tools/vethfault.skel.h) comes from the top
 # Makefile's BPF rules.
-$(BUILD)/tools/vethfault: $(call objs,netns/tools/vethfault.c)
+$(BUILD)/tools/vethfault: $(call objs,netns/tools/vethfault.c) $(BUILD)/libutil.a
 	$(CC) $^ -o $@ -lbpf -lelf -lz $(LDLIBS)
 
-BINS += $(BUILD)/tools/mcast_recv $(BUILD)/tools/feed_recv $(BUILD)/tools/order_client \
-	$(BUILD)/tools/fault_recv $(BUILD)/tools/rerequest_client $(BUILD)/tools/vethfault
+BINS += $(UDP_TOOLS) $(BUILD)/tools/mcast_recv $(BUILD)/tools/vethfault

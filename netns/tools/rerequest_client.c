@@ -16,7 +16,6 @@
  * usage or socket error.
  */
 #include <arpa/inet.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -30,120 +29,113 @@
 #include "proto/be.h"
 #include "proto/moldudp64.h"
 
-static const char usage[] =
-"Usage: rerequest_client [options] ADDR PORT SEQ COUNT\n"
-"       rerequest_client [options] --raw HEX ADDR PORT\n"
-"  --session ID      session asked for (default EXSIM00001)\n"
-"  --wait-ms T       stop after T ms without an answer (default 300)\n"
-"  --repeat K        send the request K times back to back (default 1)\n"
-"  --expect N        fail unless exactly N messages, SEQ.. in order\n"
-"  --expect-none     fail if anything comes back\n"
-"  --raw HEX         send these bytes instead of a request\n";
+struct cfg {
+	const char *session, *raw;
+	uint64_t wait_ms, repeat, expect;
+	bool have_expect, none;
+};
 
-int main(int argc, char **argv)
+#define C(f) OFF(struct cfg, f)
+
+static int expect(void *cfg, const char *a, char *why, size_t n)
 {
-	static const struct option opts[] = {
-		{ "session", required_argument, NULL, 's' },
-		{ "wait-ms", required_argument, NULL, 'w' },
-		{ "repeat", required_argument, NULL, 'k' },
-		{ "expect", required_argument, NULL, 'e' },
-		{ "expect-none", no_argument, NULL, 'n' },
-		{ "raw", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct mold_rerequest req = { 0 };
-	struct sockaddr_in srv = { .sin_family = AF_INET };
-	uint64_t wait_ms = 300, repeat = 1, expect = 0, v, next, packets = 0;
-	uint64_t messages = 0, bad = 0;
-	uint8_t out[256], buf[2048];
-	size_t out_len = 0;
-	uint16_t port;
-	bool have_expect = false, none = false, raw = false, ok;
-	int fd, opt, args;
+	struct cfg *c = cfg;
 
-	mold_session_set(req.session, "EXSIM00001");
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			if (strlen(optarg) > MOLD_SESSION_LEN)
-				goto usage;
-			mold_session_set(req.session, optarg);
-			break;
-		case 'w':
-			if (tool_parse_u64(optarg, 60000, &wait_ms) || !wait_ms)
-				goto usage;
-			break;
-		case 'k':
-			if (tool_parse_u64(optarg, 100000, &repeat) || !repeat)
-				goto usage;
-			break;
-		case 'e':
-			if (tool_parse_u64(optarg, UINT64_MAX, &expect))
-				goto usage;
-			have_expect = true;
-			break;
-		case 'n':
-			none = true;
-			break;
-		case 'r':
-			if (tool_parse_hex(optarg, out, sizeof(out), &out_len))
-				goto usage;
-			raw = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			goto usage;
-		}
-	}
-	args = argc - optind;
-	if (args != (raw ? 2 : 4) || inet_pton(AF_INET, argv[optind], &srv.sin_addr) != 1 ||
-	    tool_parse_port(argv[optind + 1], &port))
-		goto usage;
-	srv.sin_port = htons(port);
-	if (!raw) {
-		if (tool_parse_u64(argv[optind + 2], UINT64_MAX, &req.seq) ||
-		    tool_parse_u64(argv[optind + 3], 0xFFFF, &v))
-			goto usage;
-		req.count = (uint16_t)v;
-		out_len = (size_t)mold_encode_rerequest(out, sizeof(out), &req);
-	} else if (mold_decode_rerequest(out, out_len, &req) < 0) {
-		req.seq = 0;	/* not a request: no order to check answers against */
-	}
+	if (opt_parse_u64(a, 0, UINT64_MAX, &c->expect))
+		return snprintf(why, n, "wants a count"), -1;
+	c->have_expect = true;
+	return 0;
+}
 
-	fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (fd < 0) {
-		perror("rerequest_client: socket");
-		return 2;
-	}
-	/* Answers come as fast as the server sends them; this reads only
-	 * after all requests went out. */
-	tool_set_rcvbuf(fd, 16 << 20);
-	for (v = 0; v < repeat; v++)
-		if (sendto(fd, out, out_len, 0, (struct sockaddr *)&srv, sizeof(srv)) < 0) {
-			perror("rerequest_client: sendto");
-			return 2;
-		}
+static const struct opt opts[] = {
+	OPT("session", 0, OPT_STR, C(session), "ID", "session asked for",
+	    .max = MOLD_SESSION_LEN),
+	OPT("wait-ms", 0, OPT_U64, C(wait_ms), "T", "stop after T ms without an answer",
+	    .min = 1, .max = 60000),
+	OPT("repeat", 0, OPT_U64, C(repeat), "K", "send the request K times back to back",
+	    .min = 1, .max = 100000),
+	OPT("expect", 0, OPT_CALL, 0, "N", "fail unless exactly N messages, SEQ.. in order",
+	    .call = expect),
+	OPT("expect-none", 0, OPT_FLAG, C(none), NULL, "fail if anything comes back"),
+	OPT("raw", 0, OPT_STR, C(raw), "HEX", "send these bytes instead of a request"),
+	OPT_END,
+};
 
-	next = req.seq;
+static const struct opt_prog prog = {
+	.name = "rerequest_client",
+	.usage = "[options] ADDR PORT SEQ COUNT\n"
+		 "       rerequest_client [options] --raw HEX ADDR PORT",
+	.about =
+"Ask the simulator's MoldUDP64 re-request server at ADDR:PORT once (the\n"
+"spec's 20-byte request: session, first sequence number SEQ, COUNT) or send\n"
+"raw bytes, then read answers until --wait-ms passes without one.  Every\n"
+"message answered goes to standard output as seq,hex (fault_recv --dump's\n"
+"format), a summary to standard error.  Every answer must be a well-formed\n"
+"packet of the session asked for, in sequence order without repeats.\n",
+	.more = "Exit status: 0 all held, 1 not, 2 bad usage or a socket error.\n",
+	.opts = opts,
+};
+
+/*
+ * The command line into @c, the request into @out (*@out_len bytes) and
+ * @req, the server into @srv.  Returns 0 to run, 1 after --help, 2 after a
+ * usage error.
+ */
+static int parse(struct cfg *c, int argc, char **argv, struct mold_rerequest *req,
+		 uint8_t *out, size_t cap, size_t *out_len, struct sockaddr_in *srv)
+{
+	uint64_t count;
+	int first, ret;
+
+	ret = opt_parse(&prog, c, argc, argv, &first);
+	if (ret)
+		return ret;
+	ret = tool_opt_target(&prog, argc, argv, first, c->raw ? 0 : 2,
+			      c->raw ? "ADDR PORT (with --raw)" : "ADDR PORT SEQ COUNT", srv);
+	if (ret)
+		return ret;
+	mold_session_set(req->session, c->session);
+	if (c->raw) {
+		ret = tool_opt_hex(&prog, "--raw", c->raw, out, cap, out_len);
+		if (!ret && mold_decode_rerequest(out, *out_len, req) < 0)
+			req->seq = 0;	/* not a request: no order to check answers against */
+		return ret;
+	}
+	if (opt_parse_u64(argv[first + 2], 0, UINT64_MAX, &req->seq))
+		return opt_error(&prog, "SEQ wants a sequence number: '%s'", argv[first + 2]);
+	if (opt_parse_u64(argv[first + 3], 0, 0xFFFF, &count))
+		return opt_error(&prog, "COUNT wants 0..65535: '%s'", argv[first + 3]);
+	req->count = (uint16_t)count;
+	*out_len = (size_t)mold_encode_rerequest(out, cap, req);
+	return 0;
+}
+
+/*
+ * The answers until @c->wait_ms passes without one, printed; the
+ * summary on stderr.  Returns the exit status.
+ */
+static int answers(int fd, const struct cfg *c, const struct mold_rerequest *req)
+{
+	uint64_t next = req->seq, packets = 0, messages = 0, bad = 0;
+	uint8_t buf[2048];
+	bool ok;
+
 	for (;;) {
 		struct pollfd p = { .fd = fd, .events = POLLIN };
 		struct mold_iter it;
 		const uint8_t *m;
 		uint64_t seq;
-		uint16_t count, len, i, k;
+		uint16_t count, len, i;
 		ssize_t n;
 
-		if (poll(&p, 1, (int)wait_ms) <= 0)
+		if (poll(&p, 1, (int)c->wait_ms) <= 0)
 			break;
 		n = recv(fd, buf, sizeof(buf), 0);
 		if (n < 0)
 			break;
 		packets++;
 		if (mold_check(buf, (size_t)n) != MOLD_WELL_FORMED ||
-		    memcmp(buf + MOLD_OFF_SESSION, req.session, MOLD_SESSION_LEN)) {
+		    memcmp(buf + MOLD_OFF_SESSION, req->session, MOLD_SESSION_LEN)) {
 			bad++;
 			continue;
 		}
@@ -153,24 +145,45 @@ int main(int argc, char **argv)
 			bad++;
 			continue;
 		}
-		if (repeat == 1 && req.seq && seq != next)
+		if (c->repeat == 1 && req->seq && seq != next)
 			bad++;
 		next = seq + count;
 		mold_iter_init(&it, buf, (size_t)n);
 		for (i = 0; mold_iter_next(&it, &m, &len) == 1; i++) {
-			printf("%" PRIu64 ",", seq + i);
-			for (k = 0; k < len; k++)
-				printf("%02x", m[k]);
-			putchar('\n');
+			tool_write_hex(stdout, seq + i, m, len);
 			messages++;
 		}
 	}
-	close(fd);
 	fprintf(stderr, "packets=%" PRIu64 " messages=%" PRIu64 " bad=%" PRIu64 "\n",
 		packets, messages, bad);
-	ok = !bad && (!none || !packets) && (!have_expect || messages == expect);
+	ok = !bad && (!c->none || !packets) && (!c->have_expect || messages == c->expect);
 	return ok ? 0 : 1;
-usage:
-	fputs(usage, stderr);
-	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	struct cfg c = { .session = "EXSIM00001", .wait_ms = 300, .repeat = 1 };
+	struct mold_rerequest req = { 0 };
+	struct sockaddr_in srv;
+	uint8_t out[256];
+	size_t out_len = 0;
+	int fd, ret;
+
+	ret = parse(&c, argc, argv, &req, out, sizeof(out), &out_len, &srv);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	/* Answers come as fast as the server sends them; this reads only
+	 * after all requests went out. */
+	fd = tool_udp_socket(prog.name, 0, 16 << 20);
+	if (fd < 0)
+		return 2;
+	for (uint64_t k = 0; k < c.repeat; k++)
+		if (sendto(fd, out, out_len, 0, (struct sockaddr *)&srv, sizeof(srv)) < 0) {
+			perror("rerequest_client: sendto");
+			close(fd);
+			return 2;
+		}
+	ret = answers(fd, &c, &req);
+	close(fd);
+	return ret;
 }
