@@ -15,7 +15,7 @@ $(ASAN)/libstrategy.a: $(call asan_objs,$(STRATEGY_SRCS))
 
 # --itch reads day files through the order book (book/, proto/, zlib).
 $(BUILD)/t2t-backtest: $(BUILD)/strategy/backtest.o $(BUILD)/strategy/backtest_itch.o \
-		$(BUILD)/libbook.a $(BUILD)/libstrategy.a $(BUILD)/libproto.a
+		$(BUILD)/libbook.a $(BUILD)/libstrategy.a $(BUILD)/libproto.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
 $(BUILD)/bench/bench_strategy: $(BUILD)/strategy/bench_strategy.o $(BUILD)/libstrategy.a
