@@ -32,7 +32,7 @@ UNIT_TESTS += $(BOOK_UNIT_TESTS)
 
 # t2t-genday: a synthetic day file.
 $(BUILD)/t2t-genday: $(BUILD)/book/tools/genday.o $(BOOK_LIB) $(BUILD)/libproto.a \
-		$(BUILD)/libstrategy.a
+		$(BUILD)/libstrategy.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
 BINS += $(BUILD)/t2t-genday
