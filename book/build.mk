@@ -67,7 +67,8 @@ fuzz-book: $(BOOK_FUZZ)
 DAYGEN_SUM := $(shell cat book/daygen.c book/daygen_admin.c | cksum | cut -d' ' -f1)
 BENCH_BOOK_DAY := $(BUILD)/bench-book/day-20M-k100-s42-$(DAYGEN_SUM).bin
 
-$(BUILD)/bench/bench_book: $(BUILD)/book/bench/bench_book.o $(BOOK_LIB) $(BUILD)/libproto.a
+$(BUILD)/bench/bench_book: $(BUILD)/book/bench/bench_book.o $(BOOK_LIB) $(BUILD)/libproto.a \
+		$(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
 BINS += $(BUILD)/bench/bench_book
