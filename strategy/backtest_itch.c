@@ -12,6 +12,7 @@
 #include "proto/itch_filter.h"
 #include "strategy/backtest_itch.h"
 #include "strategy/trader.h"
+#include "util/json.h"
 
 #define EXIT_BAD	2
 #define MAX_SPECS	64
@@ -139,20 +140,6 @@ static void write_book(struct run *r, FILE *f)
 			fprintf(f, "%c,%u,%" PRIu64 ",%u\n", side == BOOK_BID ? 'B' : 'S',
 				l->price, l->shares, l->orders);
 	}
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 static void write_stats(struct run *r, FILE *f)
