@@ -160,14 +160,91 @@ static int keep(struct state *st, uint64_t seq, const uint8_t *m, uint16_t n)
 	return 0;
 }
 
+/* A heartbeat or an end of session at @seq: the numbers below it exist. */
+static void control(struct state *st, uint64_t seq, uint16_t count)
+{
+	if (count == MOLD_COUNT_HEARTBEAT) {
+		st->heartbeats++;
+	} else {
+		st->end_of_session++;
+		if (!st->ended) {
+			st->ended = true;
+			st->end_seq = seq;
+		}
+	}
+	if (seq > st->max_seq + 1)
+		st->overflow = true;
+	else if (seq > st->hi)
+		st->hi = seq;
+}
+
+/*
+ * The messages of a well-formed data packet from @seq on: kept where new,
+ * compared with the first copy where not.  Returns how many were new, or
+ * -1 when the store is full.
+ */
+static int64_t store(struct state *st, const uint8_t *pkt, size_t len, uint64_t seq, int src)
+{
+	struct mold_iter it;
+	const uint8_t *m;
+	int64_t news = 0;
+	uint16_t n;
+
+	/* Well formed: exactly count blocks, the last one ending the packet. */
+	mold_iter_init(&it, pkt, len);
+	for (uint64_t s = seq; mold_iter_next(&it, &m, &n) == 1; s++) {
+		if (st->have[s]) {
+			if (st->len[s] != n || memcmp(st->arena + st->off[s], m, n))
+				st->mismatch++;
+			continue;
+		}
+		if (keep(st, s, m, n))
+			return -1;
+		st->have[s] = src == SRC_FEED ? 1 : 2;
+		if (st->arrive && src == SRC_FEED)
+			st->arrive[s] = st->now;
+		news++;
+		if (m[ITCH_OFF_TYPE] == 'P')
+			st->trades++;
+	}
+	return news;
+}
+
+/*
+ * What a feed data packet of @len bytes, @count messages from @seq, @news
+ * of them new, was: in order, a gap (beyond @hi0, the highest number known
+ * before it), late (filling a hole) or a duplicate.
+ */
+static void classify(struct state *st, size_t len, uint64_t seq, uint16_t count,
+		     uint64_t news, uint64_t hi0)
+{
+	st->data_packets++;
+	st->feed_msgs += news;
+	if (len > st->max_datagram)
+		st->max_datagram = len;
+	if (count > st->max_count)
+		st->max_count = count;
+	if (!news) {
+		st->dup_packets++;
+		st->dup_msgs += count;
+	} else if (seq > hi0) {
+		st->gap_events++;
+		st->gap_msgs += seq - hi0;
+	} else if (seq < hi0) {
+		st->late_packets++;
+		st->late_msgs += news;
+	} else {
+		st->in_order++;
+	}
+}
+
 /* One datagram from the feed or the fill socket. */
 static void packet(struct state *st, const uint8_t *pkt, size_t len, int src)
 {
 	enum mold_defect d;
-	uint64_t seq, s, news = 0, hi0 = st->hi;
-	struct mold_iter it;
-	const uint8_t *m;
-	uint16_t count, n;
+	uint64_t seq, hi0 = st->hi;
+	uint16_t count;
+	int64_t news;
 
 	if (src == SRC_FEED)
 		st->datagrams++;
@@ -193,70 +270,23 @@ static void packet(struct state *st, const uint8_t *pkt, size_t len, int src)
 	seq = be64_load(pkt + MOLD_OFF_SEQ);
 	count = be16_load(pkt + MOLD_OFF_COUNT);
 	if (count == MOLD_COUNT_HEARTBEAT || count == MOLD_COUNT_END) {
-		if (count == MOLD_COUNT_HEARTBEAT) {
-			st->heartbeats++;
-		} else {
-			st->end_of_session++;
-			if (!st->ended) {
-				st->ended = true;
-				st->end_seq = seq;
-			}
-		}
-		if (seq > st->max_seq + 1)
-			st->overflow = true;
-		else if (seq > st->hi)
-			st->hi = seq;
+		control(st, seq, count);
 		return;
 	}
-	if (seq == 0 || seq + count - 1 > st->max_seq) {
+	news = seq && seq + count - 1 <= st->max_seq ? store(st, pkt, len, seq, src) : -1;
+	if (news < 0) {
 		st->overflow = true;
 		return;
 	}
-	/* Well formed: exactly count blocks, the last one ending the packet. */
-	mold_iter_init(&it, pkt, len);
-	for (s = seq; mold_iter_next(&it, &m, &n) == 1; s++) {
-		if (st->have[s]) {
-			if (st->len[s] != n || memcmp(st->arena + st->off[s], m, n))
-				st->mismatch++;
-			continue;
-		}
-		if (keep(st, s, m, n)) {
-			st->overflow = true;
-			return;
-		}
-		st->have[s] = src == SRC_FEED ? 1 : 2;
-		if (st->arrive && src == SRC_FEED)
-			st->arrive[s] = st->now;
-		news++;
-		if (m[ITCH_OFF_TYPE] == 'P')
-			st->trades++;
-	}
 	if (seq + count > st->hi)
 		st->hi = seq + count;
-	if (src == SRC_FILL) {
-		st->fill_packets++;
-		st->fill_msgs += news;
-		st->fill_dup_msgs += count - news;
+	if (src == SRC_FEED) {
+		classify(st, len, seq, count, (uint64_t)news, hi0);
 		return;
 	}
-	st->data_packets++;
-	st->feed_msgs += news;
-	if (len > st->max_datagram)
-		st->max_datagram = len;
-	if (count > st->max_count)
-		st->max_count = count;
-	if (!news) {
-		st->dup_packets++;
-		st->dup_msgs += count;
-	} else if (seq > hi0) {
-		st->gap_events++;
-		st->gap_msgs += seq - hi0;
-	} else if (seq < hi0) {
-		st->late_packets++;
-		st->late_msgs += news;
-	} else {
-		st->in_order++;
-	}
+	st->fill_packets++;
+	st->fill_msgs += (uint64_t)news;
+	st->fill_dup_msgs += count - (uint64_t)news;
 }
 
 static void request(struct state *st, int fd, const struct sockaddr_in *srv,
