@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * gateway: the tick-to-trade gateway.  The main thread sets everything up,
+ * t2t-gateway: the tick-to-trade gateway.  The main thread sets everything up,
  * starts the hot loop on its own pinned thread, prints a status line once a
  * second, and at the end tears down (XDP detached first) and reports.
  */
@@ -74,46 +74,215 @@ static double since(uint64_t t0)
 	return (double)(mono_ns() - t0) / 1e9;
 }
 
-int main(int argc, char **argv)
-{
-	static struct gw_engine engine;
-	static struct gw_mon mon;
+/* Everything one run of the gateway owns, set up and torn down by main(). */
+struct run {
+	struct gw_opts o;
+	struct gw_engine engine;
+	struct gw_mon mon;
 	struct xsk_path xp;
 	struct udp_path up;
-	struct gw_opts o;
-	struct gw_report rep = { 0 };
-	struct hot h = { 0 };
-	struct sigaction sa = { 0 };
-	uint64_t t0, prev_ticks = 0, last_status, last_mon = 0;
-	int stale_reported = 0;
-	pthread_t th;
+	struct gw_report rep;
+	struct hot h;
+	uint64_t t0;
+};
+
+/* Output files are written at exit: find out now that they cannot be. */
+static int check_outputs(const struct gw_opts *o)
+{
+	const char *outs[] = { o->json, o->orders_out, o->capture };
+
+	for (unsigned int i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
+		FILE *f;
+
+		if (!outs[i])
+			continue;
+		f = fopen(outs[i], "a");
+		if (!f) {
+			fprintf(stderr, "t2t-gateway: cannot write %s: %s\n", outs[i],
+				strerror(errno));
+			return -1;
+		}
+		fclose(f);
+	}
+	return 0;
+}
+
+/* What absorbs a stall, and what it costs. */
+static void print_memory(const struct run *r)
+{
+	const struct gw_engine *e = &r->engine;
+
+	if (r->h.x && !r->xp.port.hugepages)
+		fprintf(stderr, "t2t-gateway: note: no 2 MB hugepages reserved "
+			"(/proc/sys/vm/nr_hugepages); UMEM on 4 KB pages\n");
+	fprintf(stderr, "t2t-gateway: memory: ");
+	if (r->h.x)
+		fprintf(stderr, "UMEM %.1f MB (RX ring %u packets), ",
+			(double)r->xp.port.area_size / 1048576, r->o.ring_size);
+	fprintf(stderr, "hold area %.1f MB (%u packets), order log %.1f MB (%u orders)",
+		(double)r->o.eng.gap.hold * GAP_HOLD_MTU / 1048576, r->o.eng.gap.hold,
+		(double)(e->ord.mask + 1) * sizeof(struct gw_order) / 1048576, e->ord.mask + 1);
+	if (e->book) {
+		char pages[64];
+
+		book_describe_pages(e->book, pages, sizeof(pages));
+		fprintf(stderr, ", books %.1f MB on %s pages (%u orders)",
+			(double)e->book->mem.size / 1048576, pages, e->book->max_orders);
+	}
+	fputc('\n', stderr);
+}
+
+/* The engine, the path, the monitor segment.  0, or -1 after saying why. */
+static int open_run(struct run *r)
+{
 	char err[256];
 	int ret;
 
-	ret = opts_parse(&o, argc, argv);
-	if (ret)
-		return ret == 1 ? 0 : 2;
+	if (engine_init(&r->engine, &r->o.eng, err, sizeof(err))) {
+		fprintf(stderr, "t2t-gateway: %s\n", err);
+		return -1;
+	}
+	if (r->o.mode == GW_MODE_XDP) {
+		ret = xsk_path_open(&r->xp, &r->o, err, sizeof(err));
+		r->h.x = r->rep.x = &r->xp;
+	} else {
+		ret = udp_path_open(&r->up, &r->o, err, sizeof(err));
+		r->h.u = r->rep.u = &r->up;
+	}
+	if (ret) {
+		fprintf(stderr, "t2t-gateway: %s\n", err);
+		goto fail_engine;
+	}
+	print_memory(r);
+	r->h.o = r->rep.o = &r->o;
+	r->h.e = r->rep.e = &r->engine;
+	if (!r->o.monitor || strcmp(r->o.monitor, "off")) {
+		const char *name = r->o.monitor ? r->o.monitor : r->o.ifname;
 
-	/* Output files are written at exit: find out now that they cannot be. */
-	{
-		const char *outs[] = { o.json, o.orders_out, o.capture };
+		if (gw_mon_open(&r->mon, name, &r->rep, err, sizeof(err))) {
+			fprintf(stderr, "t2t-gateway: %s (--monitor NAME names another, "
+				"--monitor off publishes none)\n", err);
+			goto fail_path;
+		}
+		ctl.mon = &r->mon;
+	}
+	return 0;
+fail_path:
+	if (r->h.x)
+		xsk_path_close(&r->xp);
+	else
+		udp_path_close(&r->up);
+fail_engine:
+	engine_destroy(&r->engine);
+	return -1;
+}
 
-		for (unsigned int i = 0; i < sizeof(outs) / sizeof(outs[0]); i++) {
-			FILE *f;
+static void close_run(struct run *r)
+{
+	if (ctl.mon) {
+		/* The run's last state stays readable until the segment closes. */
+		gw_mon_poll(ctl.mon, mono_ns(), true);
+		gw_mon_close(ctl.mon);
+	}
+	if (r->h.x)
+		xsk_path_close(&r->xp);
+	else
+		udp_path_close(&r->up);
+	engine_destroy(&r->engine);
+}
 
-			if (!outs[i])
-				continue;
-			f = fopen(outs[i], "a");
-			if (!f) {
-				fprintf(stderr, "t2t-gateway: cannot write %s: %s\n", outs[i],
-					strerror(errno));
-				return 1;
-			}
-			fclose(f);
+/*
+ * Keep this thread (and the status line) off the hot loop's CPU: with
+ * nothing else runnable there, the loop is never preempted by us.
+ */
+static void leave_hot_cpu(int cpu)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	if (cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	for (long c = 0; c < ncpu; c++)
+		if (c != cpu)
+			CPU_SET(c, &set);
+	if (CPU_COUNT(&set))
+		sched_setaffinity(0, sizeof(set), &set);
+}
+
+/*
+ * The main thread while the hot loop runs: what the loop cannot do itself
+ * (log, read the kill file, the monitor's counters, the status line).
+ */
+static void supervise(struct run *r)
+{
+	struct gw_engine *e = &r->engine;
+	uint64_t prev_ticks = 0, last_status = r->t0, last_mon = 0;
+	bool stale_reported = false;
+
+	while (!r->h.done && !ctl.stop) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+		if (r->h.err[0]) {
+			fprintf(stderr, "t2t-gateway: warning: %s\n", r->h.err);
+			r->h.err[0] = '\0';
+		}
+		if (r->o.duration > 0 && since(r->t0) >= r->o.duration)
+			ctl.stop = 1;
+		if (e->gap.stale && !stale_reported) {
+			stale_reported = true;
+			fprintf(stderr, "t2t-gateway: feed session STALE at sequence %" PRIu64
+				": %s; no more orders for it\n", e->dec.next_seq, e->gap.why);
+		}
+		/* The kill switch: polled here, enforced by the hot loop per order. */
+		if (!e->risk.killed && (kill_requested ||
+					(r->o.kill_file && access(r->o.kill_file, F_OK) == 0))) {
+			e->risk.killed = 1;
+			fprintf(stderr, "t2t-gateway: KILL SWITCH engaged (%s): no new orders "
+				"from now on\n", kill_requested ? "SIGUSR1" : r->o.kill_file);
+		}
+		if (ctl.mon && mono_ns() - last_mon >= GW_MON_PERIOD_NS) {
+			last_mon = mono_ns();
+			gw_mon_poll(ctl.mon, last_mon, false);
+		}
+		if (!r->o.quiet && mono_ns() - last_status >= NS_PER_SEC) {
+			report_status(stderr, &r->rep, (double)(mono_ns() - last_status) / 1e9,
+				      &prev_ticks);
+			last_status = mono_ns();
 		}
 	}
+}
 
-	if (geteuid() != 0 && o.mode == GW_MODE_XDP) {
+/* Report needs the socket's kernel counters: called before the path closes. */
+static void report_run(struct run *r)
+{
+	int ret;
+
+	r->rep.elapsed_s = since(r->t0);
+	if (report_build(&r->rep))
+		fprintf(stderr, "t2t-gateway: out of memory for the latency report\n");
+	report_summary(stdout, &r->rep);
+	if (r->o.json && (ret = report_json(r->o.json, &r->rep)))
+		fprintf(stderr, "t2t-gateway: %s: %s\n", r->o.json, strerror(-ret));
+	if (r->o.orders_out && (ret = report_orders_csv(r->o.orders_out, &r->rep)))
+		fprintf(stderr, "t2t-gateway: %s: %s\n", r->o.orders_out, strerror(-ret));
+	report_free(&r->rep);
+}
+
+int main(int argc, char **argv)
+{
+	static struct run r;
+	struct sigaction sa = { .sa_handler = on_signal };
+	pthread_t th;
+	int ret;
+
+	ret = opts_parse(&r.o, argc, argv);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	if (check_outputs(&r.o))
+		return 1;
+	if (geteuid() != 0 && r.o.mode == GW_MODE_XDP) {
 		fprintf(stderr, "t2t-gateway: AF_XDP needs root (CAP_NET_ADMIN, CAP_BPF, "
 			"CAP_IPC_LOCK); run as root or use --mode udp\n");
 		return 1;
@@ -122,151 +291,27 @@ int main(int argc, char **argv)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		fprintf(stderr, "t2t-gateway: note: mlockall failed (%s); memory not locked\n",
 			strerror(errno));
-
-	ret = engine_init(&engine, &o.eng, err, sizeof(err));
-	if (ret) {
-		fprintf(stderr, "t2t-gateway: %s\n", err);
+	if (open_run(&r))
 		return 1;
-	}
-	if (o.mode == GW_MODE_XDP) {
-		ret = xsk_path_open(&xp, &o, err, sizeof(err));
-		h.x = rep.x = &xp;
-	} else {
-		ret = udp_path_open(&up, &o, err, sizeof(err));
-		h.u = rep.u = &up;
-	}
-	if (ret) {
-		fprintf(stderr, "t2t-gateway: %s\n", err);
-		engine_destroy(&engine);
-		return 1;
-	}
-	if (h.x && !xp.port.hugepages)
-		fprintf(stderr, "t2t-gateway: note: no 2 MB hugepages reserved "
-			"(/proc/sys/vm/nr_hugepages); UMEM on 4 KB pages\n");
-	/* What absorbs a stall, and what it costs. */
-	fprintf(stderr, "t2t-gateway: memory: ");
-	if (h.x)
-		fprintf(stderr, "UMEM %.1f MB (RX ring %u packets), ",
-			(double)xp.port.area_size / 1048576, o.ring_size);
-	fprintf(stderr, "hold area %.1f MB (%u packets), order log %.1f MB (%u orders)",
-		(double)o.eng.gap.hold * GAP_HOLD_MTU / 1048576, o.eng.gap.hold,
-		(double)(engine.ord.mask + 1) * sizeof(struct gw_order) / 1048576,
-		engine.ord.mask + 1);
-	if (engine.book) {
-		char pages[64];
 
-		book_describe_pages(engine.book, pages, sizeof(pages));
-		fprintf(stderr, ", books %.1f MB on %s pages (%u orders)", (double)
-			engine.book->mem.size / 1048576, pages, engine.book->max_orders);
-	}
-	fputc('\n', stderr);
-
-	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
-	ctl.exit_on_end = o.exit_on_end;
-	ctl.grace_ns = (uint64_t)(o.grace * 1e9);
-
-	h.o = &o;
-	h.e = &engine;
-	rep.o = &o;
-	rep.e = &engine;
-	if (!o.monitor || strcmp(o.monitor, "off")) {
-		const char *name = o.monitor ? o.monitor : o.ifname;
-
-		ret = gw_mon_open(&mon, name, &rep, err, sizeof(err));
-		if (ret) {
-			fprintf(stderr, "t2t-gateway: %s (--monitor NAME names another, "
-				"--monitor off publishes none)\n", err);
-			goto teardown_paths;
-		}
-		ctl.mon = &mon;
-	}
+	ctl.exit_on_end = r.o.exit_on_end;
+	ctl.grace_ns = (uint64_t)(r.o.grace * 1e9);
 	fprintf(stderr, "t2t-gateway: %s path on %s, %u instrument(s), hot loop on CPU %d; "
-		"Ctrl-C to stop\n", path_name(&o), o.ifname, o.eng.n_inst, o.cpu);
-	t0 = last_status = mono_ns();
-	ret = pthread_create(&th, NULL, hot_loop, &h);
+		"Ctrl-C to stop\n", path_name(&r.o), r.o.ifname, r.o.eng.n_inst, r.o.cpu);
+	r.t0 = mono_ns();
+	ret = pthread_create(&th, NULL, hot_loop, &r.h);
 	if (ret) {
 		fprintf(stderr, "t2t-gateway: cannot start the hot loop: %s\n", strerror(ret));
+	} else {
+		leave_hot_cpu(r.o.cpu);
+		supervise(&r);
 		ctl.stop = 1;
-		goto teardown;
+		pthread_join(th, NULL);
 	}
-
-	/*
-	 * Keep this thread (and the status line) off the hot loop's CPU: with
-	 * nothing else runnable there, the loop is never preempted by us.
-	 */
-	if (o.cpu >= 0) {
-		long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-		cpu_set_t set;
-
-		CPU_ZERO(&set);
-		for (long c = 0; c < ncpu; c++)
-			if (c != o.cpu)
-				CPU_SET(c, &set);
-		if (CPU_COUNT(&set))
-			sched_setaffinity(0, sizeof(set), &set);
-	}
-
-	while (!h.done && !ctl.stop) {
-		struct timespec ts = { 0, 50 * 1000 * 1000 };
-
-		nanosleep(&ts, NULL);
-		if (h.err[0]) {
-			fprintf(stderr, "t2t-gateway: warning: %s\n", h.err);
-			h.err[0] = '\0';
-		}
-		if (o.duration > 0 && since(t0) >= o.duration)
-			ctl.stop = 1;
-		/* The hot loop cannot log: say it here when the session went stale. */
-		if (engine.gap.stale && !stale_reported) {
-			stale_reported = 1;
-			fprintf(stderr, "t2t-gateway: feed session STALE at sequence %" PRIu64
-				": %s; no more orders for it\n", engine.dec.next_seq,
-				engine.gap.why);
-		}
-		/* The kill switch: polled here, enforced by the hot loop per order. */
-		if (!engine.risk.killed && (kill_requested ||
-				       (o.kill_file && access(o.kill_file, F_OK) == 0))) {
-			engine.risk.killed = 1;
-			fprintf(stderr, "t2t-gateway: KILL SWITCH engaged (%s): no new orders from now on\n",
-				kill_requested ? "SIGUSR1" : o.kill_file);
-		}
-		if (ctl.mon && mono_ns() - last_mon >= GW_MON_PERIOD_NS) {
-			last_mon = mono_ns();
-			gw_mon_poll(ctl.mon, last_mon, false);
-		}
-		if (!o.quiet && mono_ns() - last_status >= 1000000000ull) {
-			report_status(stderr, &rep, (double)(mono_ns() - last_status) / 1e9,
-				      &prev_ticks);
-			last_status = mono_ns();
-		}
-	}
-	ctl.stop = 1;
-	pthread_join(th, NULL);
-teardown:
-	rep.elapsed_s = since(t0);
-	/* Report needs the socket's kernel counters: read them before closing. */
-	if (report_build(&rep))
-		fprintf(stderr, "t2t-gateway: out of memory for the latency report\n");
-	report_summary(stdout, &rep);
-	if (o.json && (ret = report_json(o.json, &rep)))
-		fprintf(stderr, "t2t-gateway: %s: %s\n", o.json, strerror(-ret));
-	if (o.orders_out && (ret = report_orders_csv(o.orders_out, &rep)))
-		fprintf(stderr, "t2t-gateway: %s: %s\n", o.orders_out, strerror(-ret));
-	report_free(&rep);
-	if (ctl.mon) {
-		/* The run's last state stays readable until the segment closes. */
-		gw_mon_poll(ctl.mon, mono_ns(), true);
-		gw_mon_close(ctl.mon);
-	}
-	ret = 0;
-teardown_paths:
-	if (h.x)
-		xsk_path_close(&xp);
-	else
-		udp_path_close(&up);
-	engine_destroy(&engine);
-	return ret ? 1 : 0;
+	report_run(&r);
+	close_run(&r);
+	return 0;
 }
