@@ -32,6 +32,14 @@ all: deps build-all
 
 include $(sort $(wildcard */build.mk))
 
+# Where programs land: build/t2t-<name> for what a user runs, build/tools/
+# for the test tools, build/bench/ for the benchmarks.  Their link rules do
+# not make the folder, so every program there waits for it.
+$(filter $(BUILD)/tools/%,$(BINS)): | $(BUILD)/tools
+$(filter $(BUILD)/bench/%,$(BINS)): | $(BUILD)/bench
+$(BUILD)/tools $(BUILD)/bench:
+	mkdir -p $@
+
 .PHONY: build-all
 build-all: $(BINS) $(UNIT_TESTS)
 

@@ -8,18 +8,18 @@ include bench/floor/floor.mk bench/report/report.mk
 # reports: bench/README.md).
 BENCHES += bench-latency
 .PHONY: bench-latency
-bench-latency: $(BUILD)/t2t-gateway $(BUILD)/t2t-floor $(BUILD)/exsim $(BUILD)/backtest \
+bench-latency: $(BUILD)/t2t-gateway $(BUILD)/t2t-floor $(BUILD)/t2t-exsim $(BUILD)/t2t-backtest \
 		$(BUILD)/t2t-capture $(BUILD)/t2t-watch $(BUILD)/t2t-latency-report
 	./bench/latency-bench.sh
 
 # Two feed lines against one: wire-to-wire with line A lossy, B 30 us behind.
 BENCHES += bench-lines
 .PHONY: bench-lines
-bench-lines: $(BUILD)/t2t-gateway $(BUILD)/exsim
+bench-lines: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim
 	./bench/lines-bench.sh
 
 # What the book and the monitor cost the loop (seen->queued), in one run.
 BENCHES += bench-gateway-ab
 .PHONY: bench-gateway-ab
-bench-gateway-ab: $(BUILD)/t2t-gateway $(BUILD)/exsim $(BUILD)/t2t-monitor
+bench-gateway-ab: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim $(BUILD)/t2t-monitor
 	./bench/gateway-ab.sh

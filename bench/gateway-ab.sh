@@ -1,7 +1,7 @@
 #!/bin/bash
 # What the book and the monitor cost the hot loop, in one run: the AF_XDP
 # gateway trades GBM prints, each after one non-printing book message on
-# average (adds, cancels, executions, deletes, replaces: exsim --noise 1),
+# average (adds, cancels, executions, deletes, replaces: t2t-exsim --noise 1),
 # so that every configuration sends the same orders and only the work
 # around them differs; on a rig of its own, three configurations taken in
 # turn, three times each:
@@ -70,7 +70,7 @@ run() {
 		( while sleep 0.1; do curl -sf "http://127.0.0.1:$port/api/state" >/dev/null; done ) &
 		poll_pid=$!
 	fi
-	ip netns exec "$RIG_NS_EX" build/exsim --source gbm --noise 1 --symbols AAPL,MSFT,NVDA \
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --noise 1 --symbols AAPL,MSFT,NVDA \
 		--count 40000 --rate 10000 --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --cpu 0 -q --json "$out/$name_run.ex.json" \
 		>"$out/$name_run.ex.txt" 2>&1

@@ -72,7 +72,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ "$(id -u)" -eq 0 ] || die "needs root (namespaces, XDP)"
-for b in build/t2t-gateway build/t2t-floor build/exsim build/backtest build/t2t-capture \
+for b in build/t2t-gateway build/t2t-floor build/t2t-exsim build/t2t-backtest build/t2t-capture \
 	 build/t2t-watch build/t2t-latency-report; do
 	[ -x "$b" ] || die "$b is missing: run make first"
 done
@@ -153,7 +153,7 @@ run_floor() {	# run_floor DIR MODE RATE COUNT [t2t-floor options]
 		return 1
 	fi
 	# One tick per packet: the floor answers each packet's first trade print.
-	ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--symbols AAPL,MSFT,NVDA --count "$count" --rate "$rate" --max-per-packet 1 \
 		--stamp mono --cpu 0 -q --json "$base.ex.json" >"$base.ex.txt" 2>&1 || rc=1

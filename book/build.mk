@@ -32,7 +32,7 @@ UNIT_TESTS += $(BOOK_UNIT_TESTS)
 
 # t2t-genday: a synthetic day file.
 $(BUILD)/t2t-genday: $(BUILD)/book/tools/genday.o $(BOOK_LIB) $(BUILD)/libproto.a \
-		$(BUILD)/libstrategy.a
+		$(BUILD)/libstrategy.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
 BINS += $(BUILD)/t2t-genday
@@ -67,10 +67,11 @@ fuzz-book: $(BOOK_FUZZ)
 DAYGEN_SUM := $(shell cat book/daygen.c book/daygen_admin.c | cksum | cut -d' ' -f1)
 BENCH_BOOK_DAY := $(BUILD)/bench-book/day-20M-k100-s42-$(DAYGEN_SUM).bin
 
-$(BUILD)/bench_book: $(BUILD)/book/bench/bench_book.o $(BOOK_LIB) $(BUILD)/libproto.a
+$(BUILD)/bench/bench_book: $(BUILD)/book/bench/bench_book.o $(BOOK_LIB) $(BUILD)/libproto.a \
+		$(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
-BINS += $(BUILD)/bench_book
+BINS += $(BUILD)/bench/bench_book
 
 $(BENCH_BOOK_DAY): | $(BUILD)/t2t-genday
 	@mkdir -p $(@D)
@@ -79,6 +80,6 @@ $(BENCH_BOOK_DAY): | $(BUILD)/t2t-genday
 	./$(BUILD)/t2t-genday --messages 20000000 --symbols 100 --seed 42 -o $@
 
 .PHONY: bench-book
-bench-book: $(BUILD)/bench_book $(BENCH_BOOK_DAY)
-	./$(BUILD)/bench_book --reps 3 $(BENCH_BOOK_DAY) $(BENCH_BOOK_DAY).gz
+bench-book: $(BUILD)/bench/bench_book $(BENCH_BOOK_DAY)
+	./$(BUILD)/bench/bench_book --reps 3 $(BENCH_BOOK_DAY) $(BENCH_BOOK_DAY).gz
 BENCHES += bench-book

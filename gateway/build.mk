@@ -36,15 +36,15 @@ UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
 
 # Where seen->decided goes: the engine on the hot CPU, hot, paced, after a
 # kernel send, warmed, and with the frame written by the other core.
-$(BUILD)/bench_engine: $(BUILD)/gateway/bench_engine.o $(call objs,$(ENGINE_SRCS)) \
+$(BUILD)/bench/bench_engine: $(BUILD)/gateway/bench_engine.o $(call objs,$(ENGINE_SRCS)) \
 		$(BUILD)/gateway/warm.o $(BUILD)/libbook.a $(BUILD)/libproto.a \
 		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread -lz $(LDLIBS)
-BINS += $(BUILD)/bench_engine
+BINS += $(BUILD)/bench/bench_engine
 
 .PHONY: bench-engine
-bench-engine: $(BUILD)/bench_engine
-	./$(BUILD)/bench_engine 3
+bench-engine: $(BUILD)/bench/bench_engine
+	./$(BUILD)/bench/bench_engine 3
 BENCHES += bench-engine
 
 # Idle-time warming reads the live engine only and trades a shadow.

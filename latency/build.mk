@@ -19,11 +19,12 @@ $(ASAN)/tests/unit/test_hdr: $(ASAN)/tests/unit/test_hdr.o $(ASAN)/liblatency.a
 # Cost of hdr_record() (and of the queries) on this machine.
 BENCHES += bench-hdr
 .PHONY: bench-hdr
-bench-hdr: $(BUILD)/latency/bench_hdr
+bench-hdr: $(BUILD)/bench/bench_hdr
 	./$<
 
-$(BUILD)/latency/bench_hdr: $(BUILD)/latency/bench_hdr.o $(BUILD)/liblatency.a
+$(BUILD)/bench/bench_hdr: $(BUILD)/latency/bench_hdr.o $(BUILD)/liblatency.a
 	$(CC) $^ -o $@ $(LDLIBS)
+BINS += $(BUILD)/bench/bench_hdr
 
 # The capture log reader: percentile tables, CSV, merge, plot data.
 $(BUILD)/t2t-capture: $(BUILD)/latency/capture_tool.o $(BUILD)/liblatency.a $(BUILD)/libutil.a

@@ -13,6 +13,7 @@
 
 #include "latency/capture.h"
 #include "latency/clock_cost.h"
+#include "util/json.h"
 #include "util/opt.h"
 
 struct capture_cfg {
@@ -236,20 +237,6 @@ static void print_table(const struct pool *pl)
 		printf("  each stage includes about one clock read: p50 %s ns (min %s) "
 		       "back to back on the hot CPU\n", capture_meta_get(m, "clock_read_ns_p50"),
 		       capture_meta_get(m, "clock_read_ns_min") ?: "?");
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 static void print_json(const struct pool *pl)

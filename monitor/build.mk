@@ -68,11 +68,11 @@ BINS += $(BUILD)/t2t-monitor
 INT_TESTS += tests/integration/monitor_metrics.sh tests/integration/monitor_top.sh
 
 # What the writer API costs per call, with and without a reader (CPU 1 / 0).
-$(BUILD)/bench_monitor: $(BUILD)/monitor/bench/bench_monitor.o $(MON_LIBS)
+$(BUILD)/bench/bench_monitor: $(BUILD)/monitor/bench/bench_monitor.o $(MON_LIBS)
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread $(LDLIBS)
-BINS += $(BUILD)/bench_monitor
+BINS += $(BUILD)/bench/bench_monitor
 
 BENCHES += bench-monitor
 .PHONY: bench-monitor
-bench-monitor: $(BUILD)/bench_monitor
+bench-monitor: $(BUILD)/bench/bench_monitor
 	./$<

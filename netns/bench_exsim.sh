@@ -33,11 +33,11 @@ run() {
 	local label=$1 res
 	shift
 	rm -f "$TMP/recv"	# no stale "joined" from the previous run
-	ip netns exec "$RIG_NS_GW" timeout 120 ./build/netns/feed_recv --timeout-ms 5000 \
+	ip netns exec "$RIG_NS_GW" timeout 120 ./build/tools/feed_recv --timeout-ms 5000 \
 		"$RIG_GROUP" "$RIG_FEED_PORT" "$RIG_IP_GW" >"$TMP/recv" 2>&1 &
 	recv_pid=$!
 	for _ in $(seq 50); do grep -qs '^joined$' "$TMP/recv" && break; sleep 0.1; done
-	ip netns exec "$RIG_NS_EX" timeout 120 ./build/exsim -q --source gbm --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" timeout 120 ./build/t2t-exsim -q --source gbm --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --linger 0 \
 		--json "$TMP/j" "$@" >/dev/null 2>"$TMP/err" || { cat "$TMP/err"; return; }
 	wait "$recv_pid"

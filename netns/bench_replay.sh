@@ -3,7 +3,7 @@
 # --speed max), from gzip and from plain, on a rig of its own (prefix
 # ben<PID>r, torn down on exit) with a plain kernel receiver in the gateway
 # namespace checking every message (feed_recv: sequence, lengths, counts);
-# and how fast the generator writes a day (exsim --gen-day, plain and
+# and how fast the generator writes a day (t2t-exsim --gen-day, plain and
 # gzip).  Median of 3 runs of each, by messages/s; min and max shown.
 #
 #   netns/bench_replay.sh DAY.bin DAY.gz
@@ -42,11 +42,11 @@ median() {
 # One replay flat out; appends "msgs/s packets/s msgs/packet seconds receiver".
 replay() {
 	rm -f "$TMP/recv"
-	ip netns exec "$RIG_NS_GW" timeout 120 ./build/netns/feed_recv --timeout-ms 5000 \
+	ip netns exec "$RIG_NS_GW" timeout 120 ./build/tools/feed_recv --timeout-ms 5000 \
 		"$RIG_GROUP" "$RIG_FEED_PORT" "$RIG_IP_GW" >"$TMP/recv" 2>&1 &
 	recv_pid=$!
 	for _ in $(seq 50); do grep -qs '^joined$' "$TMP/recv" && break; sleep 0.1; done
-	ip netns exec "$RIG_NS_EX" timeout 120 ./build/exsim -q --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" timeout 120 ./build/t2t-exsim -q --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --linger 0 --grace 0 \
 		--replay "$1" --speed max --cpu 0 --json "$TMP/j" >/dev/null 2>"$TMP/err" ||
 		{ cat "$TMP/err" >&2; return 1; }
@@ -60,14 +60,14 @@ replay() {
 
 # One generation; appends "msgs/s bytes/s - seconds ok".
 generate() {
-	./build/exsim --gen-day "$TMP/gen$1" --messages "$2" --symbols 100 --seed 7 >"$TMP/g" ||
+	./build/t2t-exsim --gen-day "$TMP/gen$1" --messages "$2" --symbols 100 --seed 7 >"$TMP/g" ||
 		return 1
 	sed -n 's/.*generated  in \([0-9.]*\) s: \([0-9]*\) messages\/s/\2 - - \1 ok/p' "$TMP/g" \
 		>>"$TMP/runs"
 	rm -f "$TMP/gen$1"
 }
 
-n=$(./build/backtest --itch "$PLAIN" --stats | jq -r .messages)
+n=$(./build/t2t-backtest --itch "$PLAIN" --stats | jq -r .messages)
 rig up >/dev/null || exit 1
 eval "$(rig env)"
 echo "day: $PLAIN, $n messages ($(du -m "$PLAIN" | cut -f1) MB plain, $(du -m "$GZ" | cut -f1) MB gzip)"

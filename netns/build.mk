@@ -1,11 +1,7 @@
-# The namespace/veth rig: rig.sh is a script; mcast_recv is the plain kernel
-# UDP receiver its tests use to check that the feed group gets through.
-
-BINS += $(BUILD)/netns/mcast_recv
-$(BUILD)/netns/mcast_recv: $(call objs,netns/mcast_recv.c)
-	$(CC) $^ -o $@
+# netns/: the namespace/veth rig (rig.sh, a script), the exchange simulator
+# (netns/exsim/, netns/exsim.mk) and the test tools (netns/tools/,
+# netns/tools.mk).
 
 INT_TESTS += tests/integration/rig_updown.sh
 
-# The exchange simulator and its test tools.
-include netns/exsim.mk
+include netns/exsim.mk netns/tools.mk

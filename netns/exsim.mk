@@ -1,7 +1,6 @@
-# The exchange simulator (build/exsim) and its test tools: feed_recv (a plain
-# kernel-UDP feed receiver that checks sequence numbers) and order_client (one
-# OUCH order, replies decoded).  Included from netns/build.mk.  Libraries are
-# named by path: proto/ and strategy/ build.mk are read after this file.
+# The exchange simulator (build/t2t-exsim).  Included from netns/build.mk.
+# Libraries are named by path: proto/ and strategy/ build.mk are read after
+# this file.
 
 EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
@@ -13,37 +12,10 @@ EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 EXSIM_LIBS := $(BUILD)/libbook.a $(BUILD)/libproto.a $(BUILD)/libstrategy.a \
 	$(BUILD)/liblatency.a $(BUILD)/libutil.a
 
-$(BUILD)/exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
+$(BUILD)/t2t-exsim: $(call objs,$(EXSIM_SRCS)) $(EXSIM_LIBS)
 	$(CC) $^ -o $@ -lz $(LDLIBS)
 
-# What the four kernel-UDP test tools share: argument parsing, the feed
-# socket, the trade CSV line.
-TOOL_UTIL_OBJS := $(call objs,netns/tool_util.c)
-
-$(BUILD)/netns/feed_recv: $(call objs,netns/feed_recv.c) $(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-$(BUILD)/netns/order_client: $(call objs,netns/order_client.c) $(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-# Fault-test tools: a tolerant receiver that classifies and fills gaps, and
-# a one-shot re-request client.
-$(BUILD)/netns/fault_recv: $(call objs,netns/exsim/fault_recv.c) $(TOOL_UTIL_OBJS) \
-		$(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-$(BUILD)/netns/rerequest_client: $(call objs,netns/exsim/rerequest_client.c) \
-		$(TOOL_UTIL_OBJS) $(BUILD)/libproto.a
-	$(CC) $^ -o $@ $(LDLIBS)
-
-# Network faults on a veth's egress without sch_netem (rig.sh netem falls
-# back to it): a tc BPF program beside its loader.
-$(BUILD)/netns/vethfault: $(call objs,netns/exsim/vethfault.c)
-	$(CC) $^ -o $@ -lbpf -lelf -lz $(LDLIBS)
-
-BINS += $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/netns/order_client \
-	$(BUILD)/netns/vethfault \
-	$(BUILD)/netns/fault_recv $(BUILD)/netns/rerequest_client
+BINS += $(BUILD)/t2t-exsim
 
 # The fill models (last trade, published book), the sources (GBM ticks, the
 # generated day, a replayed file) and the message store, ASan+UBSan.
@@ -65,35 +37,35 @@ INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
 
 # Publish rate with packing and pacing accuracy, on a rig of its own.
 .PHONY: bench-exsim
-bench-exsim: $(BUILD)/exsim $(BUILD)/netns/feed_recv
+bench-exsim: $(BUILD)/t2t-exsim $(BUILD)/tools/feed_recv
 	./netns/bench_exsim.sh
 BENCHES += bench-exsim
 
 # Replay flat out from a gzip and a plain day, and the generator's speed.
-# The day (3 M messages, 100 symbols) is made once with exsim --gen-day and
+# The day (3 M messages, 100 symbols) is made once with t2t-exsim --gen-day and
 # kept in build/bench-replay/, named after a checksum of the generator.
 BENCH_REPLAY_DAY := $(BUILD)/bench-replay/day-3M-k100-s42-$(DAYGEN_SUM).bin
 
-$(BENCH_REPLAY_DAY): | $(BUILD)/exsim
+$(BENCH_REPLAY_DAY): | $(BUILD)/t2t-exsim
 	@mkdir -p $(@D)
 	rm -f $(@D)/day-*
-	./$(BUILD)/exsim --gen-day $@.gz --messages 3000000 --symbols 100 --seed 42 >/dev/null
-	./$(BUILD)/exsim --gen-day $@ --messages 3000000 --symbols 100 --seed 42 >/dev/null
+	./$(BUILD)/t2t-exsim --gen-day $@.gz --messages 3000000 --symbols 100 --seed 42 >/dev/null
+	./$(BUILD)/t2t-exsim --gen-day $@ --messages 3000000 --symbols 100 --seed 42 >/dev/null
 
 .PHONY: bench-replay
-bench-replay: $(BUILD)/exsim $(BUILD)/netns/feed_recv $(BUILD)/backtest $(BENCH_REPLAY_DAY)
+bench-replay: $(BUILD)/t2t-exsim $(BUILD)/tools/feed_recv $(BUILD)/t2t-backtest $(BENCH_REPLAY_DAY)
 	./netns/bench_replay.sh $(BENCH_REPLAY_DAY) $(BENCH_REPLAY_DAY).gz
 BENCHES += bench-replay
 
 # The soak (not in make test): 60 s at 100,000 ticks/s over AF_XDP against
 # the gateway; SOAK_ARGS passes options (scripts/soak.sh --help).
 .PHONY: soak
-soak: deps $(BUILD)/exsim $(BUILD)/t2t-gateway $(BUILD)/backtest
+soak: deps $(BUILD)/t2t-exsim $(BUILD)/t2t-gateway $(BUILD)/t2t-backtest
 	./scripts/soak.sh $(SOAK_ARGS)
 
 # The seeded chaos harness (scripts/chaos.sh): make chaos SEEDS=N; a short
 # one runs in make test (tests/integration/chaos_short.sh).
 SEEDS ?= 10
 .PHONY: chaos
-chaos: deps $(BUILD)/exsim $(BUILD)/t2t-gateway $(BUILD)/backtest
+chaos: deps $(BUILD)/t2t-exsim $(BUILD)/t2t-gateway $(BUILD)/t2t-backtest
 	./scripts/chaos.sh --seeds $(SEEDS) $(CHAOS_ARGS)

@@ -30,7 +30,7 @@
 #         tc netem, e.g.
 #         "loss 2% duplicate 1% reorder 20% delay 1ms", or "off".  Without
 #         sch_netem in the kernel: loss/duplicate by a tc BPF program
-#         (build/netns/vethfault), reorder P% by sending P% of the frames
+#         (build/tools/vethfault), reorder P% by sending P% of the frames
 #         through a slow HTB class (a 100-byte frame takes DELAY) where they
 #         queue while later frames overtake them.  Gone with "off" or down.
 set -euo pipefail
@@ -461,7 +461,7 @@ netem_fallback() {
 			shift
 		done
 	done
-	tool=$(cd "$(dirname "$0")/.." && pwd)/build/netns/vethfault
+	tool=$(cd "$(dirname "$0")/.." && pwd)/build/tools/vethfault
 	[ -x "$tool" ] || die "netem: the kernel has no sch_netem and $tool is not built (make)"
 	if awk -v r="$reorder" 'BEGIN { exit !(r > 0) }'; then
 		[ "$delay_us" -gt 0 ] || die "netem: reorder needs a delay (e.g. 'reorder 20% delay 1ms')"

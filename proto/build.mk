@@ -30,12 +30,12 @@ UNIT_TESTS += $(PROTO_UNIT_TESTS)
 
 # Tools: pcap writer for the tshark check, raw frame sender/receiver for the
 # kernel acceptance check.
-PROTO_TOOLS := $(BUILD)/proto-pcap $(BUILD)/proto-frame-check
+PROTO_TOOLS := $(BUILD)/tools/proto-pcap $(BUILD)/tools/proto-frame-check
 
-$(BUILD)/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB)
+$(BUILD)/tools/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB)
 	$(CC) $^ -o $@ $(LDLIBS)
 
-$(BUILD)/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(BUILD)/libbook.a \
+$(BUILD)/tools/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(BUILD)/libbook.a \
 		$(PROTO_LIB)
 	$(CC) $^ -o $@ -lz $(LDLIBS)
 
@@ -57,10 +57,10 @@ $(PROTO_FUZZ): tests/fuzz/fuzz_proto_feed.c $(PROTO_FUZZ_SRCS) $(PROTO_HDRS) $(w
 	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_proto_feed.c $(PROTO_FUZZ_SRCS) -o $@ -lz
 
 # Seed corpus writer (the checked-in corpus was made with it).
-$(BUILD)/proto-fuzz-seeds: $(BUILD)/tests/fuzz/make_seeds.o $(PROTO_LIB)
+$(BUILD)/tools/proto-fuzz-seeds: $(BUILD)/tests/fuzz/make_seeds.o $(PROTO_LIB)
 	$(CC) $^ -o $@ $(LDLIBS)
 
-BINS += $(PROTO_FUZZ) $(BUILD)/proto-fuzz-seeds
+BINS += $(PROTO_FUZZ) $(BUILD)/tools/proto-fuzz-seeds
 
 # Longer fuzz run: make fuzz (FUZZ_SECONDS=600 by default).
 .PHONY: fuzz fuzz-proto bench-proto
@@ -70,10 +70,11 @@ fuzz-proto: $(PROTO_FUZZ)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/integration/proto_fuzz.sh
 
 # Benchmark: P-message decode rate and order-frame encode time.
-$(BUILD)/bench-proto: $(BUILD)/proto/bench/bench_proto.o $(BUILD)/libbook.a $(PROTO_LIB)
+$(BUILD)/bench/bench_proto: $(BUILD)/proto/bench/bench_proto.o $(BUILD)/libbook.a $(PROTO_LIB)
 	$(CC) $^ -o $@ -lz $(LDLIBS)
+BINS += $(BUILD)/bench/bench_proto
 
-bench-proto: $(BUILD)/bench-proto
-	./$(BUILD)/bench-proto
+bench-proto: $(BUILD)/bench/bench_proto
+	./$(BUILD)/bench/bench_proto
 
 BENCHES += bench-proto

@@ -3,7 +3,7 @@
  * The --symbols filter of a TotalView-ITCH 5.0 day: which messages of the
  * whole day make the session of a few chosen symbols, and their sequence
  * numbers in it.  One place, so that the exchange simulator's replay
- * (exsim --replay FILE --symbols ...) and the backtester (backtest --itch
+ * (t2t-exsim --replay FILE --symbols ...) and the backtester (t2t-backtest --itch
  * FILE --symbols ...) agree message for message.
  *
  * Kept, in the day's order:

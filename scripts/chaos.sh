@@ -6,10 +6,10 @@
 # the other), duplication, reordering, line B's delay and jitter, and
 # sometimes a late start of the gateway.  Every run must end with
 #   - the gateway's books equal to the exchange's: the digest over every
-#     level of every symbol, printed by both, and by backtest --itch on the
+#     level of every symbol, printed by both, and by t2t-backtest --itch on the
 #     same day;
 #   - every message decoded exactly once, and every print (the tape);
-#   - the gateway's orders equal to backtest --itch on the same day
+#   - the gateway's orders equal to t2t-backtest --itch on the same day
 #     (scripts/parity.sh), the session never stale.
 # A failing seed prints the command that replays it alone.
 #
@@ -49,7 +49,7 @@ done
 [ "$messages" -le 5000000 ] || die "--messages: at most 5000000"
 [ "$rate" -le 200000 ] || die "--rate: at most 200000"
 [ "$(id -u)" -eq 0 ] || die "needs root (namespaces, XDP)"
-for b in build/t2t-gateway build/exsim build/backtest; do
+for b in build/t2t-gateway build/t2t-exsim build/t2t-backtest; do
 	[ -x "$b" ] || die "$b is missing: run make first"
 done
 
@@ -100,9 +100,9 @@ run_seed() {
 	mkdir -p "$d"
 	rm -f "$d"/*
 	{ read -r faults; read -r late; } < <(draw "$s")
-	build/exsim --gen-day "$d/day.bin" --messages "$messages" --symbols "$SYMS" \
+	build/t2t-exsim --gen-day "$d/day.bin" --messages "$messages" --symbols "$SYMS" \
 		--seed "$s" >"$d/genday.txt" 2>&1 || { echo "chaos: seed $s: gen-day failed"; return 1; }
-	build/backtest --itch "$d/day.bin" "${GW_SYMS[@]}" --stats="$d/bt.stats.json" \
+	build/t2t-backtest --itch "$d/day.bin" "${GW_SYMS[@]}" --stats="$d/bt.stats.json" \
 		-o "$d/bt.csv" 2>"$d/bt.err" || { echo "chaos: seed $s: backtest failed"; return 1; }
 
 	local gw=(nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW"
@@ -117,7 +117,7 @@ run_seed() {
 		gw_wait_ready "$d/gw.err" "$gw_pid" || { echo "chaos: seed $s: gateway did not start"; return 1; }
 	fi
 	# shellcheck disable=SC2086 # the drawn faults are words
-	ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --line-b "$RIG_GROUP_B:$RIG_FEED_PORT" \
 		--symbols "$SYMS" --seed "$s" --count "$messages" --rate "$rate" --fault-seed "$s" \
 		$faults --linger 1000 --cpu 0 -q --json "$d/ex.json" >"$d/ex.txt" 2>"$d/ex.err" &

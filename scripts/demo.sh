@@ -1,6 +1,6 @@
 #!/bin/bash
 # make demo: the main job with built-in defaults.  A generated ITCH day
-# (build/demo/day.bin.gz, made once by exsim --gen-day: eight symbols, a
+# (build/demo/day.bin.gz, made once by t2t-exsim --gen-day: eight symbols, a
 # minute of market) is replayed by the exchange simulator on a rig of its
 # own (torn down at the end), three times faster than it happened; the
 # gateway paper-trades three of its symbols on the tape its books make of
@@ -8,7 +8,7 @@
 # While it runs, t2t-monitor serves the gateway's live state at
 # http://127.0.0.1:9470/ (the dashboard; /metrics; /api/state) and t2t-top
 # shows it in a terminal.  At the end: the side-by-side summary, parity of
-# every order with backtest --itch on the same day, and the positions and
+# every order with t2t-backtest --itch on the same day, and the positions and
 # cash reconciled with the exchange.
 #
 #   DEMO_LISTEN=ADDR:PORT   the dashboard's address (default 127.0.0.1:9470)
@@ -23,7 +23,7 @@ mkdir -p "$out"
 
 if [ ! -s "$day" ]; then
 	echo "demo: generating a day of 600,000 messages (8 symbols, 60 s of market) into $day"
-	build/exsim --gen-day "$day" --messages 600000 --day-seconds 60 --seed 7 \
+	build/t2t-exsim --gen-day "$day" --messages 600000 --day-seconds 60 --seed 7 \
 		--symbols AAPL,MSFT,NVDA,AMZN,GOOG,META,TSLA,INTC >"$out/genday.txt"
 fi
 

@@ -35,13 +35,13 @@
 #                       read with build/t2t-capture), rig and rate in its header
 #     --keep-rig        leave the rig up at exit (a caller that runs several
 #                       batches on one rig tears it down itself)
-#     --day FILE        replay the ITCH day FILE (exsim --replay) instead of
+#     --day FILE        replay the ITCH day FILE (t2t-exsim --replay) instead of
 #                       GBM prints; the gateway trades the tape through its
-#                       books, parity is against backtest --itch FILE, and
+#                       books, parity is against t2t-backtest --itch FILE, and
 #                       the feed's timestamps are the file's (time of day)
 #     --speed X         the replay's pace (default 1; max = flat out)
 #     --day-symbols L   replay only these symbols' session (exsim and
-#                       backtest --symbols L), renumbered from 1
+#                       t2t-backtest --symbols L), renumbered from 1
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gw_ready.sh
@@ -99,7 +99,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ "$(id -u)" -eq 0 ] || die "needs root (namespaces, XDP): run as root"
-for b in build/t2t-gateway build/exsim build/backtest; do
+for b in build/t2t-gateway build/t2t-exsim build/t2t-backtest; do
 	[ -x "$b" ] || die "$b is missing: run make first"
 done
 [ -z "$day" ] || [ -r "$day" ] || die "--day $day: no such file"
@@ -186,7 +186,7 @@ run_path() {
 
 	if [ -n "$day" ]; then
 		# The day's own timestamps (time of day) go out as they are.
-		ip netns exec "$RIG_NS_EX" build/exsim --replay "$day" --speed "$speed" \
+		ip netns exec "$RIG_NS_EX" build/t2t-exsim --replay "$day" --speed "$speed" \
 			${day_symbols:+--symbols "$day_symbols"} --feed "$RIG_GROUP" \
 			--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --cpu 0 -q \
 			"${exsim_extra[@]}" --json "$base.ex.json" --orders-log "$base.ex_orders.csv" \
@@ -194,7 +194,7 @@ run_path() {
 	else
 		# The simulator stamps this host's monotonic clock (and says so to
 		# the gateway, --feed-clock mono): wire-to-wire is measured on the rig.
-		ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" \
+		ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --feed "$RIG_GROUP" \
 			--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 			--symbols "$ex_symbols" --count "$count" --rate "$rate" --stamp mono --cpu 0 -q \
 			"${exsim_extra[@]}" --record "$base.ticks.csv" \
@@ -226,7 +226,7 @@ run_path() {
 		sent=$(jq '.ticks' "$base.ex.json")
 		decoded=$(jq '.feed.ticks' "$base.gw.json")
 		check "$p" "ticks sent ($sent) == ticks decoded ($decoded)" [ "$sent" = "$decoded" ]
-		build/backtest --ticks "$base.ticks.csv" "${bt_symbols[@]}" -o "$base.bt.csv" \
+		build/t2t-backtest --ticks "$base.ticks.csv" "${bt_symbols[@]}" -o "$base.bt.csv" \
 			2>"$base.bt.err"
 	fi
 	if [ "$parity" -eq 1 ]; then
@@ -258,9 +258,9 @@ feed_clock=(--feed-clock mono)
 if [ -n "$day" ]; then
 	feed_clock=()
 	# What the gateway must match: the backtester on the same (filtered) day.
-	build/backtest --itch "$day" ${day_symbols:+--symbols "$day_symbols"} "${bt_symbols[@]}" --track named \
+	build/t2t-backtest --itch "$day" ${day_symbols:+--symbols "$day_symbols"} "${bt_symbols[@]}" --track named \
 		--stats="$out/day.stats.json" -o "$out/day.bt.csv" 2>"$out/day.bt.err" ||
-		die "backtest --itch $day: $(tail -2 "$out/day.bt.err")"
+		die "t2t-backtest --itch $day: $(tail -2 "$out/day.bt.err")"
 	echo "paper-run: rig $prefix ($subnet), day $day${day_symbols:+ ($day_symbols)} at x$speed," \
 		"symbols $symbols"
 else

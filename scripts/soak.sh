@@ -78,7 +78,7 @@ done
 [ "$rate" -le 1000000 ] || die "--rate: at most 1000000"
 [ "$warmup" -le $((seconds / 2)) ] || warmup=$((seconds / 2))
 [ "$(id -u)" -eq 0 ] || die "needs root (namespaces, XDP)"
-for b in build/t2t-gateway build/exsim build/backtest; do
+for b in build/t2t-gateway build/t2t-exsim build/t2t-backtest; do
 	[ -x "$b" ] || die "$b is missing: run make first"
 done
 command -v jq >/dev/null || die "jq missing (scripts/deps.sh)"
@@ -156,7 +156,7 @@ ex_opts=(--noise "$noise")
 [ -n "$mpp" ] && ex_opts+=(--max-per-packet "$mpp")
 start=$(date +%s)
 t_pub=$(date +%s.%N)
-ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 	--order-port "$RIG_ORDER_PORT" --symbols "$ex_symbols" --rate "$rate" --stamp mono \
 	--duration "$seconds" --cpu 0 -q "${ex_opts[@]}" --record "$out/ex.ticks.csv" \
 	--json "$out/ex.json" --orders-log "$out/ex.orders.csv" \
@@ -209,7 +209,7 @@ jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$ex" | sort >"$out/so
 check "position and cash per symbol reconciled" cmp -s "$out/soak.gw.book" "$out/soak.ex.book"
 bt_symbols=()
 for s in "${specs[@]}"; do bt_symbols+=(--symbol "$s"); done
-build/backtest --ticks "$out/ex.ticks.csv" "${bt_symbols[@]}" -o "$out/soak.bt.csv" 2>"$out/soak.bt.err"
+build/t2t-backtest --ticks "$out/ex.ticks.csv" "${bt_symbols[@]}" -o "$out/soak.bt.csv" 2>"$out/soak.bt.err"
 verdict=$(scripts/parity.sh "$out/soak.bt.csv" "$out/gw.orders.csv" "$gw" 2>&1) && ok=0 || ok=1
 check "parity: $verdict" eq "$ok" 0
 

@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * backtest: generate the spec's synthetic prices, and sweep the HMA/HMA3
+ * t2t-backtest: generate the spec's synthetic prices, and sweep the HMA/HMA3
  * stop-and-reverse strategy over a price file with the batch reference
  * kernel, the incremental kernel (the one the gateway runs), or both.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,110 +23,145 @@
 #include "strategy/ticks.h"
 #include "strategy/trader.h"
 #include "strategy/sweep.h"
+#include "util/opt.h"
 
 #define EXIT_MISMATCH	1
 #define EXIT_USAGE	2
+#define MAX_SYMBOLS	64
 
-static const char usage[] =
-"Usage: backtest --gen N [--seed S] [-o FILE]\n"
-"       backtest --prices FILE [--lengths L1,L2,...] [--kernel K] [-o FILE]\n"
-"       backtest --ticks FILE --symbol SYM:LEN[:UNIT] [--symbol ...] [-o FILE]\n"
-"       backtest --itch DAY[.gz] [--tape[=FILE]] [--book SYM [--book-out FILE]]\n"
-"                [--stats[=FILE]] [--dump[=FILE]] [--symbols SYM,SYM,...]\n"
-"                [--symbol SYM:LEN[:UNIT] ...] [-o FILE]\n"
-"\n"
-"HMA/HMA3 stop-and-reverse backtester (contract: docs/strategy.md).\n"
-"\n"
-"  --gen N           write N synthetic GBM prices (Price(4) integers, one per\n"
-"                    line) to standard output or FILE\n"
-"  --seed S          generator seed (default 42)\n"
-"  --prices FILE     sweep the strategy over the prices in FILE ('-' = stdin)\n"
-"  --lengths LIST    comma-separated HMA lengths in [6, 256]\n"
-"                    (default: the spec's 80-length grid, 6..200)\n"
-"  --kernel K        batch | incremental | both (default incremental);\n"
-"                    'both' checks that the two agree (trades exactly, PnL\n"
-"                    within 1e-6) and exits 1 naming the first length that\n"
-"                    differs\n"
-"  --ticks FILE      replay ticks recorded by the exchange simulator\n"
-"                    (exsim --record) through the gateway's strategy code and\n"
-"                    print the orders it would send, as CSV\n"
-"                    md_seq,symbol,side,shares (summary on standard error)\n"
-"  --symbol SPEC     with --ticks or --itch: trade SYM with HMA length LEN and\n"
-"                    UNIT shares per unit of position (default 100);\n"
-"                    repeatable\n"
-"\n"
-"  --itch FILE       replay a TotalView-ITCH 5.0 day file (Nasdaq BinaryFILE:\n"
-"                    each message after its 2-byte big-endian length; gzip or\n"
-"                    plain, told apart by the gzip magic) through the order\n"
-"                    book of every stock locate into the execution tape\n"
-"                    (docs/book.md).  Message n is sequence\n"
-"                    number n.  With --symbol, each symbol's strategy runs on\n"
-"                    its prints in tape order (E at the resting order's\n"
-"                    price, printable C, P, Q with shares > 0), through the\n"
-"                    gateway's strategy code, and its orders are printed as\n"
-"                    with --ticks: CSV md_seq,symbol,side,shares, one order of\n"
-"                    |change| x UNIT shares per change of position, at the\n"
-"                    print's seq (summary per symbol on standard error).\n"
-"                    Symbols are found in the day's stock directory (R).\n"
-"  --tape[=FILE]     every print in order, CSV seq,locate,price,shares,kind\n"
-"                    (kind E, C, P or Q; price in Price(4) units)\n"
-"  --book SYM        the final book of SYM, CSV side,price,shares,orders: bids\n"
-"                    from the highest price down, then asks from the lowest\n"
-"                    up (side B or S)\n"
-"  --book-out FILE   write --book to FILE\n"
-"  --stats[=FILE]    JSON: messages per type, malformed blocks, prints, the\n"
-"                    impossible-event counters (dup_ref, unknown_ref,\n"
-"                    overfill, book_full, bad_side), live orders at the end\n"
-"                    and at the peak, the book digest, and the whole run's\n"
-"                    messages per second and ns per message (reading and\n"
-"                    decompressing included)\n"
-"  --symbols LIST    only these symbols' session (comma-separated): the\n"
-"                    system events, their directory entries and every message\n"
-"                    of their locates, numbered 1, 2, 3 ... without a gap,\n"
-"                    exactly as exsim --replay DAY --symbols LIST publishes\n"
-"                    it (proto/itch_filter.h); the tape, orders and --dump\n"
-"                    carry those numbers\n"
-"  --dump[=FILE]     every message (kept), CSV seq,hex: the format of\n"
-"                    fault_recv --dump, to compare with what a replay sent\n"
-"  --book-orders N   live orders the order table holds (default 2097152);\n"
-"                    adds beyond it are dropped and counted (book_full)\n"
-"  --track all|named keep the book of every locate (default), or only of the\n"
-"                    symbols named by --symbol and --book (the others are\n"
-"                    skipped on their locate: no book, no print, no counter\n"
-"                    but their type's)\n"
-"  --pages auto|4k|thp  the book's memory: auto = 2 MB hugetlb pages when\n"
-"                    reserved, else 4 KB; thp = also ask for transparent\n"
-"                    huge pages (default auto)\n"
-"  Only one output can go to standard output (or -o): the others need a\n"
-"  FILE (--tape=FILE, --stats=FILE, --book-out FILE).  A bad day file (cut\n"
-"  short, a length that runs past the end, corrupt gzip) is an error naming\n"
-"  the file and the byte offset; malformed blocks are counted and skipped.\n"
-"  -o, --output FILE write to FILE instead of standard output\n"
-"  -q, --quiet       no progress on standard error\n"
-"  -h, --help        this text\n"
-"\n"
-"Sweep output is CSV: length,trades,pnl_pct (one row per length).\n"
+struct bt_cfg {
+	uint64_t gen, seed;
+	const char *prices, *ticks, *output, *symbols_arg;
+	int kernel;		/* kernels[] */
+	int track, pages;	/* -1: not given */
+	bool quiet;
+	unsigned int lengths[HMA_LEN_MAX], nlen;
+	struct inst_spec spec[MAX_SYMBOLS];
+	unsigned int nspec;
+	char chosen[ITCH_FILTER_MAX][ITCH_SYMBOL_LEN];	/* --symbols */
+	struct itch_opts io;
+};
+
+static const char *const kernels[] = { "batch", "incremental", "both", NULL };
+static const char *const tracks[] = { "all", "named", NULL };
+/* In the order of enum table_mem_pages. */
+static const char *const page_kinds[] = { "auto", "4k", "thp", NULL };
+
+static int lengths_opt(void *cfg, const char *a, char *why, size_t n)
+{
+	struct bt_cfg *c = cfg;
+	long bad;
+	int ret = sweep_parse_lengths(a, c->lengths, HMA_LEN_MAX, &c->nlen, &bad);
+
+	if (ret == -ERANGE)
+		return snprintf(why, n, "has length %ld out of range [%d, %d]", bad, HMA_LEN_MIN,
+				HMA_LEN_MAX), -1;
+	if (ret)
+		return snprintf(why, n, "wants a list like 6,12,20"), -1;
+	return 0;
+}
+
+static int symbol_opt(void *cfg, const char *a, char *why, size_t n)
+{
+	struct bt_cfg *c = cfg;
+
+	if (c->nspec == MAX_SYMBOLS)
+		return snprintf(why, n, "given more than %d times", MAX_SYMBOLS), -1;
+	if (inst_spec_parse(a, &c->spec[c->nspec], why, n))
+		return -1;
+	c->nspec++;
+	return 0;
+}
+
+#define C(f) OFF(struct bt_cfg, f)
+
+static const struct opt opts[] = {
+	OPT_SECTION("Prices and sweeps:"),
+	OPT("gen", 0, OPT_U64, C(gen), "N", "write N synthetic GBM prices (Price(4) integers, "
+	    "one per line)", .min = 1),
+	OPT("seed", 0, OPT_U64, C(seed), "S", "generator seed"),
+	OPT("prices", 0, OPT_STR, C(prices), "FILE",
+	    "sweep the strategy over the prices in FILE ('-' = stdin); CSV "
+	    "length,trades,pnl_pct, one row per length"),
+	OPT("lengths", 0, OPT_CALL, 0, "LIST", "comma-separated HMA lengths in [6, 256]",
+	    .call = lengths_opt, .def = "the spec's 80-length grid, 6..200"),
+	OPT("kernel", 0, OPT_ENUM, C(kernel), "K", "batch, incremental or both; 'both' checks "
+	    "that the two agree (trades exactly, PnL within 1e-6) and exits 1 naming the "
+	    "first length that differs", .choices = kernels),
+	OPT_SECTION("Recorded ticks, day files:"),
+	OPT("ticks", 0, OPT_STR, C(ticks), "FILE",
+	    "replay ticks recorded by the exchange simulator (t2t-exsim --record) through "
+	    "the gateway's strategy code and print the orders it would send, as CSV "
+	    "md_seq,symbol,side,shares (summary on standard error)"),
+	OPT("symbol", 0, OPT_CALL, 0, "SYM:LEN[:UNIT]",
+	    "with --ticks or --itch: trade SYM with HMA length LEN and UNIT shares per unit "
+	    "of position (default 100); repeatable", .call = symbol_opt),
+	OPT("itch", 0, OPT_STR, C(io.path), "FILE",
+	    "replay a TotalView-ITCH 5.0 day file (Nasdaq BinaryFILE: each message after its "
+	    "2-byte big-endian length; gzip or plain, told apart by the gzip magic) through "
+	    "the order book of every stock locate into the execution tape (docs/book.md). "
+	    "Message n is sequence number n.  With --symbol, each symbol's strategy runs on "
+	    "its prints in tape order (E at the resting order's price, printable C, P, Q "
+	    "with shares > 0), through the gateway's strategy code, and its orders are "
+	    "printed as with --ticks: one order of |change| x UNIT shares per change of "
+	    "position, at the print's seq (summary per symbol on standard error).  Symbols "
+	    "are found in the day's stock directory (R)."),
+	OPT("tape", 0, OPT_STR, C(io.tape), "FILE", "every print in order, CSV "
+	    "seq,locate,price,shares,kind (kind E, C, P or Q; price in Price(4) units)",
+	    .implied = ITCH_OUT_MAIN),
+	OPT("book", 0, OPT_STR, C(io.book_symbol), "SYM", "the final book of SYM, CSV "
+	    "side,price,shares,orders: bids from the highest price down, then asks from "
+	    "the lowest up (side B or S)", .max = ITCH_SYMBOL_LEN),
+	OPT("book-out", 0, OPT_STR, C(io.book_out), "FILE", "write --book to FILE"),
+	OPT("stats", 0, OPT_STR, C(io.stats), "FILE", "JSON: messages per type, malformed "
+	    "blocks, prints, the impossible-event counters (dup_ref, unknown_ref, overfill, "
+	    "book_full, bad_side), live orders at the end and at the peak, the book digest, "
+	    "and the whole run's messages per second and ns per message (reading and "
+	    "decompressing included)", .implied = ITCH_OUT_MAIN),
+	OPT("symbols", 0, OPT_STR, C(symbols_arg), "LIST",
+	    "only these symbols' session (comma-separated): the system events, their "
+	    "directory entries and every message of their locates, numbered 1, 2, 3 ... "
+	    "without a gap, exactly as t2t-exsim --replay DAY --symbols LIST publishes it "
+	    "(proto/itch_filter.h); the tape, orders and --dump carry those numbers"),
+	OPT("dump", 0, OPT_STR, C(io.dump), "FILE", "every message (kept), CSV seq,hex: the "
+	    "format of fault_recv --dump, to compare with what a replay sent",
+	    .implied = ITCH_OUT_MAIN),
+	OPT("book-orders", 0, OPT_U32, C(io.book_orders), "N", "live orders the order table "
+	    "holds; adds beyond it are dropped and counted (book_full)", .min = 1,
+	    .max = BOOK_MAX_ORDERS, .def = "2097152"),
+	OPT("track", 0, OPT_ENUM, C(track), "all|named", "keep the book of every locate, or "
+	    "only of the symbols named by --symbol and --book (the others are skipped on "
+	    "their locate: no book, no print, no counter but their type's)",
+	    .choices = tracks, .def = "all"),
+	OPT("pages", 0, OPT_ENUM, C(pages), "auto|4k|thp", "the book's memory: auto = 2 MB "
+	    "hugetlb pages when reserved, else 4 KB; thp = also ask for transparent huge "
+	    "pages", .choices = page_kinds, .def = "auto"),
+	OPT_SECTION("Output:"),
+	OPT("output", 'o', OPT_STR, C(output), "FILE", "write to FILE instead of standard "
+	    "output"),
+	OPT("quiet", 'q', OPT_FLAG, C(quiet), NULL, "no progress on standard error"),
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "t2t-backtest",
+	.usage =
+"--gen N [--seed S] [-o FILE]\n"
+"       t2t-backtest --prices FILE [--lengths L1,L2,...] [--kernel K] [-o FILE]\n"
+"       t2t-backtest --ticks FILE --symbol SYM:LEN[:UNIT] [--symbol ...] [-o FILE]\n"
+"       t2t-backtest --itch DAY[.gz] [--tape[=FILE]] [--book SYM [--book-out FILE]]\n"
+"                    [--stats[=FILE]] [--dump[=FILE]] [--symbols SYM,SYM,...]\n"
+"                    [--symbol SYM:LEN[:UNIT] ...] [-o FILE]",
+	.about = "HMA/HMA3 stop-and-reverse backtester (contract: docs/strategy.md).\n",
+	.more =
+"Only one output can go to standard output (or -o): the others need a FILE\n"
+"(--tape=FILE, --stats=FILE, --book-out FILE, --dump=FILE).  A bad day file\n"
+"(cut short, a length that runs past the end, corrupt gzip) is an error naming\n"
+"the file and the byte offset; malformed blocks are counted and skipped.\n"
 "Exit status: 0 ok, 1 kernels disagree, 2 bad usage or input (a bad day file,\n"
-"a symbol not in the day's directory).\n";
-
-static int die_usage(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "backtest: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'backtest --help'.\n");
-	return EXIT_USAGE;
-}
-
-static int parse_u64(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	*v = strtoull(s, &end, 0);
-	return errno || *end ? -EINVAL : 0;
-}
+"a symbol not in the day's directory).\n",
+	.opts = opts,
+};
 
 static int do_gen(uint64_t N, uint64_t seed, FILE *out)
 {
@@ -140,7 +174,7 @@ static int do_gen(uint64_t N, uint64_t seed, FILE *out)
 	if (fflush(out) == 0)
 		return 0;
 fail:
-	fprintf(stderr, "backtest: write error: %s\n", strerror(errno));
+	fprintf(stderr, "t2t-backtest: write error: %s\n", strerror(errno));
 	return EXIT_USAGE;
 }
 
@@ -157,7 +191,7 @@ static int do_sweep(const char *path, const unsigned int *lengths,
 
 	ret = prices_load(path, &x, &N, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "backtest: %s\n", err);
+		fprintf(stderr, "t2t-backtest: %s\n", err);
 		return EXIT_USAGE;
 	}
 
@@ -174,7 +208,7 @@ static int do_sweep(const char *path, const unsigned int *lengths,
 		    (rb.trades != ri.trades || rb.pnl_pct != ri.pnl_pct)) {
 			fflush(out);
 			fprintf(stderr,
-				"backtest: kernels disagree at length %u: batch %" PRIu64
+				"t2t-backtest: kernels disagree at length %u: batch %" PRIu64
 				" trades %.9f%%, incremental %" PRIu64 " trades %.9f%%\n",
 				lengths[i], rb.trades, rb.pnl_pct, ri.trades, ri.pnl_pct);
 			free(x);
@@ -190,18 +224,16 @@ static int do_sweep(const char *path, const unsigned int *lengths,
 		fprintf(stderr, "\n");
 	free(x);
 	if (fflush(out)) {
-		fprintf(stderr, "backtest: write error: %s\n", strerror(errno));
+		fprintf(stderr, "t2t-backtest: write error: %s\n", strerror(errno));
 		return EXIT_USAGE;
 	}
 	return 0;
 fail:
-	fprintf(stderr, "backtest: %s\n", ret == -ENOMEM ? "out of memory" :
+	fprintf(stderr, "t2t-backtest: %s\n", ret == -ENOMEM ? "out of memory" :
 		"invalid length or price");
 	free(x);
 	return EXIT_USAGE;
 }
-
-#define MAX_SYMBOLS 64
 
 /* Replay recorded ticks: the orders the gateway must have sent, in order. */
 static int do_replay(const char *path, const struct inst_spec *spec,
@@ -215,7 +247,7 @@ static int do_replay(const char *path, const struct inst_spec *spec,
 
 	ret = ticks_load(path, &t, &n, err, sizeof(err));
 	if (ret) {
-		fprintf(stderr, "backtest: %s\n", err);
+		fprintf(stderr, "t2t-backtest: %s\n", err);
 		return EXIT_USAGE;
 	}
 	for (unsigned int k = 0; k < nspec; k++)
@@ -236,213 +268,98 @@ static int do_replay(const char *path, const struct inst_spec *spec,
 	return fflush(out) ? EXIT_USAGE : 0;
 }
 
+/* What goes with --itch only, and what the main output can hold. */
+static int itch_checks(struct bt_cfg *c)
+{
+	struct itch_opts *io = &c->io;
+	int main_users = (io->tape && !strcmp(io->tape, ITCH_OUT_MAIN)) +
+			 (io->stats && !strcmp(io->stats, ITCH_OUT_MAIN)) +
+			 (io->dump && !strcmp(io->dump, ITCH_OUT_MAIN)) +
+			 (io->book_symbol && !io->book_out) + !!c->nspec;
+	int ret;
+
+	if (!io->path) {
+		if (io->tape || io->stats || io->book_symbol || io->book_out || io->book_orders ||
+		    c->track >= 0 || c->pages >= 0 || c->symbols_arg || io->dump)
+			return opt_error(&prog, "--tape, --stats, --book, --book-out, "
+					 "--book-orders, --track, --pages, --symbols and --dump "
+					 "go with --itch");
+		return 0;
+	}
+	if (!io->tape && !io->stats && !io->book_symbol && !c->nspec && !io->dump)
+		return opt_error(&prog, "--itch needs --tape, --stats, --book SYM, --dump or "
+				 "--symbol");
+	if (main_users > 1)
+		return opt_error(&prog, "only one of --tape, --stats, --book, --dump and the "
+				 "--symbol orders can go to the main output; give the others a "
+				 "file (--tape=FILE, --stats=FILE, --book-out FILE, --dump=FILE)");
+	if (io->book_out && !io->book_symbol)
+		return opt_error(&prog, "--book-out goes with --book SYM");
+	if (c->symbols_arg) {
+		char why[128];
+
+		ret = itch_parse_symbols(c->symbols_arg, c->chosen, ITCH_FILTER_MAX, why,
+					 sizeof(why));
+		if (ret < 0)
+			return opt_error(&prog, "--symbols %s", why);
+		io->symbols = c->chosen;
+		io->nsymbols = (unsigned int)ret;
+	}
+	io->track_named = c->track == 1;
+	io->pages = c->pages >= 0 ? (enum table_mem_pages)c->pages : TABLE_MEM_AUTO;
+	io->spec = c->spec;
+	io->nspec = c->nspec;
+	return 0;
+}
+
+/* The command line into @c.  Returns 0 to run, 1 after --help, 2 after an error. */
+static int parse_args(struct bt_cfg *c, int argc, char **argv)
+{
+	int ret = opt_parse(&prog, c, argc, argv, NULL);
+
+	if (ret)
+		return ret;
+	if (!!c->gen + !!c->prices + !!c->ticks + !!c->io.path != 1)
+		return opt_error(&prog, "give exactly one of --gen N, --prices FILE, --ticks FILE "
+				 "or --itch FILE");
+	if (c->ticks && !c->nspec)
+		return opt_error(&prog, "--ticks needs at least one --symbol SYM:LEN");
+	if (c->nspec && !c->ticks && !c->io.path)
+		return opt_error(&prog, "--symbol goes with --ticks or --itch");
+	ret = itch_checks(c);
+	if (ret)
+		return ret;
+	if (c->nlen == 0)
+		for (c->nlen = 0; c->nlen < HMA_GRID_SIZE; c->nlen++)
+			c->lengths[c->nlen] = hma_grid_length(c->nlen);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "gen", required_argument, NULL, 'g' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "prices", required_argument, NULL, 'p' },
-		{ "lengths", required_argument, NULL, 'l' },
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "ticks", required_argument, NULL, 't' },
-		{ "symbol", required_argument, NULL, 'S' },
-		{ "itch", required_argument, NULL, 'I' },
-		{ "tape", optional_argument, NULL, 'T' },
-		{ "stats", optional_argument, NULL, 'J' },
-		{ "book", required_argument, NULL, 'B' },
-		{ "book-out", required_argument, NULL, 'U' },
-		{ "book-orders", required_argument, NULL, 'N' },
-		{ "track", required_argument, NULL, 'R' },
-		{ "pages", required_argument, NULL, 'P' },
-		{ "symbols", required_argument, NULL, 'Y' },
-		{ "dump", optional_argument, NULL, 'D' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
-	unsigned int lengths[HMA_LEN_MAX], nlen = 0;
-	const char *prices = NULL, *output = NULL, *kernel = "incremental";
-	const char *ticks = NULL;
-	struct itch_opts io = { 0 };
-	int itch_opts_given = 0;
-	static struct inst_spec spec[MAX_SYMBOLS];
-	static char chosen[ITCH_FILTER_MAX][ITCH_SYMBOL_LEN];
-	unsigned int nspec = 0;
-	char why[128];
-	uint64_t gen = 0, seed = 42, n_orders;
-	int have_gen = 0, quiet = 0, c, ret;
+	static struct bt_cfg c = { .seed = 42, .kernel = 1, .track = -1, .pages = -1 };
 	FILE *out = stdout;
-	long bad;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "o:qh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'g':
-			if (parse_u64(optarg, &gen) || gen == 0)
-				return die_usage("--gen wants a positive count, not '%s'", optarg);
-			have_gen = 1;
-			break;
-		case 's':
-			if (parse_u64(optarg, &seed))
-				return die_usage("--seed wants an unsigned integer, not '%s'", optarg);
-			break;
-		case 'p':
-			prices = optarg;
-			break;
-		case 'l':
-			ret = sweep_parse_lengths(optarg, lengths, HMA_LEN_MAX, &nlen, &bad);
-			if (ret == -ERANGE) {
-				fprintf(stderr, "backtest: length %ld out of range [%d, %d]\n",
-					bad, HMA_LEN_MIN, HMA_LEN_MAX);
-				return EXIT_USAGE;
-			}
-			if (ret)
-				return die_usage("--lengths wants a list like 6,12,20, not '%s'", optarg);
-			break;
-		case 'k':
-			if (strcmp(optarg, "batch") && strcmp(optarg, "incremental") &&
-			    strcmp(optarg, "both"))
-				return die_usage("--kernel is batch, incremental or both, not '%s'", optarg);
-			kernel = optarg;
-			break;
-		case 't':
-			ticks = optarg;
-			break;
-		case 'S':
-			if (nspec == MAX_SYMBOLS)
-				return die_usage("too many --symbol (at most 64): '%s'", optarg);
-			if (inst_spec_parse(optarg, &spec[nspec], why, sizeof(why))) {
-				fprintf(stderr, "backtest: --symbol '%s': %s\n", optarg, why);
-				return EXIT_USAGE;
-			}
-			nspec++;
-			break;
-		case 'I':
-			io.path = optarg;
-			break;
-		case 'T':
-			io.tape = optarg ? optarg : ITCH_OUT_MAIN;
-			itch_opts_given = 1;
-			break;
-		case 'J':
-			io.stats = optarg ? optarg : ITCH_OUT_MAIN;
-			itch_opts_given = 1;
-			break;
-		case 'B':
-			if (!*optarg || strlen(optarg) > 8)
-				return die_usage("--book wants a symbol of 1 to 8 characters, not '%s'",
-						 optarg);
-			io.book_symbol = optarg;
-			itch_opts_given = 1;
-			break;
-		case 'U':
-			io.book_out = optarg;
-			itch_opts_given = 1;
-			break;
-		case 'N':
-			if (parse_u64(optarg, &n_orders) || n_orders == 0 ||
-			    n_orders > BOOK_MAX_ORDERS)
-				return die_usage("--book-orders wants 1 to 2^30, not '%s'", optarg);
-			io.book_orders = (uint32_t)n_orders;
-			itch_opts_given = 1;
-			break;
-		case 'R':
-			if (strcmp(optarg, "all") && strcmp(optarg, "named"))
-				return die_usage("--track is all or named, not '%s'", optarg);
-			io.track_named = !strcmp(optarg, "named");
-			itch_opts_given = 1;
-			break;
-		case 'P':
-			if (!strcmp(optarg, "auto"))
-				io.pages = TABLE_MEM_AUTO;
-			else if (!strcmp(optarg, "4k"))
-				io.pages = TABLE_MEM_SMALL;
-			else if (!strcmp(optarg, "thp"))
-				io.pages = TABLE_MEM_THP;
-			else
-				return die_usage("--pages is auto, 4k or thp, not '%s'", optarg);
-			itch_opts_given = 1;
-			break;
-		case 'Y':
-			ret = itch_parse_symbols(optarg, chosen, ITCH_FILTER_MAX, why, sizeof(why));
-			if (ret < 0) {
-				fprintf(stderr, "backtest: --symbols %s\nTry 'backtest --help'.\n", why);
-				return EXIT_USAGE;
-			}
-			io.symbols = chosen;
-			io.nsymbols = (unsigned int)ret;
-			itch_opts_given = 1;
-			break;
-		case 'D':
-			io.dump = optarg ? optarg : ITCH_OUT_MAIN;
-			itch_opts_given = 1;
-			break;
-		case 'o':
-			output = optarg;
-			break;
-		case 'q':
-			quiet = 1;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			fprintf(stderr, "Try 'backtest --help'.\n");
-			return EXIT_USAGE;
-		}
-	}
-	if (optind < argc)
-		return die_usage("unexpected argument '%s'", argv[optind]);
-	if (have_gen + !!prices + !!ticks + !!io.path != 1)
-		return die_usage("%s", "give exactly one of --gen N, --prices FILE, --ticks FILE "
-				 "or --itch FILE");
-	if (ticks && !nspec)
-		return die_usage("%s", "--ticks needs at least one --symbol SYM:LEN");
-	if (nspec && !ticks && !io.path)
-		return die_usage("%s", "--symbol goes with --ticks or --itch");
-	if (itch_opts_given && !io.path)
-		return die_usage("%s", "--tape, --stats, --book, --book-out, --book-orders, "
-				 "--track, --pages, --symbols and --dump go with --itch");
-	if (io.path) {
-		int main_users = (io.tape && !strcmp(io.tape, ITCH_OUT_MAIN)) +
-				 (io.stats && !strcmp(io.stats, ITCH_OUT_MAIN)) +
-				 (io.dump && !strcmp(io.dump, ITCH_OUT_MAIN)) +
-				 (io.book_symbol && !io.book_out) + !!nspec;
-
-		if (!io.tape && !io.stats && !io.book_symbol && !nspec && !io.dump)
-			return die_usage("%s", "--itch needs --tape, --stats, --book SYM, --dump "
-					 "or --symbol");
-		if (main_users > 1)
-			return die_usage("%s", "only one of --tape, --stats, --book, --dump and the "
-					 "--symbol orders can go to the main output; give the "
-					 "others a file (--tape=FILE, --stats=FILE, --book-out FILE, "
-					 "--dump=FILE)");
-		if (io.book_out && !io.book_symbol)
-			return die_usage("%s", "--book-out goes with --book SYM");
-		io.spec = spec;
-		io.nspec = nspec;
-	}
-
-	if (nlen == 0)
-		for (nlen = 0; nlen < HMA_GRID_SIZE; nlen++)
-			lengths[nlen] = hma_grid_length(nlen);
-
-	if (output && !(out = fopen(output, "w"))) {
-		fprintf(stderr, "backtest: %s: %s\n", output, strerror(errno));
+	ret = parse_args(&c, argc, argv);
+	if (ret)
+		return ret == 1 ? 0 : EXIT_USAGE;
+	if (c.output && !(out = fopen(c.output, "w"))) {
+		fprintf(stderr, "t2t-backtest: %s: %s\n", c.output, strerror(errno));
 		return EXIT_USAGE;
 	}
-	if (have_gen)
-		ret = do_gen(gen, seed, out);
-	else if (ticks)
-		ret = do_replay(ticks, spec, nspec, out);
-	else if (io.path) {
-		io.out = out;
-		ret = backtest_itch(&io);
+	if (c.gen) {
+		ret = do_gen(c.gen, c.seed, out);
+	} else if (c.ticks) {
+		ret = do_replay(c.ticks, c.spec, c.nspec, out);
+	} else if (c.io.path) {
+		c.io.out = out;
+		ret = backtest_itch(&c.io);
+	} else {
+		ret = do_sweep(c.prices, c.lengths, c.nlen, kernels[c.kernel], c.quiet, out);
 	}
-	else
-		ret = do_sweep(prices, lengths, nlen, kernel, quiet, out);
 	if (out != stdout && fclose(out) && !ret) {
-		fprintf(stderr, "backtest: %s: %s\n", output, strerror(errno));
+		fprintf(stderr, "t2t-backtest: %s: %s\n", c.output, strerror(errno));
 		ret = EXIT_USAGE;
 	}
 	return ret;

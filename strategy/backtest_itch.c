@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* backtest --itch: day file -> book -> tape -> strategy (backtest_itch.h). */
+/* t2t-backtest --itch: day file -> book -> tape -> strategy (backtest_itch.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "proto/itch_filter.h"
 #include "strategy/backtest_itch.h"
 #include "strategy/trader.h"
+#include "util/json.h"
 
 #define EXIT_BAD	2
 #define MAX_SPECS	64
@@ -94,7 +95,7 @@ static int run_day(struct run *r)
 	int ret;
 
 	if (dayfile_open(&rd, r->o->path, 0)) {
-		fprintf(stderr, "backtest: %s\n", rd.err);
+		fprintf(stderr, "t2t-backtest: %s\n", rd.err);
 		return EXIT_BAD;
 	}
 	r->gzip = rd.gzip;
@@ -123,7 +124,7 @@ static int run_day(struct run *r)
 	r->messages = rd.msgs;
 	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (ret < 0)
-		fprintf(stderr, "backtest: %s\n", rd.err);
+		fprintf(stderr, "t2t-backtest: %s\n", rd.err);
 	dayfile_close(&rd);
 	return ret < 0 ? EXIT_BAD : 0;
 }
@@ -139,20 +140,6 @@ static void write_book(struct run *r, FILE *f)
 			fprintf(f, "%c,%u,%" PRIu64 ",%u\n", side == BOOK_BID ? 'B' : 'S',
 				l->price, l->shares, l->orders);
 	}
-}
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(f, "\\u%04x", *s);
-		else
-			fputc(*s, f);
-	}
-	fputc('"', f);
 }
 
 static void write_stats(struct run *r, FILE *f)
@@ -205,7 +192,7 @@ static FILE *open_out(const struct itch_opts *o, const char *path)
 		return o->out;
 	f = fopen(path, "w");
 	if (!f)
-		fprintf(stderr, "backtest: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "t2t-backtest: %s: %s\n", path, strerror(errno));
 	return f;
 }
 
@@ -214,7 +201,7 @@ static int close_out(const struct itch_opts *o, FILE *f, const char *path)
 	if (!f)
 		return 0;
 	if (f == o->out ? fflush(f) : fclose(f)) {
-		fprintf(stderr, "backtest: %s: %s\n", f == o->out ? "output" : path,
+		fprintf(stderr, "t2t-backtest: %s: %s\n", f == o->out ? "output" : path,
 			strerror(errno));
 		return EXIT_BAD;
 	}
@@ -229,7 +216,7 @@ static int setup(struct run *r)
 	int ret;
 
 	if (o->nspec > MAX_SPECS) {
-		fprintf(stderr, "backtest: at most %d --symbol\n", MAX_SPECS);
+		fprintf(stderr, "t2t-backtest: at most %d --symbol\n", MAX_SPECS);
 		return EXIT_BAD;
 	}
 	memset(r->locate_spec, NO_SPEC, sizeof(r->locate_spec));
@@ -237,7 +224,7 @@ static int setup(struct run *r)
 	for (unsigned int k = 0; k < o->nspec; k++) {
 		for (unsigned int j = 0; j < k; j++)
 			if (!strcmp(o->spec[j].symbol, o->spec[k].symbol)) {
-				fprintf(stderr, "backtest: --symbol %s given twice\n",
+				fprintf(stderr, "t2t-backtest: --symbol %s given twice\n",
 					o->spec[k].symbol);
 				return EXIT_BAD;
 			}
@@ -249,12 +236,12 @@ static int setup(struct run *r)
 		pad8(r->book_sym8, o->book_symbol);
 	ret = itch_filter_init(&r->filt, o->symbols, o->nsymbols);
 	if (ret) {
-		fprintf(stderr, "backtest: --symbols: %s\n", strerror(-ret));
+		fprintf(stderr, "t2t-backtest: --symbols: %s\n", strerror(-ret));
 		return EXIT_BAD;
 	}
 	ret = book_init(&r->book, &bc);
 	if (ret) {
-		fprintf(stderr, "backtest: book of %u orders: %s\n",
+		fprintf(stderr, "t2t-backtest: book of %u orders: %s\n",
 			o->book_orders ? o->book_orders : BOOK_DEFAULT_ORDERS, strerror(-ret));
 		return EXIT_BAD;
 	}
@@ -267,7 +254,7 @@ int backtest_itch(const struct itch_opts *o)
 	int ret;
 
 	if (!r) {
-		fprintf(stderr, "backtest: out of memory\n");
+		fprintf(stderr, "t2t-backtest: out of memory\n");
 		return EXIT_BAD;
 	}
 	r->o = o;
@@ -297,7 +284,7 @@ int backtest_itch(const struct itch_opts *o)
 		goto out;
 	for (unsigned int k = 0; k < o->nspec; k++)
 		if (r->spec_locate[k] < 0) {
-			fprintf(stderr, "backtest: %s is not in the day's stock directory\n",
+			fprintf(stderr, "t2t-backtest: %s is not in the day's stock directory\n",
 				o->spec[k].symbol);
 			ret = EXIT_BAD;
 		}
@@ -307,12 +294,12 @@ int backtest_itch(const struct itch_opts *o)
 
 		while (n > 1 && miss[n - 1] == ' ')
 			n--;
-		fprintf(stderr, "backtest: --symbols %.*s is not in the day's stock directory\n",
+		fprintf(stderr, "t2t-backtest: --symbols %.*s is not in the day's stock directory\n",
 			n, miss);
 		ret = EXIT_BAD;
 	}
 	if (o->book_symbol && r->book_locate < 0) {
-		fprintf(stderr, "backtest: --book %s is not in the day's stock directory\n",
+		fprintf(stderr, "t2t-backtest: --book %s is not in the day's stock directory\n",
 			o->book_symbol);
 		ret = EXIT_BAD;
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * backtest --itch: a TotalView-ITCH 5.0 day file through the order book
+ * t2t-backtest --itch: a TotalView-ITCH 5.0 day file through the order book
  * (book/) into the execution tape, and the strategy of each configured
  * symbol on its prints (docs/book.md).
  */

@@ -1,5 +1,5 @@
 # strategy/: the HMA/HMA3 kernels (batch reference and incremental), the
-# trading rule, the GBM generator and the backtest tool.
+# trading rule, the GBM generator and the backtester (t2t-backtest).
 
 STRATEGY_SRCS := strategy/hma_params.c strategy/hma_batch.c \
 	strategy/hma_incr.c strategy/gbm.c strategy/prices.c strategy/sweep.c \
@@ -14,14 +14,14 @@ $(ASAN)/libstrategy.a: $(call asan_objs,$(STRATEGY_SRCS))
 	$(AR) rcs $@ $^
 
 # --itch reads day files through the order book (book/, proto/, zlib).
-$(BUILD)/backtest: $(BUILD)/strategy/backtest.o $(BUILD)/strategy/backtest_itch.o \
-		$(BUILD)/libbook.a $(BUILD)/libstrategy.a $(BUILD)/libproto.a
+$(BUILD)/t2t-backtest: $(BUILD)/strategy/backtest.o $(BUILD)/strategy/backtest_itch.o \
+		$(BUILD)/libbook.a $(BUILD)/libstrategy.a $(BUILD)/libproto.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
-$(BUILD)/bench_strategy: $(BUILD)/strategy/bench_strategy.o $(BUILD)/libstrategy.a
+$(BUILD)/bench/bench_strategy: $(BUILD)/strategy/bench_strategy.o $(BUILD)/libstrategy.a
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
-BINS += $(BUILD)/backtest $(BUILD)/bench_strategy
+BINS += $(BUILD)/t2t-backtest $(BUILD)/bench/bench_strategy
 
 STRATEGY_TESTS := test_hma_small test_hma_extremes test_hma_reference \
 	test_gbm test_prices
@@ -36,6 +36,6 @@ UNIT_TESTS += $(STRATEGY_TEST_BINS)
 INT_TESTS += tests/integration/backtest_cli.sh tests/integration/backtest_itch.sh
 
 .PHONY: bench-strategy
-bench-strategy: $(BUILD)/bench_strategy
-	./$(BUILD)/bench_strategy
+bench-strategy: $(BUILD)/bench/bench_strategy
+	./$(BUILD)/bench/bench_strategy
 BENCHES += bench-strategy

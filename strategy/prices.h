@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Price files: one integer Price(4) per line, as `backtest --gen` writes. */
+/* Price files: one integer Price(4) per line, as `t2t-backtest --gen` writes. */
 #ifndef STRATEGY_PRICES_H
 #define STRATEGY_PRICES_H
 

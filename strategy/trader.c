@@ -36,7 +36,7 @@ void trader_summary(const struct trader *t, FILE *f)
 
 	if (t->ticks)
 		sar_finish(&s, t->last);
-	fprintf(f, "backtest: %-8s L=%-3u ticks %-8" PRIu64 " orders %-6" PRIu64
+	fprintf(f, "t2t-backtest: %-8s L=%-3u ticks %-8" PRIu64 " orders %-6" PRIu64
 		" position %+d trades %" PRIu64 " pnl %.9f%%", t->spec->symbol,
 		t->spec->length, t->ticks, t->orders, t->st.sar.pos, s.trades, s.pnl_pct);
 	if (t->refused)

@@ -32,7 +32,7 @@ int trader_init(struct trader *t, const struct inst_spec *spec);
 /* One tick; writes the order line, if any, to @out. */
 void trader_tick(struct trader *t, uint64_t seq, uint32_t price, FILE *out);
 
-/* "backtest: SYM L=.. ticks .. orders .. position .. trades .. pnl ..%" */
+/* "t2t-backtest: SYM L=.. ticks .. orders .. position .. trades .. pnl ..%" */
 void trader_summary(const struct trader *t, FILE *f);
 
 #endif /* STRATEGY_TRADER_H */

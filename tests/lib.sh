@@ -8,7 +8,7 @@
 #	#!/bin/bash
 #	# What these tests prove (one paragraph).
 #	. "$(dirname "$0")/../lib.sh"
-#	need build/exsim build/t2t-gateway
+#	need build/t2t-exsim build/t2t-gateway
 #
 #	test_orders_reconcile() {
 #		rig_up
@@ -68,7 +68,7 @@
 #                         $T_TMP/NAME.ex.json
 #   ex_wait NAME           its exit status
 #   j FILE FILTER          jq -r FILTER FILE
-# the feed receivers in the gateway namespace (netns/feed_recv.c,
+# the feed receivers in the gateway namespace (netns/tools/feed_recv.c,
 # fault_recv.c) and the re-request client:
 #   start_recv NAME OPTIONS..., start_fault_recv NAME OPTIONS...
 #                          joined the rig's feed group; report in
@@ -307,7 +307,7 @@ gw_wait() {
 ex_start() {
 	local name=$1
 	shift
-	bg "$name.ex" ip netns exec "$RIG_NS_EX" build/exsim --feed "$RIG_GROUP" \
+	bg "$name.ex" ip netns exec "$RIG_NS_EX" build/t2t-exsim --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --cpu 0 -q \
 		--json "$T_TMP/$name.ex.json" "$@"
@@ -341,11 +341,11 @@ start_rx() {
 # The plain receiver (in order or it fails) and the tolerant one (gaps,
 # duplicates, malformed packets counted; fills gaps by re-request).
 start_recv() {
-	start_rx build/netns/feed_recv "$@"
+	start_rx build/tools/feed_recv "$@"
 }
 
 start_fault_recv() {
-	start_rx build/netns/fault_recv "$@"
+	start_rx build/tools/fault_recv "$@"
 }
 
 wait_recv() {
@@ -361,7 +361,7 @@ summary() {
 }
 
 rr() {
-	ip netns exec "$RIG_NS_GW" timeout 30 build/netns/rerequest_client "$@"
+	ip netns exec "$RIG_NS_GW" timeout 30 build/tools/rerequest_client "$@"
 }
 
 # ---- the monitor: a test writer and t2t-monitor ----

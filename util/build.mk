@@ -1,7 +1,8 @@
 # util/: what every program shares below everything else: the one clock
-# (clock.h, header only) and command lines from a table (opt.[ch]).
+# (clock.h, header only), command lines from a table (opt.[ch]) and a
+# string as JSON (json.[ch]).
 
-UTIL_SRCS := util/opt.c
+UTIL_SRCS := util/opt.c util/json.c
 
 $(BUILD)/libutil.a: $(call objs,$(UTIL_SRCS))
 	@mkdir -p $(@D)
@@ -13,6 +14,8 @@ $(ASAN)/libutil.a: $(call asan_objs,$(UTIL_SRCS))
 
 BINS += $(BUILD)/libutil.a $(ASAN)/libutil.a
 
-UNIT_TESTS += $(ASAN)/tests/unit/test_opt
-$(ASAN)/tests/unit/test_opt: $(ASAN)/tests/unit/test_opt.o $(ASAN)/libutil.a
+# Unit tests: the option table, the JSON string (ASan+UBSan).
+UTIL_TESTS := $(ASAN)/tests/unit/test_opt $(ASAN)/tests/unit/test_json
+$(UTIL_TESTS): %: %.o $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(UTIL_TESTS)

@@ -240,21 +240,23 @@ int opt_parse(const struct opt_prog *p, void *cfg, int argc, char **argv,
 	      int *first_arg)
 {
 	struct option lo[OPT_MAX + 2];
-	char shorts[2 * OPT_MAX + 4] = ":h";
+	char shorts[3 * OPT_MAX + 4] = ":h";
 	int n = 0, c, idx;
 
 	for (const struct opt *o = p->opts; o->type != OPT_END_ && n < OPT_MAX; o++) {
 		if (o->type == OPT_SECTION_)
 			continue;
 		lo[n] = (struct option){ o->name, o->type == OPT_FLAG ? no_argument :
-					 required_argument, NULL, 256 + (int)(o - p->opts) };
+					 o->implied ? optional_argument : required_argument,
+					 NULL, 256 + (int)(o - p->opts) };
 		n++;
 		if (o->short_name) {
 			size_t k = strlen(shorts);
 
 			shorts[k] = o->short_name;
 			shorts[k + 1] = o->type == OPT_FLAG ? '\0' : ':';
-			shorts[k + 2] = '\0';
+			shorts[k + 2] = o->implied ? ':' : '\0';
+			shorts[k + 3] = '\0';
 		}
 	}
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
@@ -264,6 +266,7 @@ int opt_parse(const struct opt_prog *p, void *cfg, int argc, char **argv,
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shorts, lo, &idx)) != -1) {
 		const struct opt *o = NULL;
+		const char *arg;
 		char why[160];
 
 		if (c == 'h') {
@@ -282,8 +285,9 @@ int opt_parse(const struct opt_prog *p, void *cfg, int argc, char **argv,
 					o = q;
 		if (!o)
 			return opt_error(p, "unknown option '%s'", argv[optind - 1]);
-		if (apply(o, cfg, optarg ? optarg : "", why, sizeof(why)))
-			return opt_error(p, "--%s %s: '%s'", o->name, why, optarg ? optarg : "");
+		arg = optarg ? optarg : o->implied ? o->implied : "";
+		if (apply(o, cfg, arg, why, sizeof(why)))
+			return opt_error(p, "--%s %s: '%s'", o->name, why, arg);
 	}
 	if (first_arg)
 		*first_arg = optind;
@@ -414,7 +418,8 @@ void opt_usage(const struct opt_prog *p, const void *cfg, FILE *out)
 		else
 			len = snprintf(head, sizeof(head), "  --%s", o->name);
 		if (o->arg)
-			len += snprintf(head + len, sizeof(head) - (size_t)len, " %s", o->arg);
+			len += snprintf(head + len, sizeof(head) - (size_t)len,
+					o->implied ? "[=%s]" : " %s", o->arg);
 		default_text(o, cfg, def, sizeof(def));
 		snprintf(help, sizeof(help), "%s%s%s%s", o->help, def[0] ? " (default " : "",
 			 def, def[0] ? ")" : "");

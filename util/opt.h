@@ -58,6 +58,9 @@ struct opt {
 	int (*call)(void *cfg, const char *arg, char *why, size_t whylen);
 	const char *def;	/* the default as --help shows it; NULL: from the
 				   config (nothing when it is 0 or empty) */
+	const char *implied;	/* non-NULL: the argument may be left out
+				   (--name alone) and is then this; given, it
+				   is --name=ARG ([=ARG] in --help) */
 };
 
 #define OFF(type, field)	offsetof(type, field)

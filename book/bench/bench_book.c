@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench-book: decode + book + tape over a whole day on one pinned core.
+ * bench_book: decode + book + tape over a whole day on one pinned core.
  *
  * Two sources of the same day: the uncompressed file read into memory
  * first (the book's own cost: frame walk, ITCH decode, order table, levels,
  * prints), and the gzip file streamed through the day-file reader (what
- * backtest --itch pays, decompression included).  Each run builds a fresh
+ * t2t-backtest --itch pays, decompression included).  Each run builds a fresh
  * book (not timed), applies every message with the look-ahead prefetch and
  * consumes every print; the median of the runs is reported, with the
  * fastest and slowest, the peak of live orders and the memory: the
@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <sched.h>
 #include <stdio.h>
@@ -26,6 +25,7 @@
 
 #include "book/book_apply.h"
 #include "proto/dayfile.h"
+#include "util/opt.h"
 
 #define MAX_REPS 15
 
@@ -78,7 +78,7 @@ static int pin(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
-		fprintf(stderr, "bench-book: pinning to CPU %d: %s\n", cpu, strerror(errno));
+		fprintf(stderr, "bench_book: pinning to CPU %d: %s\n", cpu, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -92,7 +92,7 @@ static uint8_t *load(const char *path, size_t *n)
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0 || fstat(fd, &st)) {
-		fprintf(stderr, "bench-book: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "bench_book: %s: %s\n", path, strerror(errno));
 		return NULL;
 	}
 	p = malloc((size_t)st.st_size + 1);
@@ -100,7 +100,7 @@ static uint8_t *load(const char *path, size_t *n)
 		ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
 
 		if (r <= 0) {
-			fprintf(stderr, "bench-book: %s: read failed\n", path);
+			fprintf(stderr, "bench_book: %s: read failed\n", path);
 			free(p);
 			p = NULL;
 			break;
@@ -142,7 +142,7 @@ static int new_book(struct book *b, const struct opts *o)
 	int ret = book_init(b, &cfg);
 
 	if (ret)
-		fprintf(stderr, "bench-book: book_init: %s\n", strerror(-ret));
+		fprintf(stderr, "bench_book: book_init: %s\n", strerror(-ret));
 	return ret;
 }
 
@@ -182,13 +182,13 @@ static int run_gz(const char *path, const struct opts *o, struct book *b, struct
 		return -1;
 	t0 = now_ns();
 	if (dayfile_open(&rd, path, 0)) {
-		fprintf(stderr, "bench-book: %s\n", rd.err);
+		fprintf(stderr, "bench_book: %s\n", rd.err);
 		return -1;
 	}
 	while ((ret = dayfile_span(&rd, &sp)) == 1)
 		apply_span(b, sp.p, sp.len, sp.first_seq, o->ahead, r);
 	if (ret < 0)
-		fprintf(stderr, "bench-book: %s\n", rd.err);
+		fprintf(stderr, "bench_book: %s\n", rd.err);
 	finish(b, r, t0, rd.msgs);
 	dayfile_close(&rd);
 	return ret;
@@ -209,7 +209,7 @@ static int report(const char *what, const struct result *r, unsigned int reps)
 		ns[i] = r[i].ns;
 		if (r[i].digest != r[0].digest || r[i].tape_sum != r[0].tape_sum ||
 		    r[i].messages != r[0].messages) {
-			fprintf(stderr, "bench-book: %s run %u gave another book or tape\n",
+			fprintf(stderr, "bench_book: %s run %u gave another book or tape\n",
 				what, i + 1);
 			return -1;
 		}
@@ -223,26 +223,35 @@ static int report(const char *what, const struct result *r, unsigned int reps)
 	return 0;
 }
 
-static const char usage[] =
-"Usage: bench-book [--reps N] [--cpu C] [--ahead A] [--orders N]\n"
-"                  [--pages auto|4k|thp] [--mem-only | --gz-only] DAY DAY.gz\n"
-"Decode + book + tape over a whole day file, pinned to one CPU; median of\n"
-"N runs (default 3) from the uncompressed day in memory and from the gzip\n"
-"file.  --ahead: messages of prefetch look-ahead (default 8, 0 = none).\n";
+static const char *const page_kinds[] = { "auto", "4k", "thp", NULL };
+
+#define O(f) OFF(struct opts, f)
+
+static const struct opt opts[] = {
+	OPT("reps", 0, OPT_U32, O(reps), "N", "runs of each source", .min = 1,
+	    .max = MAX_REPS),
+	OPT("cpu", 0, OPT_INT, O(cpu), "C", "the CPU to pin to", .min = 0, .max = 4095),
+	OPT("ahead", 0, OPT_U32, O(ahead), "A", "messages of prefetch look-ahead (0 = none)"),
+	OPT("orders", 0, OPT_U32, O(orders), "N", "live orders the book holds",
+	    .max = BOOK_MAX_ORDERS, .def = "2097152"),
+	OPT("pages", 0, OPT_ENUM, O(pages), "auto|4k|thp", "the book's memory (book/table_mem.h)",
+	    .choices = page_kinds),
+	OPT("mem-only", 0, OPT_FLAG, O(mem_only), NULL, "only the day in memory"),
+	OPT("gz-only", 0, OPT_FLAG, O(gz_only), NULL, "only the gzip file"),
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "bench_book",
+	.usage = "[options] DAY DAY.gz",
+	.about =
+"Decode + book + tape over a whole day file, pinned to one CPU; the median\n"
+"of N runs from the uncompressed day in memory and from the gzip file.\n",
+	.opts = opts,
+};
 
 int main(int argc, char **argv)
 {
-	static const struct option lo[] = {
-		{ "reps", required_argument, NULL, 'r' },
-		{ "cpu", required_argument, NULL, 'c' },
-		{ "ahead", required_argument, NULL, 'a' },
-		{ "orders", required_argument, NULL, 'o' },
-		{ "pages", required_argument, NULL, 'p' },
-		{ "mem-only", no_argument, NULL, 'm' },
-		{ "gz-only", no_argument, NULL, 'g' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
-	};
 	struct opts o = { .reps = 3, .cpu = 1, .ahead = BOOK_LOOKAHEAD };
 	struct result mem[MAX_REPS], gz[MAX_REPS];
 	struct book b;
@@ -250,44 +259,16 @@ int main(int argc, char **argv)
 	size_t n = 0;
 	long rss_before, rss_book;
 	char pages[96];
-	int c;
+	int c, first;
 
-	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			o.reps = (unsigned int)atoi(optarg);
-			break;
-		case 'c':
-			o.cpu = atoi(optarg);
-			break;
-		case 'a':
-			o.ahead = (unsigned int)atoi(optarg);
-			break;
-		case 'o':
-			o.orders = (uint32_t)strtoul(optarg, NULL, 10);
-			break;
-		case 'p':
-			o.pages = !strcmp(optarg, "4k") ? TABLE_MEM_SMALL :
-				  !strcmp(optarg, "thp") ? TABLE_MEM_THP : TABLE_MEM_AUTO;
-			break;
-		case 'm':
-			o.mem_only = true;
-			break;
-		case 'g':
-			o.gz_only = true;
-			break;
-		default:
-			fputs(usage, c == 'h' ? stdout : stderr);
-			return c == 'h' ? 0 : 2;
-		}
-	}
-	if (argc - optind != 2 || !o.reps || o.reps > MAX_REPS) {
-		fputs(usage, stderr);
-		return 2;
-	}
+	c = opt_parse(&prog, &o, argc, argv, &first);
+	if (c)
+		return c == 1 ? 0 : 2;
+	if (argc - first != 2)
+		return opt_error(&prog, "the arguments are DAY DAY.gz");
 	if (pin(o.cpu))
 		return 2;
-	if (!o.gz_only && !(day = load(argv[optind], &n)))
+	if (!o.gz_only && !(day = load(argv[first], &n)))
 		return 2;
 
 	rss_before = rss_kb("VmRSS:");
@@ -297,8 +278,8 @@ int main(int argc, char **argv)
 	book_describe_pages(&b, pages, sizeof(pages));
 	book_destroy(&b);
 
-	printf("bench-book: %s, %zu MB in memory; CPU %d; book of %u orders, tables %zu MB "
-	       "(%s); look-ahead %u; %u runs each\n\n", argv[optind], n >> 20, o.cpu,
+	printf("bench_book: %s, %zu MB in memory; CPU %d; book of %u orders, tables %zu MB "
+	       "(%s); look-ahead %u; %u runs each\n\n", argv[first], n >> 20, o.cpu,
 	       o.orders ? o.orders : BOOK_DEFAULT_ORDERS, (size_t)rss_book >> 10, pages,
 	       o.ahead, o.reps);
 	printf("| source        | median ms |    min ms |    max ms | M msg/s | ns/msg |    prints | peak live |\n");
@@ -311,7 +292,7 @@ int main(int argc, char **argv)
 	if (!o.gz_only && report("memory", mem, o.reps))
 		return 1;
 	for (unsigned int i = 0; !o.mem_only && i < o.reps; i++) {
-		if (run_gz(argv[optind + 1], &o, &b, &gz[i]))
+		if (run_gz(argv[first + 1], &o, &b, &gz[i]))
 			return 2;
 		book_destroy(&b);
 	}
@@ -319,7 +300,7 @@ int main(int argc, char **argv)
 		return 1;
 	if (!o.mem_only && !o.gz_only && (mem[0].digest != gz[0].digest ||
 					  mem[0].tape_sum != gz[0].tape_sum)) {
-		fprintf(stderr, "bench-book: the gzip file gave another book or tape\n");
+		fprintf(stderr, "bench_book: the gzip file gave another book or tape\n");
 		return 1;
 	}
 	printf("\npeak RSS %ld MB (the day in memory %zu MB, the book's tables %ld MB); "

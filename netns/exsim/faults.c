@@ -156,7 +156,7 @@ int faults_write_log(const struct faults *x, const char *path)
 	int bad;
 
 	if (!o) {
-		fprintf(stderr, "exsim: --fault-log %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "t2t-exsim: --fault-log %s: %s\n", path, strerror(errno));
 		return -1;
 	}
 	fputs("event,seq,count\n", o);
@@ -165,7 +165,7 @@ int faults_write_log(const struct faults *x, const char *path)
 			x->log[i].seq, x->log[i].count);
 	bad = ferror(o);
 	if (fclose(o) || bad) {
-		fprintf(stderr, "exsim: --fault-log %s: write error\n", path);
+		fprintf(stderr, "t2t-exsim: --fault-log %s: write error\n", path);
 		return -1;
 	}
 	return 0;

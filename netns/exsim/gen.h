@@ -5,7 +5,7 @@
  *
  * Tick k goes to symbol k mod n (locate k mod n + 1).  Prices are the spec's
  * GBM series of seed + i for symbol i (0-based), so the trades of symbol i
- * are exactly `backtest --gen N --seed <seed + i>`; or, with a price file,
+ * are exactly `t2t-backtest --gen N --seed <seed + i>`; or, with a price file,
  * the file's prices in order (one symbol).  Shares and noise come from a
  * second splitmix64 stream, so --noise never changes the prices.
  */

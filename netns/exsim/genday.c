@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* exsim --gen-day (genday.h). */
+/* t2t-exsim --gen-day (genday.h). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <string.h>
@@ -34,7 +34,7 @@ int genday_run(const struct exsim_cfg *c, FILE *out)
 
 	t0 = mono_ns();
 	if (daygen_write(c->gen_day_path, &dc, gz ? 1 : 0, &st, err, sizeof(err))) {
-		fprintf(stderr, "exsim: --gen-day: %s\n", err);
+		fprintf(stderr, "t2t-exsim: --gen-day: %s\n", err);
 		return 1;
 	}
 	t1 = mono_ns();

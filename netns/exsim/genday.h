@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * exsim --gen-day FILE: write a synthetic day with the generator the live
+ * t2t-exsim --gen-day FILE: write a synthetic day with the generator the live
  * feed uses (book/daygen.h) and print what it holds.  Same bytes for the
  * same --messages, --symbols, --seed and --day-seconds; gzip (level 1)
  * when FILE ends in ".gz", plain otherwise.

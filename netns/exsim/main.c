@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * exsim: the exchange simulator (netns/exsim/README.md).
+ * t2t-exsim: the exchange simulator (netns/exsim/README.md).
  *
  * One thread.  The session, for the live sources: the opening (system
  * events O S, the stock directory, ..., Q) at once; --warmup; the units
@@ -82,7 +82,7 @@ static void progress(struct loop *L, uint64_t now)
 	if (!L->progress || now < L->next_progress)
 		return;
 	L->next_progress = now + NS_PER_SEC;
-	fprintf(stderr, "\rexsim: %.0f s  units %" PRIu64 "/%" PRIu64
+	fprintf(stderr, "\rt2t-exsim: %.0f s  units %" PRIu64 "/%" PRIu64
 		"  packets %" PRIu64 "  orders %" PRIu64 " (filled %" PRIu64
 		", canceled %" PRIu64 ", rejected %" PRIu64 ")",
 		(double)(now - L->r->t_start) / 1e9, L->r->feed->units_sent,
@@ -262,7 +262,7 @@ static int plan_ticks(const struct exsim_cfg *c, uint64_t nprices, uint64_t *tot
 
 	if (c->prices_path) {
 		if (c->count_set && c->count > nprices) {
-			fprintf(stderr, "exsim: --count %" PRIu64 ": %s has only %" PRIu64
+			fprintf(stderr, "t2t-exsim: --count %" PRIu64 ": %s has only %" PRIu64
 				" prices\n", c->count, c->prices_path, nprices);
 			return -1;
 		}
@@ -272,12 +272,12 @@ static int plan_ticks(const struct exsim_cfg *c, uint64_t nprices, uint64_t *tot
 		double d = llround(c->rate * c->duration_s);
 
 		if (d < 1) {
-			fprintf(stderr, "exsim: --rate %g x --duration %g is less than one tick\n",
+			fprintf(stderr, "t2t-exsim: --rate %g x --duration %g is less than one tick\n",
 				c->rate, c->duration_s);
 			return -1;
 		}
 		if (d > (double)EXSIM_MAX_TICKS) {
-			fprintf(stderr, "exsim: --rate x --duration is over %" PRIu64 " ticks\n",
+			fprintf(stderr, "t2t-exsim: --rate x --duration is over %" PRIu64 " ticks\n",
 				(uint64_t)EXSIM_MAX_TICKS);
 			return -1;
 		}
@@ -324,7 +324,7 @@ static int pin_cpu(int cpu)
 	CPU_ZERO(&set);
 	CPU_SET(cpu, &set);
 	if (sched_setaffinity(0, sizeof(set), &set)) {
-		fprintf(stderr, "exsim: --cpu %d: %s\n", cpu, strerror(errno));
+		fprintf(stderr, "t2t-exsim: --cpu %d: %s\n", cpu, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -354,7 +354,7 @@ static int run_gbm(struct sim *S, struct loop *L)
 	uint64_t now, dur_end = 0;
 
 	if (open_session(&S->feed, &S->gen, S->cfg.nsym)) {
-		fprintf(stderr, "exsim: sequence log full\n");
+		fprintf(stderr, "t2t-exsim: sequence log full\n");
 		return EXIT_RUNTIME;
 	}
 	now = wait_until(L, S->run.t_start + (uint64_t)S->cfg.warmup_ms * NS_PER_MS);
@@ -406,7 +406,7 @@ static int run_replay(struct sim *S, struct loop *L)
 	feed_start_schedule(&S->feed, now);
 	publish(L, 0);
 	if (S->replay.failed)
-		fprintf(stderr, "exsim: --replay stopped: %s\n", S->replay.err);
+		fprintf(stderr, "t2t-exsim: --replay stopped: %s\n", S->replay.err);
 	else if (!stop)
 		wait_until(L, mono_ns() + (uint64_t)S->cfg.linger_ms * NS_PER_MS);
 	end_session(L);
@@ -418,7 +418,7 @@ static int run_replay(struct sim *S, struct loop *L)
 
 		while (n > 1 && miss[n - 1] == ' ')
 			n--;
-		fprintf(stderr, "exsim: --symbols %.*s is not in the day's stock directory\n",
+		fprintf(stderr, "t2t-exsim: --symbols %.*s is not in the day's stock directory\n",
 			n, miss);
 		return EXIT_RUNTIME;
 	}
@@ -517,7 +517,7 @@ static void set_source(struct sim *S)
 static int check_netns(const struct exsim_cfg *c)
 {
 	if (c->feed_mcast && !c->host_netns && !in_named_netns()) {
-		fprintf(stderr, "exsim: refusing to multicast the feed outside a named "
+		fprintf(stderr, "t2t-exsim: refusing to multicast the feed outside a named "
 			"network namespace (it would leave on this host's own network); "
 			"run it in the rig's exchange namespace (ip netns exec <prefix>-ex "
 			"...) or pass --host-netns\n");
@@ -525,7 +525,7 @@ static int check_netns(const struct exsim_cfg *c)
 	}
 	if (c->hostile_per_1000 > 0 && (c->hostile_mask & HOSTILE_FRAMES) &&
 	    !c->host_netns && !in_named_netns()) {
-		fprintf(stderr, "exsim: refusing to send hostile frames (truncated_frame, "
+		fprintf(stderr, "t2t-exsim: refusing to send hostile frames (truncated_frame, "
 			"bad_checksum, other_port, other_address) outside a named network "
 			"namespace; run it in the rig, leave them out with "
 			"--hostile-classes, or pass --host-netns\n");
@@ -574,11 +574,11 @@ int main(int argc, char **argv)
 
 	if (cfg->prices_path) {
 		if (prices_load(cfg->prices_path, &S.prices, &S.nprices, err, sizeof(err)) < 0) {
-			fprintf(stderr, "exsim: --prices: %s\n", err);
+			fprintf(stderr, "t2t-exsim: --prices: %s\n", err);
 			return EXIT_USAGE;
 		}
 		if (!S.nprices) {
-			fprintf(stderr, "exsim: --prices: %s holds no prices\n", cfg->prices_path);
+			fprintf(stderr, "t2t-exsim: --prices: %s holds no prices\n", cfg->prices_path);
 			ret = EXIT_USAGE;
 			goto out;
 		}
@@ -600,7 +600,7 @@ int main(int argc, char **argv)
 	S.run.attack = &S.attack;
 	hdr_reset(&S.run.lag);
 	if (open_source(&S, err, sizeof(err))) {
-		fprintf(stderr, "exsim: %s\n", err);
+		fprintf(stderr, "t2t-exsim: %s\n", err);
 		/* A day the generator refuses is a usage error; a file, memory: run time. */
 		ret = cfg->source == EXSIM_SRC_DAY && !S.day.g && S.book.sym ? EXIT_USAGE :
 		      EXIT_RUNTIME;
@@ -611,7 +611,7 @@ int main(int argc, char **argv)
 	    sink_open(&S.sink, cfg, &S.book, &S.feed, err, sizeof(err)) ||
 	    rereq_open(&S.rereq, cfg, &S.feed, err, sizeof(err)) ||
 	    hostile_open(&S.hostile, cfg, &S.feed, err, sizeof(err))) {
-		fprintf(stderr, "exsim: %s\n", err);
+		fprintf(stderr, "t2t-exsim: %s\n", err);
 		goto out;
 	}
 	set_source(&S);

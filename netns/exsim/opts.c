@@ -223,7 +223,7 @@ static const struct opt opts[] = {
 	OPT("seed", 0, OPT_U64, X(seed), "S",
 	    "seed of the generated day; GBM: symbol i (0-based) uses seed + i"),
 	OPT("prices", 0, OPT_STR, X(prices_path), "FILE",
-	    "trade prices from FILE (one Price(4) integer per line, as 'backtest --gen' "
+	    "trade prices from FILE (one Price(4) integer per line, as 't2t-backtest --gen' "
 	    "writes) instead of GBM; one symbol"),
 	OPT("stamp", 0, OPT_ENUM, X(stamp_mono), "tod|mono",
 	    "the ITCH and OUCH timestamps: nanoseconds since midnight (UTC), as a real "
@@ -379,16 +379,16 @@ static const struct opt opts[] = {
 };
 
 static const struct opt_prog prog = {
-	.name = "exsim",
+	.name = "t2t-exsim",
 	.usage = "[options]",
 	.about =
 "Exchange simulator for the test rig: publishes a MoldUDP64 / ITCH 5.0 feed\n"
 "(a generated day, GBM trade prints, or a day file replayed) and serves an\n"
 "OUCH 4.2 order port over UDP with paper fills.  Run it inside the exchange\n"
 "namespace:\n"
-"  ip netns exec <prefix>-ex build/exsim --count 10000 --rate 1000\n"
-"  ip netns exec <prefix>-ex build/exsim --replay DAY.gz --speed 10 --symbols AAPL\n"
-"  build/exsim --gen-day day.gz --messages 1000000 --symbols 20 --seed 1\n",
+"  ip netns exec <prefix>-ex build/t2t-exsim --count 10000 --rate 1000\n"
+"  ip netns exec <prefix>-ex build/t2t-exsim --replay DAY.gz --speed 10 --symbols AAPL\n"
+"  build/t2t-exsim --gen-day day.gz --messages 1000000 --symbols 20 --seed 1\n",
 	.more =
 "The ITCH timestamp of every live message is taken just before its packet is\n"
 "sent (--stamp: time of day, or CLOCK_MONOTONIC on the rig); a replay keeps\n"

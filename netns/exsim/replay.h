@@ -12,7 +12,7 @@
  * block shorter than the header), is due with the one before it.
  *
  * --symbols: only the session of those symbols (proto/itch_filter.h, the
- * filter backtest --itch uses), renumbered from 1.  Without it every
+ * filter t2t-backtest --itch uses), renumbered from 1.  Without it every
  * block of the file is published as it is, malformed ones included, and
  * message n of the file is sequence number n.
  *

@@ -9,6 +9,7 @@
 #include "netns/exsim/attack.h"
 #include "netns/exsim/bookfill.h"
 #include "netns/exsim/report.h"
+#include "util/json.h"
 
 /* Characters of a space-padded field before the padding. */
 static int trimmed(const char *s, int n)
@@ -227,24 +228,6 @@ void report_text(const struct exsim_run *r, FILE *out)
 
 /* ---- JSON ---- */
 
-static void json_str(FILE *o, const char *s, size_t n)
-{
-	size_t i;
-
-	fputc('"', o);
-	for (i = 0; i < n && s[i]; i++) {
-		unsigned char ch = (unsigned char)s[i];
-
-		if (ch == '"' || ch == '\\')
-			fprintf(o, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(o, "\\u%04x", ch);
-		else
-			fputc(ch, o);
-	}
-	fputc('"', o);
-}
-
 static void json_hist(FILE *o, const char *key, const struct hdr_hist *h)
 {
 	fprintf(o, "  \"%s\": {\"count\": %" PRIu64 ", \"min\": %" PRId64
@@ -336,13 +319,13 @@ static void json_book(const struct exsim_run *r, FILE *o)
 
 	if (rp) {
 		fputs("  \"replay\": {\"file\": ", o);
-		json_str(o, r->cfg->replay_path, strlen(r->cfg->replay_path));
+		json_strn(o, r->cfg->replay_path, strlen(r->cfg->replay_path));
 		fprintf(o, ", \"gzip\": %s, \"speed\": %g, \"symbols\": %u, \"read\": %" PRIu64
 			", \"published\": %" PRIu64 ", \"malformed_dropped\": %" PRIu64
 			", \"error\": ", rp->rd.gzip ? "true" : "false", r->cfg->speed,
 			rp->filt.nsym, rp->rd.msgs, rp->filt.kept, rp->filt.malformed);
 		if (rp->failed)
-			json_str(o, rp->err, strlen(rp->err));
+			json_strn(o, rp->err, strlen(rp->err));
 		else
 			fputs("null", o);
 		fputs("},\n", o);
@@ -372,7 +355,7 @@ static void json_body(const struct exsim_run *r, FILE *o)
 	inet_ntop(AF_INET, &c->feed.sin_addr, feed, sizeof(feed));
 	inet_ntop(AF_INET, &c->order.sin_addr, ord, sizeof(ord));
 	fprintf(o, "{\n  \"source\": \"%s\",\n  \"session\": ", source_name[c->source]);
-	json_str(o, c->session, trimmed(c->session, MOLD_SESSION_LEN));
+	json_strn(o, c->session, trimmed(c->session, MOLD_SESSION_LEN));
 	fprintf(o, ",\n  \"feed\": \"%s:%u\",\n  \"feed_multicast\": %s,\n"
 		"  \"order_port\": \"%s:%u\",\n  \"symbols\": [",
 		feed, ntohs(c->feed.sin_port), c->feed_mcast ? "true" : "false",
@@ -381,11 +364,11 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		const char *sym = r->book->sym[r->book->listed[i]].stock;
 
 		fputs(i ? ", " : "", o);
-		json_str(o, sym, trimmed(sym, ITCH_SYMBOL_LEN));
+		json_strn(o, sym, trimmed(sym, ITCH_SYMBOL_LEN));
 	}
 	fprintf(o, "],\n  \"seed\": %" PRIu64 ",\n  \"prices_file\": ", c->seed);
 	if (c->prices_path)
-		json_str(o, c->prices_path, strlen(c->prices_path));
+		json_strn(o, c->prices_path, strlen(c->prices_path));
 	else
 		fputs("null", o);
 	fprintf(o, ",\n  \"rate_tps\": %g,\n  \"burst\": %u,\n  \"max_per_packet\": %u,\n"
@@ -452,7 +435,7 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		const struct fill_symbol *s = &r->book->sym[loc];
 
 		fprintf(o, "%s\n    {\"symbol\": ", i ? "," : "");
-		json_str(o, s->stock, trimmed(s->stock, ITCH_SYMBOL_LEN));
+		json_strn(o, s->stock, trimmed(s->stock, ITCH_SYMBOL_LEN));
 		fprintf(o, ", \"locate\": %u, \"last_price\": %" PRIu32
 			", \"position\": %" PRId64 ", \"cash\": %" PRId64
 			", \"pnl\": %" PRId64 ", \"bought\": %" PRIu64
@@ -479,13 +462,13 @@ static int write_file(const char *path, const char *what,
 	int bad;
 
 	if (!o) {
-		fprintf(stderr, "exsim: %s %s: %s\n", what, path, strerror(errno));
+		fprintf(stderr, "t2t-exsim: %s %s: %s\n", what, path, strerror(errno));
 		return -1;
 	}
 	body(r, o);
 	bad = ferror(o);
 	if (fclose(o) || bad) {
-		fprintf(stderr, "exsim: %s %s: write error: %s\n", what, path,
+		fprintf(stderr, "t2t-exsim: %s %s: write error: %s\n", what, path,
 			strerror(errno));
 		return -1;
 	}

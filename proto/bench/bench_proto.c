@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * bench-proto: decode rate of packed ITCH 'P' messages into the tick ring,
+ * bench_proto: decode rate of packed ITCH 'P' messages into the tick ring,
  * and the cost of one order frame (token + OUCH Enter Order + Ethernet/IPv4/
  * UDP patch with both checksums).  Prints the median of several repetitions.
  */
@@ -95,7 +95,7 @@ static int bench_decode(void)
 	}
 	if (ticks != msgs_per_pass * DECODE_PASSES * REPS ||
 	    d.cnt.in_order != (uint64_t)NPKTS * DECODE_PASSES * REPS) {
-		fprintf(stderr, "bench-proto: decode lost ticks (%llu)\n",
+		fprintf(stderr, "bench_proto: decode lost ticks (%llu)\n",
 			(unsigned long long)ticks);
 		feed_decoder_destroy(&d);
 		return -1;

@@ -2,7 +2,7 @@
 /*
  * Writes the fuzz seed corpus (tests/fuzz/corpus/feed/) with the library's
  * own encoders: good streams, each sequencing case, each malformed class,
- * OUCH datagrams and Ethernet frames.  Run: build/proto-fuzz-seeds DIR
+ * OUCH datagrams and Ethernet frames.  Run: build/tools/proto-fuzz-seeds DIR
  */
 #include <stdio.h>
 #include <string.h>

@@ -3,9 +3,9 @@
 # their agreement, the replay of a tick recording, and a clear error (exit
 # 2, the line number) for every kind of bad input.
 . "$(dirname "$0")/../lib.sh"
-need build/backtest
+need build/t2t-backtest
 
-BT=build/backtest
+BT=build/t2t-backtest
 
 # prices: the series the sweeps run on, $T_TMP/p.txt (made once).
 prices() {
@@ -61,7 +61,7 @@ test_bad_prices_and_options_refused() {
 	expect_exit 2 "--kernel is batch" $BT --prices "$T_TMP/p.txt" --kernel fast
 	expect_exit 2 "exactly one of" $BT
 	expect_exit 2 "--gen wants" $BT --gen -3
-	expect_exit 2 "Try 'backtest --help'" $BT --frobnicate
+	expect_exit 2 "Try 't2t-backtest --help'" $BT --frobnicate
 }
 
 # ramp: $T_TMP/ticks.csv, a recording.  AAA is a rising ramp (L=8 goes

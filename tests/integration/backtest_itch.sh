@@ -1,14 +1,14 @@
 #!/bin/bash
-# backtest --itch on generated days (t2t-genday): the tape, the final book,
+# t2t-backtest --itch on generated days (t2t-genday): the tape, the final book,
 # the stats, the strategy's orders (checked against --ticks on the same
 # prints), tracking only named symbols, --symbols (the filtered session,
 # against the rule written again in awk: tests/integration/itch_keep.awk),
 # --dump, gzip == plain, and a clear error (exit 2, file name, byte offset)
 # for every kind of bad day file.
 . "$(dirname "$0")/../lib.sh"
-need build/backtest build/t2t-genday
+need build/t2t-backtest build/t2t-genday
 
-BT=build/backtest
+BT=build/t2t-backtest
 GEN=build/t2t-genday
 N=200000
 

@@ -8,7 +8,7 @@
 #     (the rig's reply-Timestamp convention), and t_send == its send time.
 # One paper run for the file.
 . "$(dirname "$0")/../lib.sh"
-need root build/t2t-gateway build/exsim build/backtest build/t2t-capture
+need root build/t2t-gateway build/t2t-exsim build/t2t-backtest build/t2t-capture
 
 TOOL=build/t2t-capture
 OUT=$T_TMP/out

@@ -11,9 +11,9 @@
 # (unshare -n) each, which vanishes with its processes: nothing reaches any
 # real network.  They are the private_* functions, run by name.
 . "$(dirname "$0")/../lib.sh"
-need root build/exsim build/netns/feed_recv
+need root build/t2t-exsim build/tools/feed_recv
 
-EXSIM=build/exsim
+EXSIM=build/t2t-exsim
 
 # private NAME: the function private_NAME run by this script in a network
 # namespace of its own, loopback up.
@@ -34,7 +34,7 @@ lo_recv() {
 	# Gone first: the redirect truncates only once the child runs, and a
 	# stale "joined" would let the simulator start before the bind.
 	rm -f "$T_TMP/$name.out"
-	bg "$name" build/netns/feed_recv "$@" --timeout-ms 5000 127.0.0.1 "$port"
+	bg "$name" build/tools/feed_recv "$@" --timeout-ms 5000 127.0.0.1 "$port"
 	wait_for 5 grep -qs '^joined$' "$T_TMP/$name.out" && return 0
 	fail "feed_recv did not start: $(cat "$T_TMP/$name.out" "$T_TMP/$name.err")"
 	return 1

@@ -7,7 +7,7 @@
 #    number from 1, no gap; --record holds the P messages received (the
 #    simulator stamps its monotonic clock, which the receiver recovers);
 #  - orders sent while the simulator lingers after the day's body (so the
-#    book is the final one, which backtest --itch --book gives from the
+#    book is the final one, which t2t-backtest --itch --book gives from the
 #    generated file) fill level by level at each level's price: a buy
 #    across two levels (two Executed), the same shares asked again (what
 #    the first took is not offered twice: Executed for the rest of the
@@ -20,21 +20,21 @@
 # One rig and one simulator run for the file, started before the tests.
 # Bounded: a day of 20,000 messages at 10,000/s, then 8 s of linger.
 . "$(dirname "$0")/../lib.sh"
-need root build/exsim build/netns/fault_recv build/netns/order_client build/backtest
+need root build/t2t-exsim build/tools/fault_recv build/tools/order_client build/t2t-backtest
 
 COUNT=20000
 SYMS=AAPL,MSFT,IBM
 LAST_BODY=$((COUNT - 3))	# then S M, S E, S C
 
-build/exsim --gen-day "$T_TMP/ref.bin" --messages $COUNT --symbols $SYMS --seed 3 >/dev/null ||
+build/t2t-exsim --gen-day "$T_TMP/ref.bin" --messages $COUNT --symbols $SYMS --seed 3 >/dev/null ||
 	{ echo "FAIL: gen-day"; exit 1; }
-build/backtest --itch "$T_TMP/ref.bin" --dump="$T_TMP/ref.dump" --book AAPL --book-out "$T_TMP/aapl.csv" ||
+build/t2t-backtest --itch "$T_TMP/ref.bin" --dump="$T_TMP/ref.dump" --book AAPL --book-out "$T_TMP/aapl.csv" ||
 	{ echo "FAIL: backtest on the day"; exit 1; }
-build/backtest --itch "$T_TMP/ref.bin" --book MSFT >"$T_TMP/msft.csv"
+build/t2t-backtest --itch "$T_TMP/ref.bin" --book MSFT >"$T_TMP/msft.csv"
 
 rig_up
 start_fault_recv feed --dump "$T_TMP/feed.dump" --trades "$T_TMP/feed.trades" --timeout-ms 5000 || exit 1
-bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --stamp mono --feed "$RIG_GROUP" \
+bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --stamp mono --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 	--symbols $SYMS --seed 3 --count $COUNT --rate 10000 --linger 8000 \
 	--record "$T_TMP/rec.csv" --orders-log "$T_TMP/orders.csv" --json "$T_TMP/ex.json"
@@ -49,7 +49,7 @@ ex_done() {
 order() {	# order NAME [client options]
 	local name=$1
 	shift
-	ip netns exec "$RIG_NS_GW" build/netns/order_client --seq $LAST_BODY "$@" "$RIG_IP_EX" "$RIG_ORDER_PORT" \
+	ip netns exec "$RIG_NS_GW" build/tools/order_client --seq $LAST_BODY "$@" "$RIG_IP_EX" "$RIG_ORDER_PORT" \
 		>"$T_TMP/$name" 2>&1 || fail "$name: client exit $?: $(tr '\n' '|' <"$T_TMP/$name")"
 }
 
@@ -103,7 +103,7 @@ test_the_feed_is_the_generated_day() {
 		"ok $((COUNT + 1)) 0 0"
 	cmp -s <(mask "$T_TMP/feed.dump") <(mask "$T_TMP/ref.dump") &&
 		ok "the feed is the generated day, message for message (timestamps: send times)" ||
-		fail "the feed differs from exsim --gen-day's day: $(diff <(mask "$T_TMP/feed.dump") <(mask "$T_TMP/ref.dump") | head -2 | tr '\n' ' ')"
+		fail "the feed differs from t2t-exsim --gen-day's day: $(diff <(mask "$T_TMP/feed.dump") <(mask "$T_TMP/ref.dump") | head -2 | tr '\n' ' ')"
 	cmp -s "$T_TMP/rec.csv" "$T_TMP/feed.trades" &&
 		ok "--record: the $(($(wc -l <"$T_TMP/rec.csv") - 1)) P messages as received" ||
 		fail "--record differs from the P messages received"

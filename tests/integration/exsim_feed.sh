@@ -11,7 +11,7 @@
 # One rig for the file.  Bounded: about 2 s at the low rate and 1 s at the
 # high one.
 . "$(dirname "$0")/../lib.sh"
-need root build/exsim build/netns/feed_recv build/backtest
+need root build/t2t-exsim build/tools/feed_recv build/t2t-backtest
 
 # run_feed NAME TICKS [exsim options]: receiver + simulator, both must pass.
 run_feed() {
@@ -19,7 +19,7 @@ run_feed() {
 	shift 2
 	start_recv "$name" --expect-trades "$ticks" --trades "$T_TMP/$name.trades" --timeout-ms 5000 ||
 		return 1
-	if ! ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --source gbm --feed "$RIG_GROUP" \
+	if ! ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --source gbm --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--count "$ticks" --stamp mono --record "$T_TMP/$name.rec" --json "$T_TMP/$name.json" \
 		"$@" >"$T_TMP/$name.sim" 2>&1; then
@@ -78,11 +78,11 @@ test_low_rate_prices_are_the_gbm_series_of_seed_plus_i() {
 	[ -s "$T_TMP/low.rec" ] || test_low_rate_feed_complete_and_in_order || return 1
 	for sym in AAPL MSFT IBM; do
 		n=$(awk -F, -v s="$sym" '$2 == s' "$T_TMP/low.rec" | wc -l)
-		build/backtest --gen "$n" --seed $((7 + i)) -q >"$T_TMP/gbm.$sym" 2>/dev/null
+		build/t2t-backtest --gen "$n" --seed $((7 + i)) -q >"$T_TMP/gbm.$sym" 2>/dev/null
 		awk -F, -v s="$sym" -v l=$((i + 1)) '$2 == s { if ($3 != l) exit 1; print $4 }' \
 			"$T_TMP/low.rec" >"$T_TMP/rec.$sym" || fail "low: $sym has a locate other than $((i + 1))"
 		cmp -s "$T_TMP/gbm.$sym" "$T_TMP/rec.$sym" &&
-			ok "low: $sym ($n ticks) = backtest --gen $n --seed $((7 + i))" ||
+			ok "low: $sym ($n ticks) = t2t-backtest --gen $n --seed $((7 + i))" ||
 			fail "low: $sym prices are not the GBM series of seed $((7 + i))"
 		i=$((i + 1))
 	done

@@ -16,14 +16,14 @@
 # One rig and one simulator run for the file, started before the tests;
 # about 3 s.
 . "$(dirname "$0")/../lib.sh"
-need root build/exsim build/netns/feed_recv build/netns/order_client
+need root build/t2t-exsim build/tools/feed_recv build/tools/order_client
 
 # The simulator lingers 30 s after its 20 trades, for the orders; the tests
 # share it.
 rig_up
 for _ in $(seq 20); do echo 1000000; done >"$T_TMP/prices"
 start_recv feed --trades "$T_TMP/trades" --flush --expect-trades 20 --timeout-ms 30000 || exit 1
-bg sim ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --source gbm --feed "$RIG_GROUP" \
+bg sim ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --source gbm --feed "$RIG_GROUP" \
 	--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 	--prices "$T_TMP/prices" --rate 200 --linger 30000 --heartbeat 200 \
 	--orders-log "$T_TMP/orders.csv" --record "$T_TMP/rec.csv" --json "$T_TMP/sim.json"
@@ -37,7 +37,7 @@ ok "20 trades published, the last one is seq $last"
 order() {
 	local name=$1
 	shift
-	ip netns exec "$RIG_NS_GW" build/netns/order_client "$RIG_IP_EX" "$RIG_ORDER_PORT" "$@" \
+	ip netns exec "$RIG_NS_GW" build/tools/order_client "$RIG_IP_EX" "$RIG_ORDER_PORT" "$@" \
 		>"$T_TMP/$name" 2>&1
 }
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# exsim --gen-day and --replay, received by a kernel receiver in the gateway
+# t2t-exsim --gen-day and --replay, received by a kernel receiver in the gateway
 # namespace (fault_recv --dump, --arrivals):
 #  - generation: the same bytes for the same seed (another seed: others),
 #    gzip when the name ends in .gz, the summary, the real day's mix within
@@ -11,7 +11,7 @@
 #    with many messages, each block a whole message of its type's length;
 #  - --symbols: exactly the system events, the chosen symbols' directory
 #    entries and their messages (the rule written again in awk), numbered
-#    1..n without a gap, and backtest --itch --symbols numbers the same
+#    1..n without a gap, and t2t-backtest --itch --symbols numbers the same
 #    (its dump is the replay's; every print of its tape is an E/C/P/Q of
 #    the replay at that number);
 #  - pacing: a 2-second day at --speed 1 and a 20-second day at --speed 10,
@@ -27,12 +27,12 @@
 # One rig for the file.  Bounded: days of at most 300,000 messages; the
 # paced runs take about 2 s each.
 . "$(dirname "$0")/../lib.sh"
-need root build/exsim build/netns/fault_recv build/netns/rerequest_client build/backtest
+need root build/t2t-exsim build/tools/fault_recv build/tools/rerequest_client build/t2t-backtest
 
 KEEP=tests/integration/itch_keep.awk
 
 gen() {
-	build/exsim --gen-day "$@" >"$T_TMP/gen.out" 2>&1 || fail "gen-day $*: $(cat "$T_TMP/gen.out")"
+	build/t2t-exsim --gen-day "$@" >"$T_TMP/gen.out" 2>&1 || fail "gen-day $*: $(cat "$T_TMP/gen.out")"
 }
 # day: the day the tests replay, $T_TMP/day.bin and day.gz, its dump
 # (day.dump, one message a line) and stats; N its messages (made once).
@@ -41,8 +41,8 @@ day() {
 		gen "$T_TMP/day.bin" --messages 300000 --symbols 8 --seed 11
 		gen "$T_TMP/day.gz" --messages 300000 --symbols 8 --seed 11
 		cp "$T_TMP/gen.out" "$T_TMP/day.gen.out"
-		build/backtest --itch "$T_TMP/day.gz" --stats="$T_TMP/stats.json" --dump="$T_TMP/day.dump" ||
-			{ fail "backtest --itch on the generated day"; return 1; }
+		build/t2t-backtest --itch "$T_TMP/day.gz" --stats="$T_TMP/stats.json" --dump="$T_TMP/day.dump" ||
+			{ fail "t2t-backtest --itch on the generated day"; return 1; }
 	fi
 	N=$(jq -r .messages "$T_TMP/stats.json")
 }
@@ -54,7 +54,7 @@ replay() {
 	shift
 	start_fault_recv "$name" --dump "$T_TMP/$name.dump" --arrivals "$T_TMP/$name.arr" \
 		--timeout-ms 5000 || return 1
-	ip netns exec "$RIG_NS_EX" timeout 90 build/exsim -q --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" timeout 90 build/t2t-exsim -q --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --linger 100 --grace 100 \
 		--json "$T_TMP/$name.json" "$@" >"$T_TMP/$name.sim" 2>"$T_TMP/$name.err"
@@ -147,11 +147,11 @@ test_symbols_replays_the_filtered_session() {
 		"$(cut -d, -f2 "$T_TMP/sym.dump" | grep -c '^52')" 3
 	expect_eq "sym: system events (S) received" \
 		"$(cut -d, -f2 "$T_TMP/sym.dump" | grep -c '^53')" "$(cut -d, -f2 "$T_TMP/day.dump" | grep -c '^53')"
-	build/backtest --itch "$T_TMP/day.gz" --symbols MSFT,AMD,TSLA --dump="$T_TMP/sym.bt" --tape="$T_TMP/sym.tape" ||
-		fail "backtest --itch --symbols"
+	build/t2t-backtest --itch "$T_TMP/day.gz" --symbols MSFT,AMD,TSLA --dump="$T_TMP/sym.bt" --tape="$T_TMP/sym.tape" ||
+		fail "t2t-backtest --itch --symbols"
 	cmp -s "$T_TMP/sym.bt" "$T_TMP/sym.dump" &&
-		ok "sym: backtest --itch --symbols numbers every message as the replay did" ||
-		fail "sym: backtest --symbols differs from the replay"
+		ok "sym: t2t-backtest --itch --symbols numbers every message as the replay did" ||
+		fail "sym: t2t-backtest --symbols differs from the replay"
 	awk -F, 'NR == FNR { t[$1] = substr($2, 1, 2); next }
 		FNR > 1 { k = t[$1]; if (k != "45" && k != "43" && k != "50" && k != "51") bad++; n++ }
 		END { exit !(n > 0 && !bad) }' "$T_TMP/sym.dump" "$T_TMP/sym.tape" &&
@@ -203,7 +203,7 @@ test_rerequests_answered_within_the_window_only() {
 	rig_up
 	RQ="$RIG_IP_EX $RIG_REREQUEST_PORT"
 	start_fault_recv rq --dump "$T_TMP/rq.dump" --timeout-ms 8000 || return 1
-	bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --feed "$RIG_GROUP" \
+	bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --replay "$T_TMP/day.gz" --speed max \
 		--window 20000 --linger 4000 --grace 100 --json "$T_TMP/rq.json"
@@ -294,14 +294,14 @@ test_usage_errors_refused() {
 	local rc
 	day || return 1
 	rig_up
-	expect_exit 2 "--rate does not go with --replay" build/exsim --replay "$T_TMP/day.bin" --rate 100
-	expect_exit 2 "--speed wants a factor" build/exsim --replay "$T_TMP/day.bin" --speed 0
-	expect_exit 2 "--window goes with --replay" build/exsim --window 5000
-	expect_exit 2 "a count goes with the day source" build/exsim --source gbm --symbols 5
-	expect_exit 2 "--gen-day needs --messages" build/exsim --gen-day "$T_TMP/x.bin"
-	expect_exit 2 "--hostile goes with --source gbm" build/exsim --hostile 1
-	expect_exit 1 "messages must be" build/exsim --gen-day "$T_TMP/x.bin" --messages 10 --symbols 5
-	ip netns exec "$RIG_NS_EX" build/exsim -q --feed "$RIG_GROUP" --replay "$T_TMP/nope.gz" \
+	expect_exit 2 "--rate does not go with --replay" build/t2t-exsim --replay "$T_TMP/day.bin" --rate 100
+	expect_exit 2 "--speed wants a factor" build/t2t-exsim --replay "$T_TMP/day.bin" --speed 0
+	expect_exit 2 "--window goes with --replay" build/t2t-exsim --window 5000
+	expect_exit 2 "a count goes with the day source" build/t2t-exsim --source gbm --symbols 5
+	expect_exit 2 "--gen-day needs --messages" build/t2t-exsim --gen-day "$T_TMP/x.bin"
+	expect_exit 2 "--hostile goes with --source gbm" build/t2t-exsim --hostile 1
+	expect_exit 1 "messages must be" build/t2t-exsim --gen-day "$T_TMP/x.bin" --messages 10 --symbols 5
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim -q --feed "$RIG_GROUP" --replay "$T_TMP/nope.gz" \
 		>"$T_TMP/u.out" 2>"$T_TMP/u.err"
 	rc=$?
 	[ "$rc" -eq 1 ] && grep -q "nope.gz: No such file" "$T_TMP/u.err" && ok "missing file: exit 1, named" ||

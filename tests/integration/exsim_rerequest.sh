@@ -17,14 +17,14 @@
 #
 # One rig for the file.  Bounded: three runs of a few seconds.
 . "$(dirname "$0")/../lib.sh"
-need root build/exsim build/netns/fault_recv build/netns/rerequest_client
+need root build/t2t-exsim build/tools/fault_recv build/tools/rerequest_client
 
 test_answers_all_carry_the_feeds_bytes_and_refusals_are_counted() {
 	local RQ next msgs dropped requests s n trades_checked trades_bad seq hex rec got j
 	rig_up
 	RQ="$RIG_IP_EX $RIG_REREQUEST_PORT"
 	start_fault_recv feed --dump "$T_TMP/dump.csv" --timeout-ms 5000 || return 1
-	bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --source gbm --feed "$RIG_GROUP" \
+	bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --source gbm --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT,NVDA --noise 1.5 \
 		--count 3000 --rate 5000 --drop-seqs 3,40-45,1000 --linger 100 --grace 8000 \
@@ -111,7 +111,7 @@ test_the_token_bucket_refuses_past_its_burst() {
 	rig_up
 	RQ="$RIG_IP_EX $RIG_REREQUEST_PORT"
 	start_fault_recv rl --timeout-ms 5000 || return 1
-	bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --source gbm --feed "$RIG_GROUP" \
+	bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --source gbm --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --count 3000 --rate 0 --linger 0 \
 		--grace 4000 --rerequest-rate 1 --rerequest-burst 3000 --rerequest-max 1000 \
@@ -132,7 +132,7 @@ test_a_request_is_answered_with_one_packet() {
 	rig_up
 	RQ="$RIG_IP_EX $RIG_REREQUEST_PORT"
 	start_fault_recv one --timeout-ms 5000 || return 1
-	bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --source gbm --feed "$RIG_GROUP" \
+	bg ex ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --source gbm --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --count 500 --rate 0 --linger 0 \
 		--grace 4000 --json "$T_TMP/one.json"

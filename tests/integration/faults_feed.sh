@@ -15,14 +15,14 @@
 #
 # One rig for the file.  Bounded: three runs of about 2 s.
 . "$(dirname "$0")/../lib.sh"
-need root build/exsim build/netns/fault_recv
+need root build/t2t-exsim build/tools/fault_recv
 
 # run NAME SEED: receiver with gap fill + faulty simulator.
 run() {
 	local name=$1 seed=$2
 	start_fault_recv "$name" --rerequest "$RIG_IP_EX:$RIG_REREQUEST_PORT" \
 		--expect-complete --trades "$T_TMP/$name.trades" --timeout-ms 5000 || return 1
-	ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --source gbm --stamp mono --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --source gbm --stamp mono --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT --noise 0.5 \
 		--count 6000 --rate 3000 --drop-rate 0.03 --dup-rate 0.02 \

@@ -1,5 +1,5 @@
 #!/bin/bash
-# exsim --hostile mixes malformed and stray packets into a valid feed; a
+# t2t-exsim --hostile mixes malformed and stray packets into a valid feed; a
 # kernel receiver in the gateway namespace keeps every valid message and
 # the kernel drops the rest, each class accounted for:
 #  - the seven malformed MoldUDP64 classes reach the receiver, which finds
@@ -18,7 +18,7 @@
 #
 # One rig for the file.  Bounded: two runs of about 1.5 s.
 . "$(dirname "$0")/../lib.sh"
-need root build/exsim build/netns/fault_recv tcpdump tshark nstat
+need root build/t2t-exsim build/tools/fault_recv tcpdump tshark nstat
 
 MOLD="short_packet block_overrun count_too_high count_too_low zero_length_block bad_length unknown_type"
 FRAMES="truncated_frame bad_checksum other_port other_address"
@@ -39,7 +39,7 @@ run() {
 	local name=$1 classes=$2
 	start_fault_recv "$name" --trades "$T_TMP/$name.trades" --timeout-ms 5000 || return 1
 	counters before
-	ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --source gbm --stamp mono --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --source gbm --stamp mono --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --symbols AAPL,MSFT \
 		--count 4000 --rate 4000 --max-per-packet 1 --linger 100 --grace 100 \
@@ -53,15 +53,15 @@ run() {
 
 test_frame_classes_outside_a_namespace_and_bad_options_refused() {
 	local rc
-	unshare -n build/exsim -q --source gbm --feed 127.0.0.1 --count 10 --hostile 10 >"$T_TMP/r1" 2>&1
+	unshare -n build/t2t-exsim -q --source gbm --feed 127.0.0.1 --count 10 --hostile 10 >"$T_TMP/r1" 2>&1
 	rc=$?
 	[ "$rc" -eq 2 ] && grep -q "hostile frames" "$T_TMP/r1" &&
 		ok "frame classes refused outside a named namespace" || fail "frames outside the rig: rc $rc: $(cat "$T_TMP/r1")"
-	build/exsim --hostile-classes short_packet,bogus >"$T_TMP/r2" 2>&1
+	build/t2t-exsim --hostile-classes short_packet,bogus >"$T_TMP/r2" 2>&1
 	rc=$?
 	[ "$rc" -eq 2 ] && grep -q "unknown class 'bogus'" "$T_TMP/r2" &&
 		ok "unknown hostile class refused" || fail "bad class: rc $rc: $(cat "$T_TMP/r2")"
-	build/exsim --source gbm --hostile 10 --drop-seqs 2 >"$T_TMP/r3" 2>&1
+	build/t2t-exsim --source gbm --hostile 10 --drop-seqs 2 >"$T_TMP/r3" 2>&1
 	[ $? -eq 2 ] && ok "--hostile with --drop-seqs in the opening refused" || fail "$(cat "$T_TMP/r3")"
 }
 
@@ -133,7 +133,7 @@ test_poison_frames_carry_the_next_sequence_number() {
 		grep -qs "listening on" "$T_TMP/tcpdump.err" && break
 		sleep 0.1
 	done
-	ip netns exec "$RIG_NS_EX" timeout 60 build/exsim -q --source gbm --stamp mono --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" timeout 60 build/t2t-exsim -q --source gbm --stamp mono --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --count 1000 \
 		--rate 2000 --max-per-packet 1 --linger 50 --grace 50 --hostile 100 \
 		--hostile-classes bad_checksum --json "$T_TMP/p.json" >"$T_TMP/p.sim" 2>&1 ||

@@ -15,7 +15,7 @@
 # would in one run), taken down by the last test.  Bounded: about 4 s of
 # feed.
 . "$(dirname "$0")/../lib.sh"
-need root build/exsim build/netns/fault_recv build/netns/vethfault
+need root build/t2t-exsim build/tools/fault_recv build/tools/vethfault
 
 # emulated: 1 when the rig emulates netem (no sch_netem here).
 emulated() {
@@ -37,7 +37,7 @@ test_gaps_from_netem_are_filled_by_rerequest() {
 
 	start_fault_recv n --rerequest "$RIG_IP_EX:$RIG_REREQUEST_PORT" --expect-complete \
 		--trades "$T_TMP/n.trades" --timeout-ms 5000 --linger-ms 5000 || return 1
-	"${X[@]}" timeout 60 build/exsim -q --source gbm --stamp mono --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+	"${X[@]}" timeout 60 build/t2t-exsim -q --source gbm --stamp mono --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --rerequest-port "$RIG_REREQUEST_PORT" \
 		--symbols AAPL,MSFT --count 6000 --rate 2000 --grace 3000 \
 		--record "$T_TMP/n.rec" --json "$T_TMP/n.json" >"$T_TMP/n.sim" 2>&1 ||
@@ -54,7 +54,7 @@ test_gaps_from_netem_are_filled_by_rerequest() {
 	expect_ge "re-requests" "$(kv "$o" requests)" 10
 	expect_eq "the simulator itself dropped nothing" "$(j "$T_TMP/n.json" .faults.dropped_packets)" 0
 	if [ "$emulated" = 1 ]; then
-		"${X[@]}" ./build/netns/vethfault stats "$RIG_IF_EX" >"$T_TMP/vf" 2>&1
+		"${X[@]}" ./build/tools/vethfault stats "$RIG_IF_EX" >"$T_TMP/vf" 2>&1
 		expect_eq "emulation: frames seen == feed + re-request answers" "$(kv "$T_TMP/vf" seen)" \
 			$(($(j "$T_TMP/n.json" .packets) + $(j "$T_TMP/n.json" .rerequest.packets)))
 		expect_ge "emulation: dropped" "$(kv "$T_TMP/vf" dropped)" 20

@@ -9,7 +9,7 @@
 # tick it answers); --answer-every 5 answers the first tick and then one in
 # five; no XDP program is left attached.
 . "$(dirname "$0")/../lib.sh"
-need root build/t2t-floor build/exsim build/t2t-capture build/t2t-latency-report
+need root build/t2t-floor build/t2t-exsim build/t2t-capture build/t2t-latency-report
 
 COUNT=2000
 

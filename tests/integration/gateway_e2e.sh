@@ -5,7 +5,7 @@
 # exchange simulator, no XDP program left behind (scripts/paper-run.sh does
 # the checks).
 . "$(dirname "$0")/../lib.sh"
-need root build/t2t-gateway build/exsim build/backtest
+need root build/t2t-gateway build/t2t-exsim build/t2t-backtest
 
 # Several messages per packet and non-trade noise that must be skipped.
 test_every_path_trades_the_backtesters_orders_and_reconciles() {

@@ -9,7 +9,7 @@
 # made up at the next tick).  Each test is a paper-run.sh on a rig of its
 # own.
 . "$(dirname "$0")/../lib.sh"
-need root build/t2t-gateway build/exsim build/backtest
+need root build/t2t-gateway build/t2t-exsim build/t2t-backtest
 
 COMMON=(--paths af_xdp,udp_spin --count 6000 --rate 4000 --symbols AAPL:12,MSFT:20 --expect-gaps)
 

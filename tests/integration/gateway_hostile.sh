@@ -1,13 +1,13 @@
 #!/bin/bash
 # Hostile input mixed into a valid feed (every malformed class, random
 # bytes, truncated frames, wrong UDP checksums, packets for other ports and
-# addresses: exsim --hostile), for AF_XDP and kernel UDP: the gateway drops
+# addresses: t2t-exsim --hostile), for AF_XDP and kernel UDP: the gateway drops
 # and counts them and keeps trading the valid stream exactly (ticks
 # published == decoded, orders == the backtester's, positions reconciled:
 # scripts/paper-run.sh); the checksum and frame classes reach the AF_XDP
 # socket and are counted there.
 . "$(dirname "$0")/../lib.sh"
-need root build/t2t-gateway build/exsim build/backtest
+need root build/t2t-gateway build/t2t-exsim build/t2t-backtest
 
 test_hostile_input_is_dropped_counted_and_the_valid_stream_traded() {
 	local bad sent

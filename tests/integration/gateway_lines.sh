@@ -8,7 +8,7 @@
 # is not re-requested (the gateway waits --line-wait for the other line);
 # with no wait it is.  A dead line A costs nothing while B runs.
 . "$(dirname "$0")/../lib.sh"
-need root build/t2t-gateway build/exsim build/backtest
+need root build/t2t-gateway build/t2t-exsim build/t2t-backtest
 
 SYMS=(--symbol AAPL:8 --symbol MSFT:12)
 
@@ -43,7 +43,7 @@ one_stream() {
 	local name=$1 gw=$T_TMP/$1.gw.json ex=$T_TMP/$1.ex.json
 	expect_eq "$name: every message decoded once" \
 		"$(j "$gw" .feed.messages) $(j "$gw" .gaps.stale)" "$(j "$ex" .messages) false"
-	build/backtest --ticks "$T_TMP/$name.ticks.csv" "${SYMS[@]}" -o "$T_TMP/$name.bt.csv" \
+	build/t2t-backtest --ticks "$T_TMP/$name.ticks.csv" "${SYMS[@]}" -o "$T_TMP/$name.bt.csv" \
 		2>/dev/null
 	check "$name: parity with the backtester" \
 		scripts/parity.sh "$T_TMP/$name.bt.csv" "$T_TMP/$name.orders.csv" "$gw"

@@ -7,7 +7,7 @@
 # ended the segment agrees with the gateway's own summary and with the
 # exchange: positions, orders, fills, the order events, the stages.
 . "$(dirname "$0")/../lib.sh"
-need root build/t2t-gateway build/exsim build/t2t-top build/t2t-monitor promtool curl
+need root build/t2t-gateway build/t2t-exsim build/t2t-top build/t2t-monitor promtool curl
 
 SYMS=AAPL,MSFT,NVDA
 # /api/state from the run's t2t-monitor.

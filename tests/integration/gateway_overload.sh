@@ -11,7 +11,7 @@
 # each symbol puts its position back on the strategy's target
 # (scripts/parity.sh).  Each test is a paper-run.sh on a rig of its own.
 . "$(dirname "$0")/../lib.sh"
-need root build/t2t-gateway build/exsim build/backtest
+need root build/t2t-gateway build/t2t-exsim build/t2t-backtest
 
 # stall MS: the run with the gateway stopped MS ms, its results in
 # $T_TMP/MS; the session never stale, recovered, the summary says how long.

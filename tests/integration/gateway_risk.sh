@@ -7,7 +7,7 @@
 # One rig for the file.
 . "$(dirname "$0")/../lib.sh"
 . scripts/gw_ready.sh
-need root build/t2t-gateway build/exsim
+need root build/t2t-gateway build/t2t-exsim
 taskset -pc 0 $$ >/dev/null
 
 # run NAME EXCHANGE_PORT GATEWAY_ARGS...: gateway + exsim (3000 ticks at
@@ -23,7 +23,7 @@ run() {
 		--json "$T_TMP/$name.gw.json" "$@"
 	gw_pid=$(t_pid "$name.gw")
 	gw_wait_ready "$T_TMP/$name.gw.err" "$gw_pid"	# checked after the run
-	bg "$name.ex" ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" \
+	bg "$name.ex" ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --symbols AAPL,MSFT \
 		--count 3000 --rate 3000 --cpu 0 -q --json "$T_TMP/$name.ex.json" \
 		--orders-log "$T_TMP/$name.ex.csv"

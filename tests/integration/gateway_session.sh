@@ -14,7 +14,7 @@
 # One rig for the file.
 . "$(dirname "$0")/../lib.sh"
 . scripts/gw_ready.sh
-need root build/t2t-gateway build/exsim build/backtest
+need root build/t2t-gateway build/t2t-exsim build/t2t-backtest
 taskset -pc 0 $$ >/dev/null
 
 # spoof_ip: the rig gets a second exchange address to spoof from.
@@ -40,12 +40,12 @@ run() {
 		--orders-out "$T_TMP/$name.orders.csv"
 	gw_pid=$(t_pid "$name.gw")
 	gw_wait_ready "$T_TMP/$name.gw.err" "$gw_pid" || true
-	ip netns exec "$RIG_NS_EX" build/exsim --source gbm --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --symbols AAPL,MSFT --count 4000 --rate 4000 \
 		--cpu 0 -q --json "$T_TMP/$name.ex.json" --record "$T_TMP/$name.ticks.csv" "$@" \
 		>"$T_TMP/$name.ex.txt" 2>&1
 	gw_wait_exit "$gw_pid" 10 "gateway_session: $name"
-	build/backtest --ticks "$T_TMP/$name.ticks.csv" --symbol AAPL:12 --symbol MSFT:20 \
+	build/t2t-backtest --ticks "$T_TMP/$name.ticks.csv" --symbol AAPL:12 --symbol MSFT:20 \
 		-o "$T_TMP/$name.bt.csv" 2>/dev/null
 	scripts/parity.sh "$T_TMP/$name.bt.csv" "$T_TMP/$name.orders.csv" "$T_TMP/$name.gw.json" \
 		>"$T_TMP/$name.parity" 2>&1 && echo ok >>"$T_TMP/$name.parity" || true

@@ -1,6 +1,6 @@
 # The --symbols rule written again, independently of proto/itch_filter.c,
 # for the tests to check it against: reads a day dumped as "seq,hex" (one
-# message per line: backtest --itch --dump, fault_recv --dump) and prints
+# message per line: t2t-backtest --itch --dump, fault_recv --dump) and prints
 # "new_seq,old_seq,hex" for the messages the filtered session keeps:
 # every S; the R of a chosen symbol; any other well-formed message whose
 # locate a kept R named (a later R of another stock un-names it).

@@ -6,7 +6,7 @@
 # receives in the other; the kernel's UDP InCsumErrors and IP InHdrErrors
 # must each count exactly one drop.
 . "$(dirname "$0")/../lib.sh"
-need root build/proto-frame-check
+need root build/tools/proto-frame-check
 
 NS_TX=${T_ID}tx
 NS_RX=${T_ID}rx
@@ -35,10 +35,10 @@ test_kernel_accepts_good_frames_and_drops_bad_checksums() {
 	csum0=$(snmp Udp InCsumErrors)
 	hdr0=$(snmp Ip InHdrErrors)
 
-	bg rx ip netns exec "$NS_RX" build/proto-frame-check recv "$port" 1500
+	bg rx ip netns exec "$NS_RX" build/tools/proto-frame-check recv "$port" 1500
 	wait_for 3 grep -q listening "$T_TMP/rx.out" ||
 		{ fail "the receiver did not start: $(cat "$T_TMP/rx.out" "$T_TMP/rx.err")"; return 1; }
-	check "frames sent" ip netns exec "$NS_TX" build/proto-frame-check send "$if_tx" "$rx_mac" \
+	check "frames sent" ip netns exec "$NS_TX" build/tools/proto-frame-check send "$if_tx" "$rx_mac" \
 		"$net.1" "$net.2" "$port"
 	wait "$rx_pid"
 	rc=$?

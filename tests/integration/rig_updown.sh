@@ -7,7 +7,7 @@
 # Uses only namespaces of its own (the rig's names, T_ID), taken down at exit
 # whatever happens.
 . "$(dirname "$0")/../lib.sh"
-need root build/netns/mcast_recv
+need root build/tools/mcast_recv
 
 PORT=26499
 t_rig ""
@@ -105,7 +105,7 @@ test_the_feed_group_reaches_the_gateway_namespace() {
 	local payload line
 	rig up >/dev/null || { fail "rig up"; return 1; }
 	eval "$(rig env)"
-	bg recv ip netns exec "$RIG_NS_GW" build/netns/mcast_recv "$RIG_GROUP" "$PORT" "$RIG_IP_GW" 1 3000
+	bg recv ip netns exec "$RIG_NS_GW" build/tools/mcast_recv "$RIG_GROUP" "$PORT" "$RIG_IP_GW" 1 3000
 	for _ in $(seq 50); do
 		grep -q '^joined$' "$T_TMP/recv.out" && break
 		kill -0 "$recv_pid" 2>/dev/null || break

@@ -28,6 +28,7 @@ struct cfg {
 	uint16_t port;
 	uint32_t peer;
 	uint16_t peer_port;
+	const char *out;
 	int calls;
 };
 
@@ -59,6 +60,7 @@ static const struct opt opts[] = {
 	OPT("port", 0, OPT_PORT, C(port), "PORT", "a port"),
 	OPT("peer", 0, OPT_IP_PORT, C(peer), "IP:PORT", "a peer", .off2 = C(peer_port)),
 	OPT("call", 'c', OPT_CALL, 0, "X", "repeatable", .call = count, .def = "none"),
+	OPT("out", 0, OPT_STR, C(out), "FILE", "optional argument", .implied = "-"),
 	OPT_END,
 };
 
@@ -129,6 +131,20 @@ static void test_bad_values_refused(void **state)
 	assert_int_equal(c.n, 0);
 }
 
+static void test_optional_argument(void **state)
+{
+	struct cfg c = { 0 };
+
+	(void)state;
+	assert_int_equal(run(&c, "--out", NULL), 0);
+	assert_string_equal(c.out, "-");		/* left out: implied */
+	assert_int_equal(run(&c, "--out=f.txt", NULL), 0);
+	assert_string_equal(c.out, "f.txt");
+	assert_int_equal(run(&c, "--out", "f.txt", NULL), 2);	/* not its argument: stray */
+	assert_string_equal(c.out, "-");
+	assert_int_equal(run(&c, "--out=", NULL), 2);	/* OPT_STR: not empty */
+}
+
 static void test_help_from_table(void **state)
 {
 	struct cfg c = { .n = 5, .wait_ns = 20000000, .mode = 1, .port = 443 };
@@ -149,6 +165,7 @@ static void test_help_from_table(void **state)
 	assert_non_null(strstr(text, "a port (default 443)"));
 	assert_non_null(strstr(text, "repeatable (default none)"));
 	assert_null(strstr(text, "a big one (default"));	/* 0: nothing shown */
+	assert_non_null(strstr(text, "  --out[=FILE]"));
 	assert_non_null(strstr(text, "-h, --help"));
 	free(text);
 }
@@ -158,6 +175,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_types_land_in_their_fields),
 		cmocka_unit_test(test_bad_values_refused),
+		cmocka_unit_test(test_optional_argument),
 		cmocka_unit_test(test_help_from_table),
 	};
 

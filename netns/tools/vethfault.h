@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
 /* Shared by the veth fault program and its loader (vethfault.bpf.c). */
-#ifndef NETNS_EXSIM_VETHFAULT_H
-#define NETNS_EXSIM_VETHFAULT_H
+#ifndef NETNS_TOOLS_VETHFAULT_H
+#define NETNS_TOOLS_VETHFAULT_H
 
 #define VF_CLONE_MARK	0x76664450	/* "vfDP": a duplicate we made */
 #define VF_TC_HANDLE	0x7666		/* the filter's handle and priority */
@@ -15,4 +15,4 @@ enum vf_counter {
 	VF_NR_COUNTERS,
 };
 
-#endif /* NETNS_EXSIM_VETHFAULT_H */
+#endif /* NETNS_TOOLS_VETHFAULT_H */

@@ -16,7 +16,6 @@
  * Exit 0 ok, 1 failure, 2 usage.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <math.h>
 #include <net/if.h>
@@ -29,93 +28,90 @@
 #include <bpf/libbpf.h>
 #include <linux/pkt_sched.h>
 
-#include "netns/exsim/vethfault.h"
-#include "netns/exsim/vethfault.skel.h"
+#include "netns/tools/vethfault.h"
+#include "netns/tools/vethfault.skel.h"
+#include "util/opt.h"
 
-static const char usage[] =
-"Usage: vethfault attach DEV [--loss P] [--duplicate P] [--delay P --slow-class M:N]\n"
-"       vethfault stats DEV\n"
-"       vethfault detach DEV\n";
+struct cfg {
+	double loss, dup, delay;	/* fractions 0..1 */
+	uint32_t slow;			/* the slow HTB class, TC_H_MAKE(M, N) */
+};
 
-static int parse_frac(const char *s, double *v)
+static int slow_class(void *cfg, const char *a, char *why, size_t n)
 {
-	char *end;
+	struct cfg *c = cfg;
+	unsigned int maj, min;
+	char tail;
 
-	errno = 0;
-	*v = strtod(s, &end);
-	return errno || end == s || *end || !(*v >= 0 && *v <= 1) ? -1 : 0;
+	if (sscanf(a, "%x:%x%c", &maj, &min, &tail) != 2 || maj > 0xffff || min > 0xffff)
+		return snprintf(why, n, "wants M:N, hex, as tc writes a class"), -1;
+	c->slow = TC_H_MAKE(maj << 16, min);
+	return 0;
 }
+
+static const struct opt opts[] = {
+	OPT_SECTION("attach:"),
+	OPT("loss", 0, OPT_DOUBLE, OFF(struct cfg, loss), "P", "drop this fraction",
+	    .max = 1),
+	OPT("duplicate", 0, OPT_DOUBLE, OFF(struct cfg, dup), "P",
+	    "send this fraction twice", .max = 1),
+	OPT("delay", 0, OPT_DOUBLE, OFF(struct cfg, delay), "P",
+	    "put this fraction into the slow class (needs --slow-class)", .max = 1),
+	OPT("slow-class", 0, OPT_CALL, 0, "M:N",
+	    "the HTB class of the device's root qdisc the caller set up slow",
+	    .call = slow_class),
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "vethfault",
+	.usage = "attach DEV [--loss P] [--duplicate P] [--delay P --slow-class M:N]\n"
+		 "       vethfault stats DEV\n"
+		 "       vethfault detach DEV",
+	.about =
+"Network faults on a device's egress where the kernel has no sch_netem: a tc\n"
+"clsact egress BPF program (vethfault.bpf.c) drops, duplicates, and delays\n"
+"into a slow HTB class (so that later frames overtake them) fractions P\n"
+"(0..1) of the frames.  netns/rig.sh netem falls back to it; run it in the\n"
+"device's namespace.  The filter stays after this program exits until\n"
+"detached or the device goes away.  stats prints seen, dropped, duplicated\n"
+"and delayed (key=value).\n",
+	.more = "Exit status: 0 ok, 1 failure, 2 bad usage.\n",
+	.opts = opts,
+};
 
 static uint32_t thr(double p)
 {
 	return p >= 1 ? UINT32_MAX : (uint32_t)ldexp(p, 32);
 }
 
-static int parse_class(const char *s, uint32_t *h)
-{
-	unsigned int maj, min;
-	char tail;
-
-	if (sscanf(s, "%x:%x%c", &maj, &min, &tail) != 2 || maj > 0xffff || min > 0xffff)
-		return -1;
-	*h = TC_H_MAKE(maj << 16, min);
-	return 0;
-}
-
 static int attach(int ifindex, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "loss", required_argument, NULL, 'l' },
-		{ "duplicate", required_argument, NULL, 'd' },
-		{ "delay", required_argument, NULL, 'y' },
-		{ "slow-class", required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 },
-	};
 	DECLARE_LIBBPF_OPTS(bpf_tc_hook, hook, .ifindex = ifindex,
 			    .attach_point = BPF_TC_EGRESS);
 	DECLARE_LIBBPF_OPTS(bpf_tc_opts, tco, .handle = VF_TC_HANDLE,
 			    .priority = VF_TC_PRIO);
-	double loss = 0, dup = 0, delay = 0;
-	uint32_t slow = 0;
 	struct vethfault_bpf *skel;
-	int opt, err;
+	struct cfg c = { 0 };
+	int err;
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'l':
-			if (parse_frac(optarg, &loss))
-				goto bad;
-			break;
-		case 'd':
-			if (parse_frac(optarg, &dup))
-				goto bad;
-			break;
-		case 'y':
-			if (parse_frac(optarg, &delay))
-				goto bad;
-			break;
-		case 'c':
-			if (parse_class(optarg, &slow))
-				goto bad;
-			break;
-		default:
-			goto bad;
-		}
-	}
-	if (optind != argc || (delay > 0 && !slow))
-		goto bad;
+	/* argv[0] is DEV: the options follow it. */
+	err = opt_parse(&prog, &c, argc, argv, NULL);
+	if (err)
+		return err == 1 ? 0 : 2;
+	if (c.delay > 0 && !c.slow)
+		return opt_error(&prog, "--delay needs --slow-class M:N");
 
 	skel = vethfault_bpf__open();
 	if (!skel) {
 		fprintf(stderr, "vethfault: open: %s\n", strerror(errno));
 		return 1;
 	}
-	skel->rodata->loss_thr = loss > 0 ? thr(loss) : 0;
-	skel->rodata->dup_thr = dup > 0 ? thr(dup) : 0;
-	skel->rodata->delay_thr = delay > 0 ? thr(delay) : 0;
+	skel->rodata->loss_thr = c.loss > 0 ? thr(c.loss) : 0;
+	skel->rodata->dup_thr = c.dup > 0 ? thr(c.dup) : 0;
+	skel->rodata->delay_thr = c.delay > 0 ? thr(c.delay) : 0;
 	skel->rodata->ifindex = (uint32_t)ifindex;
-	skel->rodata->slow_class = slow;
+	skel->rodata->slow_class = c.slow;
 	err = vethfault_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "vethfault: load: %s\n", strerror(-err));
@@ -134,9 +130,6 @@ static int attach(int ifindex, int argc, char **argv)
 out:
 	vethfault_bpf__destroy(skel);	/* the attached filter keeps the program */
 	return err ? 1 : 0;
-bad:
-	fputs(usage, stderr);
-	return 2;
 }
 
 static int stats(int ifindex)
@@ -216,10 +209,12 @@ int main(int argc, char **argv)
 {
 	int ifindex;
 
-	if (argc < 3) {
-		fputs(usage, stderr);
-		return 2;
+	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		opt_usage(&prog, NULL, stdout);
+		return 0;
 	}
+	if (argc < 3)
+		return opt_error(&prog, "attach, stats or detach, and a device");
 	ifindex = (int)if_nametoindex(argv[2]);
 	if (!ifindex) {
 		fprintf(stderr, "vethfault: %s: no such device here\n", argv[2]);
@@ -232,6 +227,5 @@ int main(int argc, char **argv)
 		return stats(ifindex);
 	if (!strcmp(argv[1], "detach") && argc == 3)
 		return detach(ifindex);
-	fputs(usage, stderr);
-	return 2;
+	return opt_error(&prog, "attach, stats or detach, and a device: not '%s'", argv[1]);
 }

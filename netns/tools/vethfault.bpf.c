@@ -8,13 +8,13 @@
  * it waits while later frames overtake it: reordering by delay.
  *
  * Probabilities are thresholds on bpf_get_prandom_u32() set by the loader
- * (netns/exsim/vethfault.c) before the program is loaded.
+ * (netns/tools/vethfault.c) before the program is loaded.
  */
 #include <linux/bpf.h>
 #include <linux/pkt_cls.h>
 #include <bpf/bpf_helpers.h>
 
-#include "netns/exsim/vethfault.h"
+#include "netns/tools/vethfault.h"
 
 const volatile __u32 loss_thr;		/* P x 2^32, 0 = never */
 const volatile __u32 dup_thr;

@@ -15,7 +15,6 @@
  * when not (or on timeout), 2 on a usage or socket error.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -24,7 +23,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "netns/tool_util.h"
+#include "netns/tools/tool_util.h"
 #include "proto/be.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
@@ -33,25 +32,40 @@
 #define DGRAM_MAX	2048
 #define RCVBUF		(64 << 20)
 
-static const char usage[] =
-"Usage: feed_recv [options] ADDR PORT [IFADDR]\n"
-"  --timeout-ms T      fail after T ms without a datagram (default 3000)\n"
-"  --max-ms T          fail after T ms in all (default 120000)\n"
-"  --session ID        expect this MoldUDP64 session (default: the first seen)\n"
-"  --expect-trades N   fail unless exactly N trades ('P') arrived\n"
-"  --trades FILE       write the trades as CSV seq,symbol,locate,price,shares,send_ns\n"
-"                      (exsim's --record format; send_ns recovered from the\n"
-"                      48-bit ITCH timestamp with this host's clock)\n"
-"  --flush             flush FILE after every trade (for tests that poll it)\n";
+struct cfg {
+	struct tool_rx rx;	/* first: tool_util.h */
+	bool flush;
+};
+TOOL_RX_FIRST(struct cfg);
+
+static const struct opt opts[] = {
+	TOOL_RX_OPTS(struct cfg, "expect this MoldUDP64 session (default: the first seen)",
+		     "write the trades as CSV seq,symbol,locate,price,shares,send_ns "
+		     "(t2t-exsim's --record format; send_ns recovered from the 48-bit ITCH "
+		     "timestamp with this host's clock)"),
+	OPT("flush", 0, OPT_FLAG, OFF(struct cfg, flush), NULL,
+	    "flush FILE after every trade (for tests that poll it)"),
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "feed_recv",
+	.usage = TOOL_RX_USAGE,
+	.about =
+"A plain kernel-UDP MoldUDP64 / ITCH 5.0 receiver for tests: joins ADDR (a\n"
+"multicast group, on the interface that has IFADDR) or binds it (unicast),\n"
+"prints \"joined\", reads to the first end of session checking every packet,\n"
+"then prints key=value lines and result=ok or result=FAIL.\n",
+	.more = "Exit status: 0 all held, 1 not (or a timeout), 2 bad usage or a socket error.\n",
+	.opts = opts,
+};
 
 struct state {
 	char session[MOLD_SESSION_LEN];
 	bool have_session;
 	uint64_t expected;		/* next sequence number */
 	uint64_t last_ts;
-	char symbol[65536][ITCH_SYMBOL_LEN];
-	FILE *trades_out;
-	bool flush;
+	struct tool_trades trades_out;
 
 	uint64_t packets, data_packets, heartbeats, end_of_session;
 	uint64_t messages, trades, by_type[256];
@@ -59,17 +73,6 @@ struct state {
 	uint64_t session_mismatch, ts_backwards, short_packets;
 	uint64_t lat_min, lat_max, lat_sum, lat_n;	/* receive - ITCH stamp */
 };
-
-static void trade(struct state *st, uint64_t seq, const uint8_t *m, uint64_t now)
-{
-	st->trades++;
-	if (!st->trades_out)
-		return;
-	tool_write_trade(st->trades_out, seq, st->symbol[be16_load(m + ITCH_OFF_LOCATE)],
-			 m, now);
-	if (st->flush)
-		fflush(st->trades_out);
-}
 
 /* One datagram.  Returns true at end of session. */
 static bool packet(struct state *st, const uint8_t *pkt, size_t len, uint64_t now)
@@ -129,11 +132,8 @@ static bool packet(struct state *st, const uint8_t *pkt, size_t len, uint64_t no
 		if (ts < st->last_ts)
 			st->ts_backwards++;
 		st->last_ts = ts;
-		if (type == 'R')
-			memcpy(st->symbol[be16_load(m + ITCH_OFF_LOCATE)],
-			       m + ITCH_R_OFF_STOCK, ITCH_SYMBOL_LEN);
-		else if (type == 'P')
-			trade(st, seq, m, now);
+		st->trades += type == 'P';
+		tool_trades_msg(&st->trades_out, seq, m, now);
 		seq++;
 	}
 	if (rc < 0)
@@ -179,81 +179,25 @@ static void report(const struct state *st, bool timed_out)
 
 int main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "timeout-ms", required_argument, NULL, 't' },
-		{ "max-ms", required_argument, NULL, 'm' },
-		{ "session", required_argument, NULL, 's' },
-		{ "expect-trades", required_argument, NULL, 'n' },
-		{ "trades", required_argument, NULL, 'o' },
-		{ "flush", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	static struct state st = { .expected = 1 };
 	static uint8_t bufs[BATCH][DGRAM_MAX];
+	struct cfg c = { .rx = TOOL_RX_DEFAULTS };
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
-	uint64_t timeout_ms = 3000, max_ms = 120000, expect_trades = 0, start;
-	uint16_t port;
-	const char *session = NULL, *trades_path = NULL;
-	bool have_expect = false, done = false, timed_out = false, ok;
-	int fd, opt, i;
+	bool done = false, timed_out = false, ok;
+	int fd, ret, i;
+	uint64_t start;
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 't':
-			if (tool_parse_u64(optarg, UINT64_MAX, &timeout_ms) || !timeout_ms)
-				goto bad;
-			break;
-		case 'm':
-			if (tool_parse_u64(optarg, UINT64_MAX, &max_ms) || !max_ms)
-				goto bad;
-			break;
-		case 's':
-			session = optarg;
-			if (strlen(session) > MOLD_SESSION_LEN)
-				goto bad;
-			break;
-		case 'n':
-			if (tool_parse_u64(optarg, UINT64_MAX, &expect_trades))
-				goto bad;
-			have_expect = true;
-			break;
-		case 'o':
-			trades_path = optarg;
-			break;
-		case 'f':
-			st.flush = true;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			goto bad;
-		}
-	}
-	if (argc - optind < 2 || argc - optind > 3 ||
-	    tool_parse_port(argv[optind + 1], &port))
-		goto bad;
-	if (session) {
-		mold_session_set(st.session, session);
-		st.have_session = true;
-	}
-	if (trades_path) {
-		st.trades_out = fopen(trades_path, "w");
-		if (!st.trades_out) {
-			fprintf(stderr, "feed_recv: %s: %s\n", trades_path, strerror(errno));
-			return 2;
-		}
-		fputs(TOOL_TRADES_HEADER, st.trades_out);
-		fflush(st.trades_out);
-	}
-	fd = tool_open_feed("feed_recv", argv[optind], port,
-			    argc - optind == 3 ? argv[optind + 2] : NULL, 0, RCVBUF);
+	ret = tool_rx_parse(&prog, &c, argc, argv);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	st.have_session = tool_rx_session(&c.rx, st.session);
+	st.trades_out.flush = c.flush;
+	if (c.rx.trades && tool_trades_open(&st.trades_out, prog.name, c.rx.trades))
+		return 2;
+	fd = tool_rx_open(prog.name, &c.rx, 0, RCVBUF);
 	if (fd < 0)
 		return 2;
-	printf("joined\n");
-	fflush(stdout);
 
 	for (i = 0; i < BATCH; i++) {
 		iov[i].iov_base = bufs[i];
@@ -268,12 +212,12 @@ int main(int argc, char **argv)
 		uint64_t now = mono_ns(), left;
 		int n, r;
 
-		if (now - start >= max_ms * 1000000u) {
+		if (now - start >= c.rx.max_ms * 1000000u) {
 			timed_out = true;
 			break;
 		}
-		left = max_ms - (now - start) / 1000000u;
-		r = poll(&p, 1, (int)(left < timeout_ms ? left : timeout_ms));
+		left = c.rx.max_ms - (now - start) / 1000000u;
+		r = poll(&p, 1, (int)(left < c.rx.timeout_ms ? left : c.rx.timeout_ms));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0) {
@@ -292,17 +236,12 @@ int main(int argc, char **argv)
 			done = packet(&st, bufs[i], msgs[i].msg_len, now);
 	}
 	close(fd);
-	if (st.trades_out && fclose(st.trades_out)) {
-		fprintf(stderr, "feed_recv: %s: %s\n", trades_path, strerror(errno));
+	if (tool_trades_close(&st.trades_out, prog.name))
 		return 2;
-	}
 	report(&st, timed_out);
 	ok = done && !st.gaps && !st.old_packets && !st.bad_blocks && !st.bad_counts &&
 	     !st.session_mismatch && !st.ts_backwards && !st.short_packets &&
-	     (!have_expect || st.trades == expect_trades);
+	     (!c.rx.have_expect || st.trades == c.rx.expect_trades);
 	printf("result=%s\n", ok ? "ok" : "FAIL");
 	return ok ? 0 : 1;
-bad:
-	fputs(usage, stderr);
-	return 2;
 }

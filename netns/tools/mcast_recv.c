@@ -14,6 +14,7 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -22,22 +23,42 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-static int parse_ulong(const char *s, unsigned long max, unsigned long *out)
-{
-	char *end;
-	unsigned long v;
+#include "util/opt.h"
 
-	if (*s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
+static const struct opt opts[] = {
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "mcast_recv",
+	.usage = "GROUP PORT IFADDR [COUNT [TIMEOUT_MS]]",
+	.about =
+"A plain kernel UDP receiver for checking the rig: joins GROUP on the\n"
+"interface that has IFADDR, prints \"joined\", then one line per datagram\n"
+"(length, source, payload with non-printable bytes as '.') until COUNT\n"
+"(default 1) arrived or TIMEOUT_MS (default 3000) passed without one.\n",
+	.more = "Exit status: 0 COUNT datagrams, 1 a timeout, 2 bad usage or a socket error.\n",
+	.opts = opts,
+};
+
+/* The arguments after the options; 0, or 2 after a usage error. */
+static int args(int argc, char **argv, int first, uint64_t *port, uint64_t *count,
+		uint64_t *timeout_ms)
+{
+	int n = argc - first;
+
+	if (n < 3 || n > 5)
+		return opt_error(&prog, "the arguments are %s", prog.usage);
+	if (opt_parse_u64(argv[first + 1], 1, 65535, port))
+		return opt_error(&prog, "PORT wants 1..65535: '%s'", argv[first + 1]);
+	if (n > 3 && opt_parse_u64(argv[first + 3], 1, 1000000, count))
+		return opt_error(&prog, "COUNT wants 1..1000000: '%s'", argv[first + 3]);
+	if (n > 4 && opt_parse_u64(argv[first + 4], 0, 3600000, timeout_ms))
+		return opt_error(&prog, "TIMEOUT_MS wants 0..3600000: '%s'", argv[first + 4]);
 	return 0;
 }
 
-static int open_member(const char *group, unsigned long port, const char *ifaddr)
+static int open_member(const char *group, uint64_t port, const char *ifaddr)
 {
 	struct sockaddr_in sin = { .sin_family = AF_INET };
 	struct ip_mreqn mreq = { 0 };
@@ -78,18 +99,16 @@ fail:
 
 int main(int argc, char **argv)
 {
-	unsigned long port, count = 1, timeout_ms = 3000, got = 0;
+	uint64_t port, count = 1, timeout_ms = 3000, got = 0;
 	char buf[2048], src[INET_ADDRSTRLEN];
-	int fd;
+	int fd, first, ret;
 
-	if (argc < 4 || argc > 6 ||
-	    parse_ulong(argv[2], 65535, &port) || !port ||
-	    (argc > 4 && (parse_ulong(argv[4], 1000000, &count) || !count)) ||
-	    (argc > 5 && parse_ulong(argv[5], 3600000, &timeout_ms))) {
-		fprintf(stderr, "usage: mcast_recv GROUP PORT IFADDR [COUNT [TIMEOUT_MS]]\n");
-		return 2;
-	}
-	fd = open_member(argv[1], port, argv[3]);
+	ret = opt_parse(&prog, NULL, argc, argv, &first);
+	if (!ret)
+		ret = args(argc, argv, first, &port, &count, &timeout_ms);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	fd = open_member(argv[first], port, argv[first + 2]);
 	if (fd < 0)
 		return 2;
 	printf("joined\n");
@@ -110,8 +129,8 @@ int main(int argc, char **argv)
 			break;
 		}
 		if (r == 0) {
-			fprintf(stderr, "mcast_recv: timeout after %lu of %lu datagrams\n",
-				got, count);
+			fprintf(stderr, "mcast_recv: timeout after %" PRIu64 " of %" PRIu64
+				" datagrams\n", got, count);
 			close(fd);
 			return 1;
 		}

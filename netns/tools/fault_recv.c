@@ -27,7 +27,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <poll.h>
 #include <stdbool.h>
@@ -38,7 +37,7 @@
 #include <unistd.h>
 
 #include "proto/mold_check.h"
-#include "netns/tool_util.h"
+#include "netns/tools/tool_util.h"
 #include "proto/be.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
@@ -47,23 +46,57 @@
 #define RCVBUF		(64 << 20)
 #define MAX_REQ_PER_SCAN 256
 
-static const char usage[] =
-"Usage: fault_recv [options] ADDR PORT [IFADDR]\n"
-"  --timeout-ms T      fail after T ms without a datagram (default 3000)\n"
-"  --max-ms T          fail after T ms in all (default 120000)\n"
-"  --session ID        the session (default: the first seen); others are foreign\n"
-"  --max-seq N         highest sequence number kept (default 4194304)\n"
-"  --rerequest A:P     fill gaps from the re-request server at A:P\n"
-"  --fill-after-ms T   ask for a hole this old, again after as long (default 20)\n"
-"  --request-max N     messages per request (default 2000)\n"
-"  --linger-ms T       after end of session, fill for at most T ms (default 3000)\n"
-"  --expect-complete   fail unless every message before end of session is there\n"
-"  --expect-trades N   fail unless exactly N distinct trades arrived\n"
-"  --trades FILE       trades in sequence order, exsim's --record format\n"
-"  --dump FILE         every message in sequence order: seq,hex\n"
-"  --arrivals FILE     every message the feed brought, in sequence order:\n"
-"                      seq,arrival_ns,itch_ts (CLOCK_MONOTONIC when read; the\n"
-"                      message's 48-bit timestamp), for pacing checks\n";
+struct cfg {
+	struct tool_rx rx;	/* first: tool_util.h */
+	uint64_t max_seq;
+	uint32_t rereq_ip;	/* --rerequest, host order; port 0: not given */
+	uint16_t rereq_port;
+	uint64_t after_ms, req_max, linger_ms;
+	bool complete;
+	const char *dump, *arrivals;
+};
+TOOL_RX_FIRST(struct cfg);
+
+#define C(field) OFF(struct cfg, field)
+
+static const struct opt opts[] = {
+	TOOL_RX_OPTS(struct cfg, "the session (default: the first seen); others are foreign",
+		     "trades in sequence order, t2t-exsim's --record format"),
+	OPT("max-seq", 0, OPT_U64, C(max_seq), "N", "highest sequence number kept",
+	    .min = 1, .max = 1 << 30),
+	OPT("rerequest", 0, OPT_IP_PORT, C(rereq_ip), "A:P",
+	    "fill gaps from the re-request server at A:P", .off2 = C(rereq_port)),
+	OPT("fill-after-ms", 0, OPT_U64, C(after_ms), "T",
+	    "ask for a hole this old, again after as long", .min = 1, .max = 60000),
+	OPT("request-max", 0, OPT_U64, C(req_max), "N", "messages per request",
+	    .min = 1, .max = MOLD_COUNT_MAX),
+	OPT("linger-ms", 0, OPT_U64, C(linger_ms), "T",
+	    "after end of session, fill for at most T ms"),
+	OPT("expect-complete", 0, OPT_FLAG, C(complete), NULL,
+	    "fail unless every message before end of session is there"),
+	OPT("dump", 0, OPT_STR, C(dump), "FILE", "every message in sequence order: seq,hex"),
+	OPT("arrivals", 0, OPT_STR, C(arrivals), "FILE",
+	    "every message the feed brought, in sequence order: seq,arrival_ns,itch_ts "
+	    "(CLOCK_MONOTONIC when read; the message's 48-bit timestamp), for pacing checks"),
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "fault_recv",
+	.usage = TOOL_RX_USAGE,
+	.about =
+"A tolerant MoldUDP64 / ITCH 5.0 receiver for the fault tests: where\n"
+"feed_recv fails at the first anomaly, this one counts them (malformed,\n"
+"foreign, gaps, late, duplicates, mismatches) and goes on, and with\n"
+"--rerequest fills the gaps from the simulator's re-request server.  It reads\n"
+"to the first end of session (with --rerequest, until every message before\n"
+"it is there or --linger-ms passed), then prints key=value lines and\n"
+"result=ok or result=FAIL.\n",
+	.more = "Exit status: 0 ok, 1 FAIL (a timeout, no end of session, a mismatch, a\n"
+		"message beyond --max-seq, a --expect-* not met), 2 bad usage or a socket\n"
+		"error.\n",
+	.opts = opts,
+};
 
 enum { SRC_FEED, SRC_FILL };
 
@@ -93,37 +126,6 @@ struct state {
 	uint64_t max_datagram, max_count;	/* the largest data packet: bytes, messages */
 	uint64_t requests, fill_datagrams, fill_packets, fill_msgs, fill_dup_msgs;
 };
-
-static int parse_hostport(const char *s, struct sockaddr_in *a)
-{
-	char host[64];
-	const char *colon = strrchr(s, ':');
-	uint16_t port;
-
-	if (!colon || (size_t)(colon - s) >= sizeof(host))
-		return -1;
-	memcpy(host, s, (size_t)(colon - s));
-	host[colon - s] = '\0';
-	memset(a, 0, sizeof(*a));
-	a->sin_family = AF_INET;
-	if (inet_pton(AF_INET, host, &a->sin_addr) != 1 ||
-	    tool_parse_port(colon + 1, &port))
-		return -1;
-	a->sin_port = htons(port);
-	return 0;
-}
-
-static int open_fill(void)
-{
-	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK, 0);
-
-	if (fd < 0) {
-		perror("fault_recv: socket");
-		return -1;
-	}
-	tool_set_rcvbuf(fd, RCVBUF);
-	return fd;
-}
 
 static int alloc_state(struct state *st)
 {
@@ -158,14 +160,91 @@ static int keep(struct state *st, uint64_t seq, const uint8_t *m, uint16_t n)
 	return 0;
 }
 
+/* A heartbeat or an end of session at @seq: the numbers below it exist. */
+static void control(struct state *st, uint64_t seq, uint16_t count)
+{
+	if (count == MOLD_COUNT_HEARTBEAT) {
+		st->heartbeats++;
+	} else {
+		st->end_of_session++;
+		if (!st->ended) {
+			st->ended = true;
+			st->end_seq = seq;
+		}
+	}
+	if (seq > st->max_seq + 1)
+		st->overflow = true;
+	else if (seq > st->hi)
+		st->hi = seq;
+}
+
+/*
+ * The messages of a well-formed data packet from @seq on: kept where new,
+ * compared with the first copy where not.  Returns how many were new, or
+ * -1 when the store is full.
+ */
+static int64_t store(struct state *st, const uint8_t *pkt, size_t len, uint64_t seq, int src)
+{
+	struct mold_iter it;
+	const uint8_t *m;
+	int64_t news = 0;
+	uint16_t n;
+
+	/* Well formed: exactly count blocks, the last one ending the packet. */
+	mold_iter_init(&it, pkt, len);
+	for (uint64_t s = seq; mold_iter_next(&it, &m, &n) == 1; s++) {
+		if (st->have[s]) {
+			if (st->len[s] != n || memcmp(st->arena + st->off[s], m, n))
+				st->mismatch++;
+			continue;
+		}
+		if (keep(st, s, m, n))
+			return -1;
+		st->have[s] = src == SRC_FEED ? 1 : 2;
+		if (st->arrive && src == SRC_FEED)
+			st->arrive[s] = st->now;
+		news++;
+		if (m[ITCH_OFF_TYPE] == 'P')
+			st->trades++;
+	}
+	return news;
+}
+
+/*
+ * What a feed data packet of @len bytes, @count messages from @seq, @news
+ * of them new, was: in order, a gap (beyond @hi0, the highest number known
+ * before it), late (filling a hole) or a duplicate.
+ */
+static void classify(struct state *st, size_t len, uint64_t seq, uint16_t count,
+		     uint64_t news, uint64_t hi0)
+{
+	st->data_packets++;
+	st->feed_msgs += news;
+	if (len > st->max_datagram)
+		st->max_datagram = len;
+	if (count > st->max_count)
+		st->max_count = count;
+	if (!news) {
+		st->dup_packets++;
+		st->dup_msgs += count;
+	} else if (seq > hi0) {
+		st->gap_events++;
+		st->gap_msgs += seq - hi0;
+	} else if (seq < hi0) {
+		st->late_packets++;
+		st->late_msgs += news;
+	} else {
+		st->in_order++;
+	}
+}
+
 /* One datagram from the feed or the fill socket. */
 static void packet(struct state *st, const uint8_t *pkt, size_t len, int src)
 {
 	enum mold_defect d;
-	uint64_t seq, s, news = 0, hi0 = st->hi;
-	struct mold_iter it;
-	const uint8_t *m;
-	uint16_t count, n;
+	uint64_t seq, hi0 = st->hi;
+	uint16_t count;
+	int64_t news;
 
 	if (src == SRC_FEED)
 		st->datagrams++;
@@ -191,70 +270,23 @@ static void packet(struct state *st, const uint8_t *pkt, size_t len, int src)
 	seq = be64_load(pkt + MOLD_OFF_SEQ);
 	count = be16_load(pkt + MOLD_OFF_COUNT);
 	if (count == MOLD_COUNT_HEARTBEAT || count == MOLD_COUNT_END) {
-		if (count == MOLD_COUNT_HEARTBEAT) {
-			st->heartbeats++;
-		} else {
-			st->end_of_session++;
-			if (!st->ended) {
-				st->ended = true;
-				st->end_seq = seq;
-			}
-		}
-		if (seq > st->max_seq + 1)
-			st->overflow = true;
-		else if (seq > st->hi)
-			st->hi = seq;
+		control(st, seq, count);
 		return;
 	}
-	if (seq == 0 || seq + count - 1 > st->max_seq) {
+	news = seq && seq + count - 1 <= st->max_seq ? store(st, pkt, len, seq, src) : -1;
+	if (news < 0) {
 		st->overflow = true;
 		return;
 	}
-	/* Well formed: exactly count blocks, the last one ending the packet. */
-	mold_iter_init(&it, pkt, len);
-	for (s = seq; mold_iter_next(&it, &m, &n) == 1; s++) {
-		if (st->have[s]) {
-			if (st->len[s] != n || memcmp(st->arena + st->off[s], m, n))
-				st->mismatch++;
-			continue;
-		}
-		if (keep(st, s, m, n)) {
-			st->overflow = true;
-			return;
-		}
-		st->have[s] = src == SRC_FEED ? 1 : 2;
-		if (st->arrive && src == SRC_FEED)
-			st->arrive[s] = st->now;
-		news++;
-		if (m[ITCH_OFF_TYPE] == 'P')
-			st->trades++;
-	}
 	if (seq + count > st->hi)
 		st->hi = seq + count;
-	if (src == SRC_FILL) {
-		st->fill_packets++;
-		st->fill_msgs += news;
-		st->fill_dup_msgs += count - news;
+	if (src == SRC_FEED) {
+		classify(st, len, seq, count, (uint64_t)news, hi0);
 		return;
 	}
-	st->data_packets++;
-	st->feed_msgs += news;
-	if (len > st->max_datagram)
-		st->max_datagram = len;
-	if (count > st->max_count)
-		st->max_count = count;
-	if (!news) {
-		st->dup_packets++;
-		st->dup_msgs += count;
-	} else if (seq > hi0) {
-		st->gap_events++;
-		st->gap_msgs += seq - hi0;
-	} else if (seq < hi0) {
-		st->late_packets++;
-		st->late_msgs += news;
-	} else {
-		st->in_order++;
-	}
+	st->fill_packets++;
+	st->fill_msgs += (uint64_t)news;
+	st->fill_dup_msgs += count - (uint64_t)news;
 }
 
 static void request(struct state *st, int fd, const struct sockaddr_in *srv,
@@ -319,14 +351,6 @@ static uint64_t missing(const struct state *st, uint64_t upto)
 	return n;
 }
 
-static void write_hex(FILE *o, const uint8_t *m, uint16_t n)
-{
-	uint16_t i;
-
-	for (i = 0; i < n; i++)
-		fprintf(o, "%02x", m[i]);
-}
-
 static int write_arrivals(const struct state *st, const char *path, uint64_t upto)
 {
 	FILE *o = fopen(path, "w");
@@ -350,45 +374,34 @@ static int write_arrivals(const struct state *st, const char *path, uint64_t upt
 static int write_outputs(const struct state *st, const char *trades, const char *dump,
 			 uint64_t upto)
 {
-	static char symbol[65536][ITCH_SYMBOL_LEN];
+	static struct tool_trades t;
 	uint64_t s, now = mono_ns();
-	FILE *t = NULL, *d = NULL;
+	FILE *d = NULL;
 	int rc = 0;
 
-	if (trades && !(t = fopen(trades, "w")))
-		goto err;
-	if (dump && !(d = fopen(dump, "w")))
-		goto err;
-	if (t)
-		fputs(TOOL_TRADES_HEADER, t);
+	if (trades && tool_trades_open(&t, prog.name, trades))
+		return -1;
+	if (dump && !(d = fopen(dump, "w"))) {
+		fprintf(stderr, "fault_recv: %s: %s\n", dump, strerror(errno));
+		tool_trades_close(&t, prog.name);
+		return -1;
+	}
 	for (s = 1; s < upto && s <= st->max_seq; s++) {
 		const uint8_t *m = st->arena + st->off[s];
-		uint16_t n = st->len[s], loc;
 
 		if (!st->have[s])
 			continue;
-		if (d) {
-			fprintf(d, "%" PRIu64 ",", s);
-			write_hex(d, m, n);
-			fputc('\n', d);
-		}
-		loc = be16_load(m + ITCH_OFF_LOCATE);
-		if (m[0] == 'R')
-			memcpy(symbol[loc], m + ITCH_R_OFF_STOCK, ITCH_SYMBOL_LEN);
-		if (m[0] != 'P' || !t)
-			continue;
-		tool_write_trade(t, s, symbol[loc], m, now);
+		if (d)
+			tool_write_hex(d, s, m, st->len[s]);
+		tool_trades_msg(&t, s, m, now);
 	}
-	if (t && fclose(t))
+	if (tool_trades_close(&t, prog.name))
 		rc = -1;
-	if (d && fclose(d))
+	if (d && fclose(d)) {
+		fprintf(stderr, "fault_recv: %s: %s\n", dump, strerror(errno));
 		rc = -1;
+	}
 	return rc;
-err:
-	perror("fault_recv: output");
-	if (t)
-		fclose(t);
-	return -1;
 }
 
 static void report(const struct state *st, uint64_t upto, uint64_t miss_feed,
@@ -424,114 +437,19 @@ static void report(const struct state *st, uint64_t upto, uint64_t miss_feed,
 	       st->overflow, timed_out);
 }
 
-int main(int argc, char **argv)
+/*
+ * Read the feed (and the fill socket) to the end of session, filling holes
+ * when asked.  Returns 0 at the end, 1 on a timeout, -1 when poll failed.
+ */
+static int receive(struct state *st, const struct cfg *c, int fd, int ffd)
 {
-	static const struct option opts[] = {
-		{ "timeout-ms", required_argument, NULL, 't' },
-		{ "max-ms", required_argument, NULL, 'm' },
-		{ "session", required_argument, NULL, 's' },
-		{ "max-seq", required_argument, NULL, 'q' },
-		{ "rerequest", required_argument, NULL, 'r' },
-		{ "fill-after-ms", required_argument, NULL, 'a' },
-		{ "request-max", required_argument, NULL, 'x' },
-		{ "linger-ms", required_argument, NULL, 'l' },
-		{ "expect-complete", no_argument, NULL, 'c' },
-		{ "expect-trades", required_argument, NULL, 'n' },
-		{ "trades", required_argument, NULL, 'o' },
-		{ "dump", required_argument, NULL, 'd' },
-		{ "arrivals", required_argument, NULL, 'A' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	static struct state st = { .max_seq = 1 << 22 };
 	static uint8_t buf[DGRAM_MAX];
-	uint64_t timeout_ms = 3000, max_ms = 120000, after_ms = 20, req_max = 2000;
-	uint64_t linger_ms = 3000, expect_trades = 0, start, last_rx, ended_at = 0;
-	uint64_t last_scan = 0, upto, miss_feed = 0, miss, s;
-	const char *trades = NULL, *dump = NULL, *arrivals = NULL;
-	bool fill = false, complete = false, have_expect = false, timed_out = false, ok;
-	struct sockaddr_in srv;
-	uint16_t port;
-	int fd, ffd = -1, opt;
-
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 't':
-			if (tool_parse_u64(optarg, UINT64_MAX, &timeout_ms) || !timeout_ms)
-				goto bad;
-			break;
-		case 'm':
-			if (tool_parse_u64(optarg, UINT64_MAX, &max_ms) || !max_ms)
-				goto bad;
-			break;
-		case 's':
-			if (strlen(optarg) > MOLD_SESSION_LEN)
-				goto bad;
-			mold_session_set(st.session, optarg);
-			st.have_session = true;
-			break;
-		case 'q':
-			if (tool_parse_u64(optarg, UINT64_C(1) << 30, &st.max_seq) ||
-			    !st.max_seq)
-				goto bad;
-			break;
-		case 'r':
-			if (parse_hostport(optarg, &srv))
-				goto bad;
-			fill = true;
-			break;
-		case 'a':
-			if (tool_parse_u64(optarg, 60000, &after_ms) || !after_ms)
-				goto bad;
-			break;
-		case 'x':
-			if (tool_parse_u64(optarg, MOLD_COUNT_MAX, &req_max) || !req_max)
-				goto bad;
-			break;
-		case 'l':
-			if (tool_parse_u64(optarg, UINT64_MAX, &linger_ms))
-				goto bad;
-			break;
-		case 'c':
-			complete = true;
-			break;
-		case 'n':
-			if (tool_parse_u64(optarg, UINT64_MAX, &expect_trades))
-				goto bad;
-			have_expect = true;
-			break;
-		case 'o':
-			trades = optarg;
-			break;
-		case 'd':
-			dump = optarg;
-			break;
-		case 'A':
-			arrivals = optarg;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			goto bad;
-		}
-	}
-	if (argc - optind < 2 || argc - optind > 3 ||
-	    tool_parse_port(argv[optind + 1], &port))
-		goto bad;
-	if (arrivals)
-		st.arrive = calloc(st.max_seq + 2, sizeof(*st.arrive));
-	if (alloc_state(&st) || (arrivals && !st.arrive)) {
-		fprintf(stderr, "fault_recv: out of memory for --max-seq %" PRIu64 "\n",
-			st.max_seq);
-		return 2;
-	}
-	fd = tool_open_feed("fault_recv", argv[optind], port,
-			    argc - optind == 3 ? argv[optind + 2] : NULL, SOCK_NONBLOCK, RCVBUF);
-	if (fd < 0 || (fill && (ffd = open_fill()) < 0))
-		return 2;
-	printf("joined\n");
-	fflush(stdout);
+	bool fill = ffd >= 0;
+	struct sockaddr_in srv = {
+		.sin_family = AF_INET, .sin_addr.s_addr = htonl(c->rereq_ip),
+		.sin_port = htons(c->rereq_port),
+	};
+	uint64_t start, last_rx, ended_at = 0, last_scan = 0;
 
 	start = last_rx = mono_ns();
 	for (;;) {
@@ -539,38 +457,32 @@ int main(int argc, char **argv)
 			{ .fd = fd, .events = POLLIN },
 			{ .fd = ffd, .events = POLLIN },
 		};
-		uint64_t now = mono_ns(), wait_ms = timeout_ms;
-		int r, k;
+		uint64_t now = mono_ns(), wait_ms = c->rx.timeout_ms;
+		ssize_t n;
 
-		if (now - start >= max_ms * 1000000u ||
-		    (!st.ended && now - last_rx >= timeout_ms * 1000000u)) {
-			timed_out = true;
-			break;
-		}
-		if (st.ended) {
-			while (st.lo < st.end_seq && st.have[st.lo])
-				st.lo++;
-			if (!fill || st.lo >= st.end_seq)
-				break;
-			if (now - ended_at >= linger_ms * 1000000u)
-				break;
+		if (now - start >= c->rx.max_ms * 1000000u ||
+		    (!st->ended && now - last_rx >= c->rx.timeout_ms * 1000000u))
+			return 1;
+		if (st->ended) {
+			while (st->lo < st->end_seq && st->have[st->lo])
+				st->lo++;
+			if (!fill || st->lo >= st->end_seq ||
+			    now - ended_at >= c->linger_ms * 1000000u)
+				return 0;
 		}
 		if (fill)
-			wait_ms = after_ms / 2 ? after_ms / 2 : 1;
-		r = poll(p, 2, (int)wait_ms);
-		if (r < 0 && errno != EINTR) {
+			wait_ms = c->after_ms / 2 ? c->after_ms / 2 : 1;
+		if (poll(p, 2, (int)wait_ms) < 0 && errno != EINTR) {
 			perror("fault_recv: poll");
-			return 2;
+			return -1;
 		}
-		for (k = 0; k < 2; k++) {
-			ssize_t n;
-
+		for (int k = 0; k < 2; k++) {
 			if (p[k].fd < 0)
 				continue;
 			while ((n = recv(p[k].fd, buf, sizeof(buf), 0)) >= 0) {
-				last_rx = st.now = mono_ns();
-				packet(&st, buf, (size_t)n, k == 0 ? SRC_FEED : SRC_FILL);
-				if (st.ended && !ended_at)
+				last_rx = st->now = mono_ns();
+				packet(st, buf, (size_t)n, k == 0 ? SRC_FEED : SRC_FILL);
+				if (st->ended && !ended_at)
 					ended_at = last_rx;
 			}
 		}
@@ -580,31 +492,59 @@ int main(int argc, char **argv)
 		 * would be a needless request.
 		 */
 		now = mono_ns();
-		if (fill && now - last_scan >= after_ms * 500000u) {
+		if (fill && now - last_scan >= c->after_ms * 500000u) {
 			uint32_t now_ms = (uint32_t)((now - start) / 1000000u) + 1;
 
-			scan(&st, ffd, &srv, now_ms, (uint32_t)after_ms, req_max);
+			scan(st, ffd, &srv, now_ms, (uint32_t)c->after_ms, c->req_max);
 			last_scan = now;
 		}
 	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct state st;
+	struct cfg c = { .rx = TOOL_RX_DEFAULTS, .max_seq = 1 << 22, .after_ms = 20,
+			 .req_max = 2000, .linger_ms = 3000 };
+	uint64_t upto, miss_feed = 0, miss, s;
+	int fd, ffd = -1, ret, timed_out;
+	bool ok;
+
+	ret = tool_rx_parse(&prog, &c, argc, argv);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	st.have_session = tool_rx_session(&c.rx, st.session);
+	st.max_seq = c.max_seq;
+	if (c.arrivals)
+		st.arrive = calloc(st.max_seq + 2, sizeof(*st.arrive));
+	if (alloc_state(&st) || (c.arrivals && !st.arrive)) {
+		fprintf(stderr, "fault_recv: out of memory for --max-seq %" PRIu64 "\n",
+			st.max_seq);
+		return 2;
+	}
+	fd = tool_rx_open(prog.name, &c.rx, SOCK_NONBLOCK, RCVBUF);
+	if (fd < 0)
+		return 2;
+	if (c.rereq_port && (ffd = tool_udp_socket(prog.name, SOCK_NONBLOCK, RCVBUF)) < 0)
+		return 2;
+	timed_out = receive(&st, &c, fd, ffd);
 	close(fd);
 	if (ffd >= 0)
 		close(ffd);
+	if (timed_out < 0)
+		return 2;
 
 	upto = st.ended ? st.end_seq : st.hi;
 	for (s = 1; s < upto && s <= st.max_seq; s++)
 		miss_feed += st.have[s] != 1;
 	miss = missing(&st, upto);
 	report(&st, upto, miss_feed, miss, timed_out);
-	if ((trades || dump) && write_outputs(&st, trades, dump, upto))
+	if ((c.rx.trades || c.dump) && write_outputs(&st, c.rx.trades, c.dump, upto))
 		return 2;
-	if (arrivals && write_arrivals(&st, arrivals, upto))
+	if (c.arrivals && write_arrivals(&st, c.arrivals, upto))
 		return 2;
 	ok = st.ended && !timed_out && !st.mismatch && !st.overflow &&
-	     (!complete || !miss) && (!have_expect || st.trades == expect_trades);
+	     (!c.complete || !miss) && (!c.rx.have_expect || st.trades == c.rx.expect_trades);
 	printf("result=%s\n", ok ? "ok" : "FAIL");
 	return ok ? 0 : 1;
-bad:
-	fputs(usage, stderr);
-	return 2;
 }
