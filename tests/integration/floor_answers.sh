@@ -28,7 +28,7 @@ floor_run() {
 	fi
 	# One tick per packet: the floor answers each packet's first trade print.
 	ex_start "$name" --source gbm --symbols AAPL,MSFT --count "$COUNT" --rate 2000 \
-		--max-per-packet 1 --stamp mono
+		--max-per-packet 1 --stamp mono --grace 1000
 	check "$name: the simulator ran" ex_wait "$name"
 	check "$name: the floor exited by itself after the end of session" \
 		wait_for 10 bash -c "! kill -0 $(t_pid "$name.fl") 2>/dev/null"
