@@ -91,9 +91,10 @@ int machine_use(const char *log, const char *name, struct machine_use *u)
 			continue;
 		if (!strcmp(what, "other")) {
 			u->other_ms += v;
-			if (v > 0)
+			if (v > 0) {
 				busy = true;
-			add_name(names, ms, &nnames, comm, v);
+				add_name(names, ms, &nnames, comm, v);
+			}
 		} else if (!strcmp(what, "system")) {
 			u->system_ms += v;
 		} else if (!strcmp(what, "kernel") && !strcmp(extra, "cpu1")) {

@@ -19,3 +19,6 @@ UNIT_TESTS += $(ASAN)/tests/unit/test_latency_report
 $(ASAN)/tests/unit/test_latency_report: $(ASAN)/tests/unit/test_latency_report.o \
 		$(call asan_objs,$(REPORT_SRCS)) $(ASAN)/liblatency.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
+
+# The report on a run directory made by hand, with known figures.
+INT_TESTS += tests/integration/latency_report.sh
