@@ -249,28 +249,43 @@ static bool same_session(const struct feed_decoder *d, const uint8_t *pkt)
 	       !memcmp(d->session, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
 }
 
+/* Another packet of the candidate id, continuing where it left off? */
+static bool challenge(struct feed_decoder *d, const uint8_t *pkt, uint64_t seq,
+		      uint64_t next)
+{
+	if (memcmp(d->cand, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN) || seq != d->cand_next) {
+		memcpy(d->cand, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
+		d->cand_run = 0;
+	}
+	d->cand_next = next;
+	return ++d->cand_run >= FEED_CHALLENGE_RUN;
+}
+
 /*
- * May a packet of another id become the session?  Only a well-formed data
- * packet, and only when there is no session, it ended, or it has not shown
- * itself yet while this id keeps arriving in sequence (see the header).
+ * May a packet of another id become the session?  A well-formed data
+ * packet, when there is no session, it ended, or it has not shown itself
+ * yet while this id keeps arriving in sequence (see the header).  Without
+ * a session, also heartbeats (and ends of session) of one id repeating
+ * the same number: a gateway that joins after the last data packet of the
+ * day sees nothing else, and must still catch the day up.
  */
 static bool may_adopt(struct feed_decoder *d, const uint8_t *pkt, size_t len,
 		      const struct mold_header *h)
 {
-	if (d->pinned || h->count == MOLD_COUNT_HEARTBEAT || h->count == MOLD_COUNT_END ||
-	    mold_check(pkt, len) != MOLD_WELL_FORMED)
+	if (d->pinned)
+		return false;
+	if (h->count == MOLD_COUNT_HEARTBEAT || h->count == MOLD_COUNT_END) {
+		if (len != MOLD_HDR_LEN || (d->have_session && !d->ended) || !h->seq)
+			return false;
+		return challenge(d, pkt, h->seq, h->seq);
+	}
+	if (mold_check(pkt, len) != MOLD_WELL_FORMED)
 		return false;
 	if (!d->have_session || d->ended)
 		return true;
 	if (feed_established(d))
 		return false;
-	if (memcmp(d->cand, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN) ||
-	    h->seq != d->cand_next) {
-		memcpy(d->cand, pkt + MOLD_OFF_SESSION, MOLD_SESSION_LEN);
-		d->cand_run = 0;
-	}
-	d->cand_next = h->seq + h->count;
-	return ++d->cand_run >= FEED_CHALLENGE_RUN;
+	return challenge(d, pkt, h->seq, h->seq + h->count);
 }
 
 static void adopt(struct feed_decoder *d, const uint8_t *pkt)

@@ -24,7 +24,11 @@
  * the day over):
  *  - with a pinned session id (config), only that id is ever accepted;
  *  - otherwise a session is adopted only from a well-formed data packet
- *    (every block parses and has its type's length: mold_check.h);
+ *    (every block parses and has its type's length: mold_check.h), or,
+ *    while there is none, from FEED_CHALLENGE_RUN heartbeats (or ends of
+ *    session) of one id announcing the same number: after the day's last
+ *    data packet nothing else arrives, and a late joiner must still catch
+ *    the day up from 1;
  *  - a new id replaces the current session when the current one has
  *    ended (end of session), or when it is not yet established (fewer than
  *    FEED_ESTABLISHED in-order data packets decoded) while the new id shows

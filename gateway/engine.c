@@ -72,7 +72,7 @@ void gw_cfg_defaults(struct gw_cfg *c)
 	c->gap.retry_ns = 50 * 1000000ull;
 	c->gap.timeout_ns = 2000 * 1000000ull;
 	c->gap.max_hole = 500000;
-	c->gap.window = 8;
+	c->gap.window = 32;
 	c->gap.max_catchup_ns = 50 * 1000000ull;
 }
 

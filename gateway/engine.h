@@ -249,8 +249,14 @@ static inline unsigned int engine_decode(struct gw_engine *e, const uint8_t *pkt
 					 struct gw_decision *out, unsigned int flags,
 					 uint64_t t_due)
 {
-	bool late = t_due && e->gap.cfg.max_catchup_ns && now > t_due &&
-		    now - t_due > e->gap.cfg.max_catchup_ns;
+	/*
+	 * Late: older than max_catchup since its loss was seen, or anything
+	 * of a catch-up from 1 (joined late: those prints happened before the
+	 * gateway existed, however recently their hole was noticed).
+	 */
+	bool late = (t_due && e->gap.cfg.max_catchup_ns && now > t_due &&
+		     now - t_due > e->gap.cfg.max_catchup_ns) ||
+		    (e->gap.catchup && gap_open(&e->gap));
 	uint32_t n = feed_decode_at(&e->dec, pkt, len, h, t_hook);
 
 	e->st.feed_packets++;

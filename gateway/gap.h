@@ -38,7 +38,9 @@
  *    traded when it is older than `max_catchup`, measured on the gateway's
  *    own clock from when its packet should have arrived: for a held packet
  *    its own arrival, for a retransmitted one the arrival of the first
- *    packet held after it (when its loss was seen).
+ *    packet held after it (when its loss was seen).  Nothing of a catch-up
+ *    from 1 (a late join) is traded: those prints are older than the
+ *    gateway.
  */
 #ifndef GATEWAY_GAP_H
 #define GATEWAY_GAP_H

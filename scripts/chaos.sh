@@ -100,6 +100,11 @@ run_seed() {
 	mkdir -p "$d"
 	rm -f "$d"/*
 	{ read -r faults; read -r late; } < <(draw "$s")
+	# A late joiner may be ready only after the day's end and then catches
+	# up from the re-request server, which a real exchange keeps up all
+	# day: this one keeps serving after its end of session until the
+	# gateway is done (then SIGINT; its summary is written all the same).
+	local grace=$((late > 0 ? 60000 : 100))
 	build/t2t-exsim --gen-day "$d/day.bin" --messages "$messages" --symbols "$SYMS" \
 		--seed "$s" >"$d/genday.txt" 2>&1 || { echo "chaos: seed $s: gen-day failed"; return 1; }
 	build/t2t-backtest --itch "$d/day.bin" "${GW_SYMS[@]}" --stats="$d/bt.stats.json" \
@@ -120,7 +125,8 @@ run_seed() {
 	ip netns exec "$RIG_NS_EX" build/t2t-exsim --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --line-b "$RIG_GROUP_B:$RIG_FEED_PORT" \
 		--symbols "$SYMS" --seed "$s" --count "$messages" --rate "$rate" --fault-seed "$s" \
-		$faults --linger 1000 --cpu 0 -q --json "$d/ex.json" >"$d/ex.txt" 2>"$d/ex.err" &
+		$faults --linger 1000 --grace "$grace" --cpu 0 -q --json "$d/ex.json" \
+		>"$d/ex.txt" 2>"$d/ex.err" &
 	ex_pid=$!
 	if [ "$late" != 0 ]; then
 		sleep "$late"
@@ -128,10 +134,17 @@ run_seed() {
 		gw_pid=$!
 		gw_wait_ready "$d/gw.err" "$gw_pid" || { echo "chaos: seed $s: gateway did not start"; return 1; }
 	fi
+	if [ "$late" != 0 ]; then
+		gw_wait_exit "$gw_pid" 70 "chaos: seed $s" >/dev/null 2>&1
+		gw_pid=
+		kill -INT "$ex_pid" 2>/dev/null
+	fi
 	wait "$ex_pid" || why+=("exsim failed: $(tail -1 "$d/ex.err")")
 	ex_pid=
-	gw_wait_exit "$gw_pid" 60 "chaos: seed $s" >/dev/null 2>&1
-	gw_pid=
+	if [ -n "$gw_pid" ]; then
+		gw_wait_exit "$gw_pid" 60 "chaos: seed $s" >/dev/null 2>&1
+		gw_pid=
+	fi
 
 	if [ ! -s "$d/gw.json" ] || [ ! -s "$d/ex.json" ]; then
 		why+=("no summary: $(tail -1 "$d/gw.err")")

@@ -102,9 +102,12 @@ test_every_hostile_class_is_accounted_for() {
 		"$(delta UdpIgnoredMulti)" "$(j "$j" .hostile.by_class.other_port)"
 	expect_eq "other unicast addresses: not ours (IpInAddrErrors)" \
 		"$(delta IpInAddrErrors)" "$(j "$j" .hostile.unicast_other)"
+	# The receiver leaves at the first end of session: the copies after it
+	# reach a group nobody in the namespace has joined any more.
 	expect_eq "other groups: received, not delivered" \
 		$(($(delta IpInReceives) - $(delta IpInDelivers) - $(delta IpExtInTruncatedPkts) - \
-		   $(delta IpInHdrErrors) - $(delta IpInAddrErrors))) \
+		   $(delta IpInHdrErrors) - $(delta IpInAddrErrors) - \
+		   ($(j "$j" .end_of_session) - $(kv "$o" end_of_session)))) \
 		$(($(j "$j" .hostile.by_class.other_address) - $(j "$j" .hostile.unicast_other)))
 	expect_eq "hostile send errors" "$(j "$j" .hostile.send_errors)" 0
 }

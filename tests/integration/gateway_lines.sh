@@ -117,4 +117,15 @@ test_late_join_catches_up_then_trades() {
 		test "$(j "$gw" .orders.untraded_late)" -gt 0
 }
 
+# Later still: the gateway starts after the day's last data packet, while
+# the exchange lingers and only heartbeats come (which then start the
+# session): it still catches the whole day up and ends with every message.
+test_late_join_after_the_last_data_packet() {
+	rig_up "" --line-b "$(t_subnet b)"
+	LATE=4 run after xdp -- --linger 8000
+	one_stream after
+	check "after: the whole day caught up from heartbeats alone" \
+		test "$(j "$T_TMP/after.gw.json" .gaps.catchup_msgs)" -ge 18000
+}
+
 run_tests "$@"

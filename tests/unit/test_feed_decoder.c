@@ -433,6 +433,32 @@ static void test_junk_first_does_not_take_session(void **state)
 	assert_int_equal(feed_last(d)->kind, FEED_SEQ_IN_ORDER);
 }
 
+/*
+ * A gateway that joins after the day's last data packet sees heartbeats
+ * only: two of one id announcing the same number make the session, with
+ * everything from 1 missing; a lone one, or two that disagree, do not.
+ */
+static void test_heartbeats_alone_start_a_late_session(void **state)
+{
+	struct feed_decoder *d = *state;
+	struct mold_header h;
+
+	send_raw(d, "JUNK", 900, 0, MOLD_HDR_LEN);
+	send_raw(d, "REAL", 51, 0, MOLD_HDR_LEN);
+	send_raw(d, "REAL", 50, 0, MOLD_HDR_LEN);
+	send_raw(d, "REAL", 50, 0, MOLD_HDR_LEN + 4);	/* not a heartbeat's length */
+	assert_false(d->have_session);
+	/* The second REAL heartbeat announcing 50. */
+	mold_encode_heartbeat(pkt, sizeof(pkt), "REAL      ", 50);
+	assert_int_equal(feed_classify(d, pkt, MOLD_HDR_LEN, &h), FEED_V_AHEAD);
+	assert_true(d->have_session);
+	assert_true(feed_last(d)->new_session);
+	assert_int_equal(feed_next_seq(d), 1);
+	/* The day's first packet, re-requested, is then in sequence. */
+	assert_int_equal(good(d, "REAL", 1, 2), 2);
+	assert_int_equal(feed_last(d)->kind, FEED_SEQ_IN_ORDER);
+}
+
 static void test_wellformed_junk_gives_way(void **state)
 {
 	struct feed_decoder *d = *state;
@@ -740,6 +766,7 @@ int main(void)
 		T(test_end_of_session_reveals_gap),
 		T(test_session_change_midstream),
 		T(test_junk_first_does_not_take_session),
+		T(test_heartbeats_alone_start_a_late_session),
 		T(test_wellformed_junk_gives_way),
 		P(test_pinned_session),
 		T(test_stale_end_of_session_ignored),
