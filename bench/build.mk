@@ -1,10 +1,15 @@
 # bench/: benchmarks that need the whole system (rig, gateway, simulator).
 
-# Tick-to-trade latency of the three paths against sockperf on one rig; the
-# table, JSON and plots land in build/bench/ (bench/latency-bench.sh).
+include bench/floor/floor.mk bench/report/report.mk
+
+# Tick-to-trade latency of the gateway's three paths against the rig's floor
+# and sockperf on one rig, with the knobs' A/Bs; the table, JSON and plots
+# land in build/bench/ (bench/latency-bench.sh runs, t2t-latency-report
+# reports: bench/README.md).
 BENCHES += bench-latency
 .PHONY: bench-latency
-bench-latency: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim $(BUILD)/t2t-backtest $(BUILD)/t2t-capture
+bench-latency: $(BUILD)/t2t-gateway $(BUILD)/t2t-floor $(BUILD)/t2t-exsim $(BUILD)/t2t-backtest \
+		$(BUILD)/t2t-capture $(BUILD)/t2t-watch $(BUILD)/t2t-latency-report
 	./bench/latency-bench.sh
 
 # Two feed lines against one: wire-to-wire with line A lossy, B 30 us behind.

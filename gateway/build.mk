@@ -5,7 +5,7 @@ ENGINE_SRCS := gateway/engine.c gateway/gap.c gateway/inst.c gateway/risk.c \
 	gateway/orders.c
 
 GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
-	gateway/xsk_port.c gateway/netif.c \
+	gateway/xsk_port.c gateway/busy_poll.c gateway/netif.c \
 	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c gateway/mon.c
 
 $(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libsteer.a $(BUILD)/libmonitor.a \

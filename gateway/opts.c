@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "gateway/opts.h"
+#include "gateway/warm.h"
 #include "latency/capture.h"
 #include "strategy/inst_spec.h"
 #include "util/opt.h"
@@ -164,6 +165,18 @@ static const struct opt opts[] = {
 	OPT("no-warm", 0, OPT_FLAG, G(no_warm), NULL,
 	  "AF_XDP: no idle-time cache warming (dry ticks on a shadow engine while the "
 	  "feed is quiet)"),
+	OPT("warm-every", 0, OPT_POW2, G(warm_every), "N",
+	  "AF_XDP: idle spins on the empty RX ring between two warmings (and the idle "
+	  "turn's housekeeping)", .min = 1, .max = 1 << 20),
+	OPT("busy-poll", 0, OPT_U32, G(busy_poll.usec), "USEC",
+	  "SO_BUSY_POLL on the path's sockets: receive calls run the interface's NAPI "
+	  "poll on the hot core (0: off; needs a NAPI: XDP in driver mode, or GRO on for "
+	  "kernel UDP; bench/floor/README.md)", .max = 1000000),
+	OPT("busy-poll-budget", 0, OPT_U32, G(busy_poll.budget), "N",
+	  "SO_BUSY_POLL_BUDGET: packets per busy poll (0: the kernel's)", .max = 65535),
+	OPT("prefer-busy-poll", 0, OPT_FLAG, G(busy_poll.prefer), NULL,
+	  "SO_PREFER_BUSY_POLL: the hot loop owns the NAPI (set the interface's "
+	  "napi_defer_hard_irqs and gro_flush_timeout too)"),
 	OPT_SECTION("Flows:"),
 	OPT("feed", 0, OPT_IP_PORT, G(feed_group), "GROUP:PORT", "feed multicast group",
 	  .off2 = G(feed_port)),
@@ -309,6 +322,7 @@ static void set_defaults(struct gw_opts *o)
 	o->rerequest_port = 26403;
 	/* 50 ms at the fastest tested rate (about 32,000 packed packets/s) */
 	o->ring_size = 4096;
+	o->warm_every = WARM_EVERY_SPINS;
 	o->retrans_port = 26404;
 	o->cpu = 1;
 	o->grace = 0.3;

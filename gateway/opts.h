@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "gateway/busy_poll.h"
 #include "gateway/engine.h"
 
 #define GW_CAPTURE_NOTES 16
@@ -23,6 +24,8 @@ struct gw_opts {
 	bool zero_copy;
 	bool replace_xdp;
 	bool no_warm;			/* no idle-time cache warming */
+	uint32_t warm_every;		/* idle spins between warmings (power of two) */
+	struct busy_poll_cfg busy_poll;	/* on the path's sockets; all 0: off */
 	bool no_verify_csum;		/* trust checksums (the NIC checked them) */
 	uint32_t feed_group;		/* host order */
 	uint16_t feed_port;

@@ -39,6 +39,7 @@ struct xsk_path {
 	bool verify_csum;		/* IPv4 and UDP checksums checked in software */
 	uint64_t kicks;
 	struct warm *warm;		/* NULL: no idle-time warming */
+	uint64_t idle_mask;		/* idle turn every (mask + 1) empty spins */
 };
 
 struct udp_path {

@@ -191,6 +191,12 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 		/* Retransmissions are ticks too: their kernel stamp is t_hook. */
 		setsockopt(u->rq_fd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one));
 	}
+	/* Each socket's receive polls the NAPI its packets come from. */
+	ret = busy_poll_set(u->feed_fd, &o->busy_poll, err, errlen);
+	if (!ret)
+		ret = busy_poll_set(u->order_fd, &o->busy_poll, err, errlen);
+	if (ret)
+		goto out;
 	return 0;
 out:
 	udp_path_close(u);

@@ -39,6 +39,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 		.tx_frames = TX_FRAMES,
 		.ring_size = o->ring_size,
 		.zero_copy = o->zero_copy,
+		.busy_poll = o->busy_poll,
 	};
 	int ret;
 
@@ -74,6 +75,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	x->reply_port = o->local_port;
 	x->retrans_port = o->retrans_port;
 	x->verify_csum = !o->no_verify_csum;
+	x->idle_mask = o->warm_every - 1;
 	x->rq_enabled = o->rerequest_port != 0;
 	if (x->rq_enabled) {
 		struct frame_endpoint rsrc = src, rdst = dst;
@@ -370,7 +372,11 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 		xsk_port_reap(p);
 		if (n)
 			continue;
-		if (++spins % WARM_EVERY_SPINS)
+		/* With busy polling the rings fill when asked (xsk_port_poll()). */
+		xsk_port_poll(p);
+		if (x->line_b)
+			xsk_port_poll(&x->port_b);
+		if (++spins & x->idle_mask)
 			continue;
 		if (x->warm) {
 			warm_run(x->warm);

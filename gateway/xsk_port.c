@@ -99,6 +99,10 @@ int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
 		goto fail;
 	}
 	p->fd = xsk_socket__fd(p->xsk);
+	ret = busy_poll_set(p->fd, &cfg->busy_poll, err, errlen);
+	if (ret)
+		goto fail;
+	p->busy_poll = busy_poll_on(&cfg->busy_poll);
 	/* The key is the program's (interface slot, queue), not just the queue. */
 	if (bpf_map_update_elem(cfg->xskmap_fd, &cfg->xskmap_key, &p->fd, 0)) {
 		ret = -errno;

@@ -18,6 +18,8 @@
 #include <sys/socket.h>
 #include <xdp/xsk.h>
 
+#include "gateway/busy_poll.h"
+
 struct xsk_port_cfg {
 	const char *ifname;
 	unsigned int queue;
@@ -28,6 +30,7 @@ struct xsk_port_cfg {
 	bool zero_copy;			/* ask for zero-copy (veth refuses it) */
 	int xskmap_fd;			/* the steering program's XSKMAP */
 	unsigned int xskmap_key;	/* this socket's entry in it */
+	struct busy_poll_cfg busy_poll;	/* all 0: off */
 };
 
 struct xsk_port {
@@ -41,6 +44,7 @@ struct xsk_port {
 	size_t area_size;
 	bool hugepages;
 	int fd;
+	bool busy_poll;			/* RX is driven by xsk_port_poll() */
 	unsigned int frame_size;
 	unsigned int ring_size;
 	unsigned int rx_frames;
@@ -65,6 +69,17 @@ int xsk_port_kernel_stats(const struct xsk_port *p, struct xdp_statistics *st);
 static inline uint8_t *xsk_port_data(struct xsk_port *p, uint64_t addr)
 {
 	return xsk_umem__get_data(p->area, addr);
+}
+
+/*
+ * With busy polling, packets reach the RX ring when we ask: a non-blocking
+ * receive call runs the interface's NAPI poll (the XDP program and the
+ * copy into the UMEM) here, on this core.  Without it, nothing to do.
+ */
+static inline void xsk_port_poll(struct xsk_port *p)
+{
+	if (p->busy_poll)
+		recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 }
 
 /* Give RX frames back to the fill ring, so it never runs dry. */

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The floor: the fastest answer this rig can give to a tick, measured the
+ * way the gateway is measured.  A bare responder receives each feed packet,
+ * turns its first trade print into an OUCH Enter Order (token = the print's
+ * sequence number, the print's stock and price, 100 shares, sides
+ * alternating so the position stays flat) and sends it: no book, no
+ * strategy, no risk, no gap handling.  The exchange simulator answers it as
+ * it answers the gateway, and measures wire to wire from the token.
+ *
+ * Two flavours, as the gateway has: AF_XDP through the gateway's own
+ * socket code and XDP program (gateway/xsk_port.h, bpf/steer.bpf.c), so the
+ * same stamps exist (XDP hook, seen, queued, sent), and kernel UDP with a
+ * non-blocking busy spin (the kernel's receive stamp as the hook).
+ *
+ * What is here is shared by both: the options, the order log the hot loop
+ * fills (preallocated; reported after the run as a capture log), building
+ * the answer, and reading the exchange's replies.
+ */
+#ifndef BENCH_FLOOR_FLOOR_H
+#define BENCH_FLOOR_FLOOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gateway/busy_poll.h"
+#include "latency/order_rec.h"
+#include "proto/be.h"
+#include "proto/itch.h"
+#include "proto/moldudp64.h"
+#include "proto/ouch.h"
+
+#define FLOOR_CAPTURE_NOTES 16
+
+enum floor_mode { FLOOR_XDP, FLOOR_UDP };
+
+struct floor_opts {
+	int mode;			/* enum floor_mode */
+	const char *ifname;
+	uint32_t queue;
+	uint32_t ring_size;		/* AF_XDP fill/RX/TX/completion rings */
+	uint32_t batch;			/* RX descriptors taken per peek */
+	bool xdp_generic;
+	bool spin_frame;		/* AF_XDP: watch the next frame, not only the ring */
+	struct busy_poll_cfg busy_poll;
+	uint32_t feed_group;		/* host order */
+	uint16_t feed_port;
+	uint32_t feed_source;		/* 0 = any */
+	uint32_t exch_ip;
+	uint16_t exch_port;
+	uint16_t local_port;		/* orders leave from it, replies arrive on it */
+	uint32_t shares;
+	uint32_t answer_every;		/* answer one tick in N (1: every tick) */
+	int cpu;			/* -1: do not pin */
+	double duration;		/* seconds; 0: until a signal or the end */
+	bool exit_on_end;
+	double grace;			/* seconds of replies after the end of session */
+	uint32_t max_orders;		/* order log capacity (power of two) */
+	const char *capture;
+	const char *capture_note[FLOOR_CAPTURE_NOTES];
+	unsigned int n_capture_notes;
+	const char *json;
+	bool quiet;
+};
+
+/* 0 to run, 1 after --help, 2 on a bad command line (message printed). */
+int floor_opts_parse(struct floor_opts *o, int argc, char **argv);
+const char *floor_path_name(const struct floor_opts *o);
+
+/* One answered tick. */
+struct floor_rec {
+	uint64_t md_seq;
+	uint64_t ts48;			/* the print's ITCH timestamp (48 bits) */
+	struct order_times t;		/* t_send is recovered from ts48 at the end */
+	uint32_t price;
+	char stock[8];
+	char side;
+	uint8_t outcome;		/* enum order_outcome */
+};
+
+struct floor_stats {
+	uint64_t packets;		/* every datagram the loop saw */
+	uint64_t feed_packets;
+	uint64_t ticks;			/* ticks answered */
+	uint64_t skipped;		/* ticks left unanswered (--answer-every) */
+	uint64_t no_tick;		/* feed packets without one (heartbeats, events) */
+	uint64_t replies;
+	uint64_t reply_bad;		/* unreadable, or for no order of ours */
+	uint64_t other;			/* neither feed nor reply, or not IPv4/UDP */
+	uint64_t send_failed;		/* no TX frame / ring full / send() failed */
+	uint64_t log_full;		/* answered but not logged */
+	uint64_t kicks;
+};
+
+struct floor_log {
+	struct floor_rec *rec;
+	uint32_t cap;
+	uint32_t n;
+};
+
+struct floor {
+	const struct floor_opts *o;
+	struct ouch_order_tmpl ouch;
+	struct floor_log log;
+	struct floor_stats st;
+	volatile int stop;
+	bool ended;			/* the feed's end of session was seen */
+	uint32_t since_answer;		/* ticks since the last one answered */
+	uint64_t end_ns;		/* stop after this (end of session + grace) */
+	uint64_t deadline_ns;		/* --duration; 0: none */
+};
+
+/* Order template and log; 0 or -errno with err set. */
+int floor_init(struct floor *f, const struct floor_opts *o, char *err, size_t errlen);
+void floor_destroy(struct floor *f);
+
+/* A trade print found in a feed packet. */
+struct floor_tick {
+	uint64_t seq;
+	const uint8_t *msg;		/* the P message */
+};
+
+enum { FLOOR_NONE = 0, FLOOR_TICK = 1, FLOOR_END = 2 };
+
+/*
+ * The first trade print (P) of a MoldUDP64 packet: FLOOR_TICK with *t, or
+ * FLOOR_NONE (a heartbeat, system events, a short or malformed packet), or
+ * FLOOR_END (end of session).  Only block lengths and one type byte are
+ * read: this is no decoder.
+ */
+static inline int floor_find_tick(const uint8_t *p, size_t len, struct floor_tick *t)
+{
+	uint16_t count;
+	size_t off = MOLD_HDR_LEN;
+
+	if (len < MOLD_HDR_LEN)
+		return FLOOR_NONE;
+	count = be16_load(p + MOLD_OFF_COUNT);
+	if (count == MOLD_COUNT_END)
+		return FLOOR_END;
+	for (uint16_t i = 0; i < count; i++) {
+		uint16_t blen;
+
+		if (off + MOLD_BLOCK_HDR_LEN > len)
+			return FLOOR_NONE;
+		blen = be16_load(p + off);
+		off += MOLD_BLOCK_HDR_LEN;
+		if (blen > len - off)
+			return FLOOR_NONE;
+		if (blen == ITCH_LEN_P && p[off] == 'P') {
+			t->seq = be64_load(p + MOLD_OFF_SEQ) + i;
+			t->msg = p + off;
+			return FLOOR_TICK;
+		}
+		off += blen;
+	}
+	return FLOOR_NONE;
+}
+
+/*
+ * The answer to @t: the Enter Order datagram (OUCH_ENTER_DGRAM_LEN bytes) at
+ * @dst, its one's complement sum returned for the frame's UDP checksum.  The
+ * record, when there is room, is *rec (times still to be stamped).
+ */
+static inline uint64_t floor_answer(struct floor *f, const struct floor_tick *t,
+				    uint8_t *dst, struct floor_rec **rec)
+{
+	const uint8_t *m = t->msg;
+	uint32_t no = (uint32_t)f->st.ticks++;
+	uint32_t price = be32_load(m + ITCH_P_OFF_PRICE);
+	/* At the print's own price: a buy or a sell there always fills. */
+	char side = no & 1 ? 'S' : 'B';
+	struct floor_rec *r = NULL;
+	uint64_t sum;
+
+	sum = ouch_order_tmpl_write(&f->ouch, dst, t->seq, no, side, f->o->shares,
+				    (const char *)m + ITCH_P_OFF_STOCK, price);
+	if (no < f->log.cap) {
+		r = &f->log.rec[no];
+		r->md_seq = t->seq;
+		r->ts48 = be48_load(m + ITCH_OFF_TIMESTAMP);
+		r->price = price;
+		__builtin_memcpy(r->stock, m + ITCH_P_OFF_STOCK, 8);
+		r->side = side;
+		r->outcome = ORDER_SENT;
+		f->log.n = no + 1;
+	} else {
+		f->st.log_full++;
+	}
+	*rec = r;
+	return sum;
+}
+
+/*
+ * --answer-every N: answer this tick?  The first tick is always answered,
+ * then one in N, so the kernel's send path runs as often as the gateway's
+ * orders make it run (N = 13 is the default strategy's 7.6 %).
+ */
+static inline bool floor_take(struct floor *f)
+{
+	if (++f->since_answer >= f->o->answer_every) {
+		f->since_answer = 0;
+		return true;
+	}
+	f->st.skipped++;
+	return false;
+}
+
+/* A reply datagram from the exchange: the order's t_ack and outcome. */
+void floor_on_reply(struct floor *f, const uint8_t *p, size_t len);
+
+/* Called from the loop's idle turns: stop at the deadline or after the end. */
+static inline bool floor_done(const struct floor *f, uint64_t now)
+{
+	return f->stop || (f->end_ns && now >= f->end_ns) ||
+	       (f->deadline_ns && now >= f->deadline_ns);
+}
+
+/* The feed ended: with --exit-on-end, stop after the grace time. */
+void floor_on_end(struct floor *f, uint64_t now);
+
+/* The capture log and the JSON summary, after the loop stopped. */
+int floor_report(struct floor *f, const char *extra_json, double elapsed_s);
+
+/* The two paths: open, run until floor_done(), close. */
+struct floor_xsk;
+struct floor_udp;
+int floor_xsk_open(struct floor_xsk **x, const struct floor_opts *o, char *err,
+		   size_t errlen);
+void floor_xsk_run(struct floor_xsk *x, struct floor *f);
+/* Its counters as JSON members ("xdp": {...}), for the summary. */
+void floor_xsk_json(struct floor_xsk *x, char *buf, size_t len);
+void floor_xsk_close(struct floor_xsk *x);
+
+int floor_udp_open(struct floor_udp **u, const struct floor_opts *o, char *err,
+		   size_t errlen);
+void floor_udp_run(struct floor_udp *u, struct floor *f);
+void floor_udp_json(struct floor_udp *u, char *buf, size_t len);
+void floor_udp_close(struct floor_udp *u);
+
+#endif /* BENCH_FLOOR_FLOOR_H */

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+/* The floor responder's command line: one util/opt table, then the cross-checks. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/floor/floor.h"
+#include "latency/capture.h"
+#include "util/opt.h"
+
+#define F(field) OFF(struct floor_opts, field)
+
+static const char *const modes[] = { "xdp", "udp", NULL };
+
+static int xdp_mode(void *cfg, const char *a, char *why, size_t n)
+{
+	struct floor_opts *o = cfg;
+
+	if (!strcmp(a, "drv") || !strcmp(a, "native"))
+		o->xdp_generic = false;
+	else if (!strcmp(a, "generic") || !strcmp(a, "skb"))
+		o->xdp_generic = true;
+	else
+		return snprintf(why, n, "is drv or generic"), -1;
+	return 0;
+}
+
+static int cpu(void *cfg, const char *a, char *why, size_t n)
+{
+	struct floor_opts *o = cfg;
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+	uint64_t v;
+
+	if (!strcmp(a, "-1")) {
+		o->cpu = -1;
+		return 0;
+	}
+	if (opt_parse_u64(a, 0, (uint64_t)ncpu - 1, &v))
+		return snprintf(why, n, "is not a CPU here: 0..%ld, or -1 not to pin",
+				ncpu - 1), -1;
+	o->cpu = (int)v;
+	return 0;
+}
+
+static int capture_note(void *cfg, const char *a, char *why, size_t n)
+{
+	struct floor_opts *o = cfg;
+	const char *eq = strchr(a, '=');
+
+	if (!eq || !capture_key_ok(a, (size_t)(eq - a)))
+		return snprintf(why, n, "wants KEY=VALUE, KEY of [a-z0-9_.-]"), -1;
+	if (o->n_capture_notes == FLOOR_CAPTURE_NOTES)
+		return snprintf(why, n, "given more than %d times", FLOOR_CAPTURE_NOTES), -1;
+	o->capture_note[o->n_capture_notes++] = a;
+	return 0;
+}
+
+static const struct opt opts[] = {
+	OPT_SECTION("Path:"),
+	OPT("mode", 0, OPT_ENUM, F(mode), "xdp|udp",
+	  "bare AF_XDP (the gateway's XDP program and socket code) or kernel UDP busy spin",
+	  .choices = modes),
+	OPT("iface", 'i', OPT_STR, F(ifname), "IF", "interface"),
+	OPT("queue", 0, OPT_U32, F(queue), "Q", "receive queue for the AF_XDP socket",
+	  .max = 63, .def = "0"),
+	OPT("ring", 0, OPT_POW2, F(ring_size), "N", "AF_XDP ring size (fill, RX, TX, completion)",
+	  .min = 64, .max = 16384),
+	OPT("batch", 0, OPT_U32, F(batch), "N", "AF_XDP: RX descriptors taken per look at the ring",
+	  .min = 1, .max = 256),
+	OPT("xdp-mode", 0, OPT_CALL, 0, "drv|generic", "XDP attach mode", .call = xdp_mode,
+	  .def = "drv"),
+	OPT("spin-frame", 0, OPT_FLAG, F(spin_frame), NULL,
+	  "AF_XDP: while the RX ring is empty, also watch the frame the next packet will\n"
+	  "land in and pull its lines in as soon as the copy begins (acted on only once\n"
+	  "its descriptor is published)"),
+	OPT("busy-poll", 0, OPT_U32, F(busy_poll.usec), "USEC",
+	  "SO_BUSY_POLL on the sockets: receive calls run the interface's NAPI poll on\n"
+	  "this core (0: off; needs a NAPI: XDP in driver mode, or GRO on for UDP)",
+	  .max = 1000000),
+	OPT("busy-poll-budget", 0, OPT_U32, F(busy_poll.budget), "N",
+	  "SO_BUSY_POLL_BUDGET: packets per busy poll (0: the kernel's)", .max = 65535),
+	OPT("prefer-busy-poll", 0, OPT_FLAG, F(busy_poll.prefer), NULL,
+	  "SO_PREFER_BUSY_POLL: the poller owns the NAPI (with the interface's\n"
+	  "napi_defer_hard_irqs and gro_flush_timeout set)"),
+	OPT_SECTION("Flows:"),
+	OPT("feed", 0, OPT_IP_PORT, F(feed_group), "GROUP:PORT", "feed multicast group",
+	  .off2 = F(feed_port)),
+	OPT("feed-source", 0, OPT_IPV4, F(feed_source), "IP",
+	  "accept feed packets only from IP"),
+	OPT("exchange", 0, OPT_IP_PORT, F(exch_ip), "IP:PORT", "order entry",
+	  .off2 = F(exch_port)),
+	OPT("local-port", 0, OPT_PORT, F(local_port), "PORT",
+	  "UDP port orders leave from and replies arrive on"),
+	OPT("shares", 0, OPT_U32, F(shares), "N", "shares per order", .min = 1, .max = 1000000),
+	OPT("answer-every", 0, OPT_U32, F(answer_every), "N",
+	  "answer the first tick, then one in N (the gateway orders on about one tick\n"
+	  "in 13 with its default strategy)", .min = 1, .max = 1000000),
+	OPT_SECTION("Run:"),
+	OPT("cpu", 0, OPT_CALL, 0, "N", "pin the loop to CPU N (-1: do not pin)", .call = cpu,
+	  .def = "1"),
+	OPT("duration", 0, OPT_DOUBLE, F(duration), "S",
+	  "stop after S seconds (default: until a signal)", .max = 1e7),
+	OPT("exit-on-end", 0, OPT_FLAG, F(exit_on_end), NULL,
+	  "stop after the feed's end of session (+ --grace)"),
+	OPT("grace", 0, OPT_DOUBLE, F(grace), "S", "keep taking replies S seconds after the end",
+	  .max = 1e7),
+	OPT("max-orders", 0, OPT_POW2, F(max_orders), "N",
+	  "orders kept for the capture log (allocated at start)", .min = 1024, .max = 1 << 26),
+	OPT("capture", 0, OPT_STR, F(capture), "FILE",
+	  "write every order's timestamps at exit (t2t-capture reads it)"),
+	OPT("capture-note", 0, OPT_CALL, 0, "K=V", "add K=V to the capture's header; repeatable",
+	  .call = capture_note),
+	OPT("json", 0, OPT_STR, F(json), "FILE", "write the summary as JSON at exit"),
+	OPT("quiet", 'q', OPT_FLAG, F(quiet), NULL, "no summary line on stderr"),
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "t2t-floor",
+	.usage = "[options]",
+	.about =
+"The rig's floor: a bare responder that answers each feed packet's first\n"
+"trade print with an OUCH Enter Order (token = the print's sequence number),\n"
+"with no decoder, book, strategy or risk, and records the same stamps as\n"
+"the gateway (XDP hook or kernel receive, seen, decided, queued, sent, and\n"
+"the exchange's arrival from its first reply).  Defaults match the default\n"
+"rig; run it in the gateway's namespace (bench/floor/README.md).\n",
+	.opts = opts,
+};
+
+static void set_defaults(struct floor_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = FLOOR_XDP;
+	o->ifname = "t2t-vgw";
+	o->ring_size = 4096;
+	o->batch = 64;
+	o->feed_group = 0xEF010101;	/* 239.1.1.1 */
+	o->feed_port = 26400;
+	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
+	o->exch_port = 26401;
+	o->local_port = 26402;
+	o->shares = 100;
+	o->answer_every = 1;
+	o->cpu = 1;
+	o->grace = 0.3;
+	o->max_orders = 1 << 18;
+}
+
+int floor_opts_parse(struct floor_opts *o, int argc, char **argv)
+{
+	int ret;
+
+	set_defaults(o);
+	ret = opt_parse(&prog, o, argc, argv, NULL);
+	if (ret)
+		return ret;
+	if (o->local_port == o->feed_port)
+		return opt_error(&prog, "--local-port must differ from the feed port");
+	if (o->mode == FLOOR_UDP && (o->spin_frame || o->xdp_generic))
+		return opt_error(&prog, "--spin-frame and --xdp-mode are for --mode xdp");
+	return 0;
+}

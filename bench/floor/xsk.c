@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The bare AF_XDP responder: the gateway's XDP program and socket code,
+ * nothing else.  Busy-poll the RX ring, answer each feed packet's first
+ * trade print with an order built in a TX frame, kick once per batch.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/floor/floor.h"
+#include "bpf/steer_loader.h"
+#include "gateway/netif.h"
+#include "gateway/xsk_port.h"
+#include "proto/frame.h"
+#include "util/clock.h"
+
+#define FRAME_SIZE	2048
+#define TX_FRAMES	1024
+#define MAX_BATCH	256
+#define IDLE_CHECK	64	/* idle spins between looks at the clock */
+
+struct floor_xsk {
+	struct xdp_steer steer;
+	struct xsk_port port;
+	struct frame_template tmpl;	/* responder -> exchange */
+	uint16_t feed_port, reply_port;
+	uint32_t batch;
+	/*
+	 * --spin-frame: the kernel fills frames in the order the fill ring
+	 * gave them, and this loop gives them back in the order they came, so
+	 * the k-th packet lands in frame k mod ring.  Its metadata slot (the
+	 * XDP stamp) is cleared when the frame is recycled; once it reads
+	 * non-zero the copy has begun, and the frame's lines are pulled in
+	 * while the kernel finishes and publishes the descriptor.  Nothing is
+	 * acted on before the descriptor: the copy is ordered only by it.
+	 */
+	bool spin_frame;
+	bool spun;			/* the next frame's lines were pulled in */
+	uint32_t data_off;		/* packet data's offset in its frame; 0: unknown */
+	uint64_t rx_count;
+	uint64_t spin_hits;		/* the descriptor came for a frame seen filling */
+	uint64_t spin_misses;		/* it came for another frame */
+};
+
+int floor_xsk_open(struct floor_xsk **out, const struct floor_opts *o, char *err,
+		   size_t errlen)
+{
+	struct frame_endpoint src = { 0 }, dst = { 0 };
+	struct xsk_port_cfg pcfg = {
+		.ifname = o->ifname,
+		.queue = o->queue,
+		.frame_size = FRAME_SIZE,
+		.rx_frames = o->ring_size,
+		.tx_frames = TX_FRAMES,
+		.ring_size = o->ring_size,
+		.busy_poll = o->busy_poll,
+	};
+	struct floor_xsk *x;
+	char net[32];
+	int ret;
+
+	x = calloc(1, sizeof(*x));
+	if (!x) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	x->port.fd = -1;
+	x->feed_port = o->feed_port;
+	x->reply_port = o->local_port;
+	x->batch = o->batch;
+	x->spin_frame = o->spin_frame;
+	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
+	if (ret)
+		goto fail_free;
+	if (netif_on_link(o->ifname, o->exch_ip, net, sizeof(net)) != 1) {
+		snprintf(err, errlen, "the exchange is not on %s's network %s: pass --exchange",
+			 o->ifname, net);
+		ret = -ENETUNREACH;
+		goto fail_free;
+	}
+	ret = netif_neigh_mac(o->ifname, o->exch_ip, dst.mac, err, errlen);
+	if (ret)
+		goto fail_free;
+	src.port = o->local_port;
+	dst.ip = o->exch_ip;
+	dst.port = o->exch_port;
+	frame_template_init(&x->tmpl, &src, &dst, 64, 0);
+
+	ret = xdp_steer_open(&x->steer, o->ifname, o->xdp_generic, false, err, errlen);
+	if (ret)
+		goto fail_free;
+	/* One feed line (A), never armed: every feed packet goes to the socket. */
+	ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_group), htons(o->feed_port),
+				 STEER_FLOW_FEED, htonl(o->feed_source), 0);
+	if (!ret)
+		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->local_port),
+					 STEER_FLOW_REPLY, htonl(o->exch_ip), 0);
+	if (ret) {
+		snprintf(err, errlen, "cannot configure the steered flows: %s", strerror(-ret));
+		goto fail_steer;
+	}
+	pcfg.xskmap_fd = xdp_steer_xskmap_fd(&x->steer);
+	pcfg.xskmap_key = xdp_steer_xskmap_key(0, o->queue);
+	ret = xsk_port_open(&x->port, &pcfg, err, errlen);
+	if (ret)
+		goto fail_steer;
+	*out = x;
+	return 0;
+fail_steer:
+	xdp_steer_close(&x->steer);
+fail_free:
+	free(x);
+	return ret;
+}
+
+void floor_xsk_close(struct floor_xsk *x)
+{
+	if (!x)
+		return;
+	/* Detach first, so nothing is steered into a socket that is going away. */
+	xdp_steer_close(&x->steer);
+	xsk_port_close(&x->port);
+	free(x);
+}
+
+void floor_xsk_json(struct floor_xsk *x, char *buf, size_t len)
+{
+	uint64_t c[STEER_NR_COUNTERS] = { 0 };
+	struct xdp_statistics st = { 0 };
+
+	if (x->steer.skel)
+		xdp_steer_counters(&x->steer, c);
+	xsk_port_kernel_stats(&x->port, &st);
+	snprintf(buf, len, "  \"xdp\": {\"seen\": %" PRIu64 ", \"steered\": %" PRIu64
+		 ", \"passed\": %" PRIu64 ", \"no_meta\": %" PRIu64
+		 ", \"rx_dropped\": %llu, \"rx_ring_full\": %llu"
+		 ", \"rx_fill_ring_empty\": %llu, \"tx_ring_empty\": %llu"
+		 ", \"tx_pool_empty\": %" PRIu64 ", \"tx_ring_full\": %" PRIu64
+		 ", \"kick_errors\": %" PRIu64 ", \"napi_id\": %u"
+		 ", \"spin_hits\": %" PRIu64 ", \"spin_misses\": %" PRIu64 "}",
+		 c[STEER_SEEN], c[STEER_STEERED], c[STEER_PASSED], c[STEER_NO_META],
+		 (unsigned long long)st.rx_dropped, (unsigned long long)st.rx_ring_full,
+		 (unsigned long long)st.rx_fill_ring_empty_descs,
+		 (unsigned long long)st.tx_ring_empty_descs, x->port.tx_pool_empty,
+		 x->port.tx_ring_full, x->port.kick_errors, busy_poll_napi_id(x->port.fd),
+		 x->spin_hits, x->spin_misses);
+}
+
+/* The frame the next packet will land in (see struct floor_xsk). */
+static inline uint8_t *next_frame(struct floor_xsk *x)
+{
+	uint64_t base = (x->rx_count & (x->port.ring_size - 1)) * FRAME_SIZE;
+
+	return xsk_port_data(&x->port, base + x->data_off);
+}
+
+static inline void spin_next(struct floor_xsk *x)
+{
+	const uint8_t *pkt;
+
+	if (x->spun || !x->data_off)
+		return;
+	pkt = next_frame(x);
+	if (!*(const volatile uint64_t *)(pkt - sizeof(uint64_t)))
+		return;
+	/* Copy under way: pull the lines over now, act on the descriptor only. */
+	for (unsigned int off = 0; off < 128; off += 64)
+		__builtin_prefetch(pkt + off);
+	x->spun = true;
+}
+
+/* One answered tick: its order in a TX frame, on the TX ring. */
+static inline void answer(struct floor_xsk *x, struct floor *f, const struct floor_tick *t,
+			  uint64_t t_hook, uint64_t t_seen, struct floor_rec **pending,
+			  unsigned int *np)
+{
+	uint64_t addr = xsk_port_tx_frame(&x->port), sum;
+	struct floor_rec *rec;
+	uint8_t *frame;
+	size_t len;
+
+	if (addr == UINT64_MAX) {
+		f->st.ticks++;
+		f->st.send_failed++;
+		return;
+	}
+	frame = xsk_port_data(&x->port, addr);
+	sum = floor_answer(f, t, frame + FRAME_HDR_LEN, &rec);
+	len = frame_finish_sum(&x->tmpl, frame, OUCH_ENTER_DGRAM_LEN, sum);
+	if (rec) {
+		rec->t.t_hook = t_hook;
+		rec->t.t_seen = t_seen;
+		rec->t.t_decided = mono_ns();
+	}
+	if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
+		f->st.send_failed++;
+		if (rec)
+			rec->outcome = ORDER_SEND_FAILED;
+		return;
+	}
+	if (rec) {
+		rec->t.t_queued = mono_ns();
+		pending[(*np)++] = rec;
+	}
+}
+
+void floor_xsk_run(struct floor_xsk *x, struct floor *f)
+{
+	struct xsk_port *p = &x->port;
+	struct floor_rec *pending[MAX_BATCH];
+	uint64_t recycle[MAX_BATCH];
+	uint64_t spins = 0;
+
+	while (true) {
+		uint32_t idx, n = xsk_ring_cons__peek(&p->rx, x->batch, &idx);
+		unsigned int np = 0, queued;
+		uint64_t t_seen, t_sent;
+
+		if (!n) {
+			xsk_port_poll(p);
+			if (x->spin_frame)
+				spin_next(x);
+			if (++spins % IDLE_CHECK == 0) {
+				xsk_port_reap(p);
+				if (floor_done(f, mono_ns()))
+					break;
+			}
+			continue;
+		}
+		t_seen = mono_ns();
+		queued = p->tx_inflight;
+		for (uint32_t i = 0; i < n; i++) {
+			const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
+			uint64_t base = xsk_umem__extract_addr(d->addr);
+			uint8_t *pkt = xsk_port_data(p, d->addr);
+			struct floor_tick t;
+			struct frame_udp u;
+			uint64_t t_hook;
+
+			/* The XDP program's stamp sits just before the packet. */
+			memcpy(&t_hook, pkt - sizeof(t_hook), sizeof(t_hook));
+			recycle[i] = base;
+			if (x->spin_frame) {
+				bool hit = x->spun && base == (x->rx_count & (p->ring_size - 1)) *
+								 FRAME_SIZE;
+
+				x->spin_hits += hit;
+				x->spin_misses += !hit;
+				x->spun = false;
+				x->data_off = (uint32_t)(d->addr - base);
+				/* The marker spin_next() waits for, cleared for the next round. */
+				memset(pkt - sizeof(t_hook), 0, sizeof(t_hook));
+			}
+			x->rx_count++;
+			f->st.packets++;
+			if (frame_parse_udp(pkt, d->len, &u)) {
+				f->st.other++;
+				continue;
+			}
+			if (u.dst_port == x->feed_port) {
+				f->st.feed_packets++;
+				switch (floor_find_tick(u.payload, u.payload_len, &t)) {
+				case FLOOR_TICK:
+					if (floor_take(f))
+						answer(x, f, &t, t_hook, t_seen, pending, &np);
+					break;
+				case FLOOR_END:
+					floor_on_end(f, t_seen);
+					break;
+				default:
+					f->st.no_tick++;
+				}
+			} else if (u.dst_port == x->reply_port) {
+				floor_on_reply(f, u.payload, u.payload_len);
+			} else {
+				f->st.other++;
+			}
+		}
+		xsk_ring_cons__release(&p->rx, n);
+		xsk_port_refill(p, recycle, n);
+		if (p->tx_inflight != queued) {
+			xsk_port_kick(p);
+			f->st.kicks++;
+			t_sent = mono_ns();
+			for (unsigned int i = 0; i < np; i++)
+				pending[i]->t.t_sent = t_sent;
+		}
+		xsk_port_reap(p);
+	}
+}

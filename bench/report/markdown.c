@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+/* The benchmark's tables, in markdown: what README.md quotes. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/report/report.h"
+#include "bench/report/view.h"
+
+#define MAXR 64
+
+static void us(FILE *o, double ns)
+{
+	if (isnan(ns))
+		fputs("-", o);
+	else
+		fprintf(o, "%.2f", ns / 1000);
+}
+
+static void us_pair(FILE *o, double a, double b)
+{
+	us(o, a);
+	fputs(" / ", o);
+	us(o, b);
+}
+
+static void signed_ns(FILE *o, double ns)
+{
+	if (isnan(ns))
+		fputs("-", o);
+	else
+		fprintf(o, "%+.0f", ns);
+}
+
+static void headline_row(FILE *o, const struct runs *rs, const char *resp, const char *load)
+{
+	struct view v;
+
+	if (!view_of(rs, resp, load, &v))
+		return;
+	fprintf(o, "| %s | ", view_label(resp));
+	if (v.is_sockperf)
+		fputs("-", o);
+	else
+		fprintf(o, "%.0f", v.rate);
+	fprintf(o, " | %.0f | ", v.orders);
+	if (v.is_sockperf) {
+		us(o, v.rtt.q[Q_P50]);
+		fputs(" | ", o);
+		us(o, v.rtt.q[Q_P90]);
+		fputs(" | ", o);
+		us(o, v.rtt.q[Q_P99]);
+		fputs(" | ", o);
+		us(o, v.rtt.q[Q_P999]);
+		fputs(" | ", o);
+		us(o, v.rtt.q[Q_P9999]);
+		fputs(" | - | - | - | - | - | - | - |", o);
+	} else {
+		const struct dist *w = &v.stage[STAGE_SEND_ACK], *g = &v.stage[STAGE_HOOK_QUEUED];
+
+		for (int q = Q_P50; q <= Q_P9999; q++) {
+			us(o, w->q[q]);
+			fputs(" | ", o);
+		}
+		us(o, v.w2w_intended.q[Q_P50]);
+		fputs(" | ", o);
+		us(o, v.w2w_intended.q[Q_P999]);
+		fputs(" | ", o);
+		us(o, g->q[Q_P50]);
+		fputs(" | ", o);
+		us(o, g->q[Q_P99]);
+		fputs(" | ", o);
+		us(o, g->q[Q_P999]);
+		fputs(" | ", o);
+		us(o, v.stage[STAGE_SEEN_QUEUED].q[Q_P50]);
+		fprintf(o, " | %.0f |", v.lost);
+	}
+	fprintf(o, " %u of %u%s", v.quiet, v.n, v.quiet < v.n ? " \\*" : "");
+	if (v.failed)
+		fprintf(o, ", checks failed in %u !", v.failed);
+	fputs(" |\n", o);
+}
+
+static void headline(FILE *o, const struct runs *rs)
+{
+	static const char *const low[] = {
+		"af_xdp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
+	};
+
+	fputs("| run | ticks/s | orders | w2w p50 | p90 | p99 | p99.9 | p99.99 | from intended p50 "
+	      "| p99.9 | in-gw p50 | p99 | p99.9 | seen->queued p50 | lost ticks | quiet reps |\n"
+	      "|-----|--------:|-------:|--------:|----:|----:|------:|-------:|------------------:"
+	      "|------:|----------:|----:|------:|-----------------:|-----------:|-----------:|\n", o);
+	for (size_t i = 0; i < sizeof(low) / sizeof(low[0]); i++)
+		headline_row(o, rs, low[i], "low");
+	for (size_t i = 0; i < 3; i++)
+		headline_row(o, rs, view_gateways[i], "load");
+	headline_row(o, rs, "sockperf_default", "low");
+	headline_row(o, rs, "sockperf_nonblocked", "low");
+}
+
+/* Gateway, floor and their excess, then sockperf, stage by stage. */
+static void stages(FILE *o, const struct runs *rs)
+{
+	struct view gx, fx, gu, fu, sp;
+	bool hgx = view_of(rs, "af_xdp", "low", &gx), hfx = view_of(rs, "floor_xdp", "low", &fx);
+	bool hgu = view_of(rs, "udp_spin", "low", &gu), hfu = view_of(rs, "floor_udp", "low", &fu);
+	bool hsp = view_of(rs, "sockperf_nonblocked", "low", &sp);
+
+	fputs("| stage | gateway AF_XDP | floor AF_XDP | gateway's excess | gateway UDP spin "
+	      "| floor UDP spin | gateway's excess | sockperf --nonblocked |\n"
+	      "|-------|---:|---:|---:|---:|---:|---:|---:|\n", o);
+	for (int s = 0; s < STAGE_NR; s++) {
+		const struct view *pair[2][2] = { { hgx ? &gx : NULL, hfx ? &fx : NULL },
+						  { hgu ? &gu : NULL, hfu ? &fu : NULL } };
+
+		fprintf(o, "| %s ", stage_names[s]);
+		for (int k = 0; k < 2; k++) {
+			const struct view *g = pair[k][0], *f = pair[k][1];
+			double g50 = g ? g->stage[s].q[Q_P50] : NAN, g99 = g ? g->stage[s].q[Q_P99] : NAN;
+			double f50 = f ? f->stage[s].q[Q_P50] : NAN, f99 = f ? f->stage[s].q[Q_P99] : NAN;
+
+			fputs("| ", o);
+			us_pair(o, g50, g99);
+			fputs(" | ", o);
+			us_pair(o, f50, f99);
+			fputs(" | ", o);
+			us_pair(o, g50 - f50, g99 - f99);
+			fputs(" ", o);
+		}
+		fputs("| ", o);
+		if (s == STAGE_SEND_ACK && hsp)
+			us_pair(o, sp.rtt.q[Q_P50], sp.rtt.q[Q_P99]);
+		else
+			fputs("-", o);
+		fputs(" |\n", o);
+	}
+}
+
+static const char *verdict(int v)
+{
+	return v < 0 ? "**lower**" : v > 0 ? "higher" : "no clear effect";
+}
+
+static void knobs(FILE *o, const struct runs *rs)
+{
+	static const int cols[] = {
+		STAGE_SEND_HOOK, STAGE_HOOK_SEEN, STAGE_SEEN_QUEUED, STAGE_QUEUED_SENT,
+		STAGE_HOOK_QUEUED,
+	};
+	struct knob_row k[64];
+	unsigned int n = knob_rows(rs, k, 64);
+
+	if (!n) {
+		fputs("(no knob runs)\n", o);
+		return;
+	}
+	fputs("| knob | responder | variant (default) | pairs | send->hook | hook->seen "
+	      "| seen->queued | queued->sent | in-gw (hook->queued) | w2w p50: default -> variant "
+	      "| w2w p99 | w2w p50 | in-gw p50 |\n"
+	      "|------|-----------|-------------------|------:|---:|---:|---:|---:|---:|---:"
+	      "|---:|---|---|\n", o);
+	for (unsigned int i = 0; i < n; i++) {
+		struct paired p;
+
+		fprintf(o, "| %s | %s | %s (%s) | ", k[i].knob, view_label(k[i].resp),
+			k[i].variant, k[i].dflt);
+		paired_compare(k[i].base, k[i].nb, k[i].var, k[i].nv, STAGE_SEND_ACK, Q_P50, &p);
+		fprintf(o, "%u | ", p.pairs);
+		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+			struct paired s;
+
+			paired_compare(k[i].base, k[i].nb, k[i].var, k[i].nv, cols[c], Q_P50, &s);
+			signed_ns(o, s.diff);
+			fputs(" | ", o);
+		}
+		us(o, p.base);
+		fputs(" -> ", o);
+		us(o, p.knob);
+		fputs(" | ", o);
+		{
+			struct paired p99, g;
+
+			paired_compare(k[i].base, k[i].nb, k[i].var, k[i].nv, STAGE_SEND_ACK, Q_P99,
+				       &p99);
+			us(o, p99.base);
+			fputs(" -> ", o);
+			us(o, p99.knob);
+			paired_compare(k[i].base, k[i].nb, k[i].var, k[i].nv, STAGE_HOOK_QUEUED,
+				       Q_P50, &g);
+			fprintf(o, " | %s | %s |\n", verdict(p.verdict), verdict(g.verdict));
+		}
+	}
+}
+
+static void repetitions(FILE *o, const struct runs *rs)
+{
+	static const char *const cols[] = {
+		"af_xdp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
+	};
+	int maxrep = 0;
+
+	for (unsigned int i = 0; i < rs->n; i++)
+		if (rs->r[i].rep > maxrep)
+			maxrep = rs->r[i].rep;
+	fputs("| rep |", o);
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+		fprintf(o, " %s w2w p50 / p99 |", view_label(cols[c]));
+	fputs(" gateway AF_XDP in-gw p50 / p99 | attempts (quiet) |\n|----:|", o);
+	for (size_t c = 0; c <= sizeof(cols) / sizeof(cols[0]); c++)
+		fputs("---:|", o);
+	fputs("---|\n", o);
+	for (int rep = 1; rep <= maxrep; rep++) {
+		unsigned int attempts = 0, quiet = 0;
+		const struct run *xdp = NULL;
+
+		for (unsigned int i = 0; i < rs->n; i++) {
+			const struct run *r = &rs->r[i];
+
+			if (r->rep != rep || strcmp(r->knob, "-") || strcmp(r->load, "low"))
+				continue;
+			attempts++;
+			quiet += !r->disturbed;
+		}
+		if (!attempts)
+			continue;
+		fprintf(o, "| %d ", rep);
+		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++) {
+			const struct run *r = view_rep(rs, cols[c], "low", rep);
+
+			fputs("| ", o);
+			if (r)
+				us_pair(o, r->stage[STAGE_SEND_ACK].q[Q_P50],
+					r->stage[STAGE_SEND_ACK].q[Q_P99]);
+			else
+				fputs("-", o);
+			fputs(r && r->disturbed ? " \\* " : " ", o);
+			if (!strcmp(cols[c], "af_xdp"))
+				xdp = r;
+		}
+		fputs("| ", o);
+		if (xdp)
+			us_pair(o, xdp->stage[STAGE_HOOK_QUEUED].q[Q_P50],
+				xdp->stage[STAGE_HOOK_QUEUED].q[Q_P99]);
+		else
+			fputs("-", o);
+		fprintf(o, " | %u (%u) |\n", attempts, quiet);
+	}
+}
+
+static void machine(FILE *o, const struct runs *rs)
+{
+	unsigned int attempts = 0, disturbed = 0, kept = 0, samples = 0;
+	double k1 = 0;
+
+	for (unsigned int i = 0; i < rs->n; i++) {
+		const struct run *r = &rs->r[i];
+
+		attempts++;
+		samples += r->mach.samples;
+		k1 += r->mach.kernel_cpu1_ms;
+		if (!r->disturbed)
+			continue;
+		disturbed++;
+		kept += r->used;
+	}
+	fprintf(o, "The machine was watched every quarter second (t2t-watch): %u run attempts, "
+		"%u samples; %u attempt(s) saw another session use the CPU", attempts, samples,
+		disturbed);
+	if (!disturbed) {
+		fputs(".", o);
+	} else {
+		fprintf(o, " and were repeated (while the time budget allowed); %u run(s) had no "
+			"quiet attempt and are marked \\* (their least disturbed attempt is in the "
+			"medians).\n\n", kept);
+		fputs("| run | attempt | other sessions' CPU (ms) | busy samples | their commands | taken |\n"
+		      "|-----|--------:|----:|----:|-----|---|\n", o);
+		for (unsigned int i = 0; i < rs->n; i++) {
+			const struct run *r = &rs->r[i];
+
+			if (r->disturbed)
+				fprintf(o, "| %s | %d | %.0f | %u of %u | %s | %s |\n", r->name,
+					r->attempt, r->mach.other_ms, r->mach.busy, r->mach.samples,
+					r->mach.names[0] ? r->mach.names : "-",
+					r->used ? "yes (the least disturbed)" : "no");
+		}
+	}
+	fprintf(o, "\nKernel threads on CPU 1 (the hot CPU) ran %.0f ms in all during the runs "
+		"(kdamond, kworkers, ksoftirqd, rcu: they preempt the spinning loop).\n", k1);
+}
+
+static void zero_loss(FILE *o, const struct runs *rs)
+{
+	static const char *const loads[] = { "zl_default", "zl_long", "zl_flat" };
+	static const char *const what[] = {
+		"1 M/s, default strategy", "1 M/s, HMA 256 (fewer orders)", "flat out, HMA 256",
+	};
+
+	fputs("| run | offered ticks/s | ticks sent | decoded | XDP drops (rx_dropped + ring full "
+	      "+ fill ring empty) | orders sent | in-gw p50 / p99 (µs) |\n"
+	      "|-----|----------------:|-----------:|--------:|-----:|-----:|-----:|\n", o);
+	for (size_t i = 0; i < 3; i++) {
+		const struct run *r[MAXR];
+		unsigned int n = runs_pick(rs, "af_xdp", loads[i], NULL, NULL, r, MAXR);
+
+		if (!n)
+			continue;
+		fprintf(o, "| %s%s | %.0f | %llu | %llu | %llu | %llu | ", what[i],
+			r[0]->disturbed ? " \\*" : "", r[0]->achieved_tps,
+			(unsigned long long)r[0]->ticks_sent, (unsigned long long)r[0]->ticks_decoded,
+			(unsigned long long)r[0]->xdp_drops, (unsigned long long)r[0]->orders_sent);
+		us_pair(o, r[0]->stage[STAGE_HOOK_QUEUED].q[Q_P50],
+			r[0]->stage[STAGE_HOOK_QUEUED].q[Q_P99]);
+		fputs(" |\n", o);
+	}
+}
+
+/* A target's figure: whole numbers as such, ratios with two decimals. */
+static void figure(FILE *o, double v)
+{
+	if (isnan(v))
+		fputs("-", o);
+	else if (v == floor(v))
+		fprintf(o, "%.0f", v);
+	else
+		fprintf(o, "%.2f", v);
+}
+
+static void targets(FILE *o, const struct runs *rs)
+{
+	struct target t[32];
+	unsigned int n = targets_eval(rs, t, 32);
+
+	fputs("| target | wanted | measured | met |\n|--------|-------:|---------:|-----|\n", o);
+	for (unsigned int i = 0; i < n; i++) {
+		fprintf(o, "| %s | %s ", t[i].name, t[i].higher_is_better ? ">=" : "<=");
+		figure(o, t[i].target);
+		fputs(" | ", o);
+		figure(o, t[i].measured);
+		fprintf(o, "%s%s%s | %s |\n", t[i].note[0] ? " (" : "", t[i].note,
+			t[i].note[0] ? ")" : "", t[i].met ? "yes" : "**no**");
+	}
+}
+
+int report_markdown(const struct runs *rs, FILE *o)
+{
+	struct env_info env;
+
+	env_read(rs, &env);
+	fprintf(o, "Latency in µs: medians over the quiet repetitions of each percentile "
+		"(%s repetitions, %s ticks/s, %s ticks per run; the gateway trades, the floor "
+		"answers every tick). Wire to wire (w2w) = exchange send -> exchange kernel "
+		"arrival of the order (send->ack); from intended = the same from the tick's "
+		"scheduled send (coordinated omission); in-gw = XDP hook / kernel receive stamp "
+		"-> order on the TX ring (hook->queued). sockperf: round trip.\n\n",
+		env_get(&env, "reps"), env_get(&env, "low_rate"), env_get(&env, "low_count"));
+	headline(o, rs);
+	fputs("\n\\* some repetitions were disturbed by another session in every attempt: "
+	      "their least disturbed attempt is in the medians (see below). ! the run's "
+	      "checks failed (ticks lost, parity, reconciliation, or for a floor an "
+	      "unanswered tick): its figures are still in.\n\nPer stage at the low rate, p50 / p99 (µs): gateway, floor (the "
+	      "bare responder on the same rig in the same run) and the gateway's excess over it:\n\n",
+	      o);
+	stages(o, rs);
+	fprintf(o, "\nEach stage includes about one clock read: clock_gettime(CLOCK_MONOTONIC) "
+		"back to back on CPU 1 costs p50 %.0f ns (min %.0f, p99 %.0f); nothing is "
+		"subtracted.\n\nKnobs, each against the default in the same repetitions "
+		"(pairs), low rate: stage columns are the median over pairs of the variant's "
+		"p50 minus the default's, ns (negative = the variant is faster); the verdicts "
+		"say lower or higher only when every pair agrees and the median moved by more "
+		"than 2 %%:\n\n", rs->clock_p50, rs->clock_min, rs->clock_p99);
+	knobs(o, rs);
+	fputs("\nEach repetition at the low rate (\\* = no quiet attempt):\n\n", o);
+	repetitions(o, rs);
+	fputc('\n', o);
+	machine(o, rs);
+	fputs("\nSustained rate through AF_XDP (one run each):\n\n", o);
+	zero_loss(o, rs);
+	fputs("\nTargets:\n\n", o);
+	targets(o, rs);
+	fprintf(o, "\n%s, %s vCPU %s VM, %s, kernel %s\n", env_get(&env, "date"), env_get(&env, "cpus"),
+		env_get(&env, "hypervisor"), env_get(&env, "cpu"), env_get(&env, "kernel"));
+	return ferror(o) ? -1 : 0;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the report's tables and its JSON both show, computed once: each
+ * responder's medians at one load, the knob comparisons, the targets, and
+ * the run's environment (env.txt).
+ */
+#ifndef BENCH_REPORT_VIEW_H
+#define BENCH_REPORT_VIEW_H
+
+#include "bench/report/report.h"
+
+#define VIEW_MAX_RUNS 64
+
+/* One responder at one load: medians over its used headline runs. */
+struct view {
+	unsigned int n;			/* runs */
+	unsigned int quiet;		/* of which not disturbed */
+	unsigned int failed;		/* of which the run's checks failed */
+	bool is_sockperf;
+	double rate;
+	double orders;			/* per run, median */
+	double lost;			/* ticks sent - decoded (floor: answered), summed */
+	double xdp_drops;		/* summed; NaN: no XDP */
+	struct dist stage[STAGE_NR];
+	struct dist w2w_intended;
+	struct dist rtt;
+};
+
+extern const char *const view_gateways[3];	/* af_xdp, udp_spin, udp_block */
+
+bool view_of(const struct runs *rs, const char *resp, const char *load, struct view *v);
+/* "gateway AF_XDP", "floor UDP spin", "sockperf --nonblocked", ... */
+const char *view_label(const char *resp);
+/* The used headline run of one repetition, or NULL. */
+const struct run *view_rep(const struct runs *rs, const char *resp, const char *load,
+			   int rep);
+
+/* A knob's variant on one responder, and the default runs it is paired with. */
+struct knob_row {
+	char knob[24];
+	char resp[24];
+	char raw[96];			/* the manifest's "VARIANT|DEFAULT" */
+	char variant[96];
+	char dflt[96];			/* what the default is, for the table */
+	const struct run *base[VIEW_MAX_RUNS];
+	const struct run *var[VIEW_MAX_RUNS];
+	unsigned int nb, nv;
+};
+unsigned int knob_rows(const struct runs *rs, struct knob_row *k, unsigned int max);
+
+struct target {
+	char name[128];
+	double target;
+	double measured;		/* NaN: not measured */
+	bool higher_is_better;
+	bool met;
+	char issue[8];			/* "16", "6" */
+	char note[160];
+};
+unsigned int targets_eval(const struct runs *rs, struct target *t, unsigned int max);
+
+/* env.txt: key=value lines the run script wrote (date, machine, config). */
+struct env_info {
+	unsigned int n;
+	char key[40][32];
+	char val[40][160];
+};
+void env_read(const struct runs *rs, struct env_info *e);
+/* The value, or "?" when absent. */
+const char *env_get(const struct env_info *e, const char *key);
+
+#endif /* BENCH_REPORT_VIEW_H */
