@@ -238,3 +238,14 @@ void xdp_steer_close(struct xdp_steer *s)
 	s->skel = NULL;
 	s->arb = NULL;
 }
+
+int xdp_steer_parse_mode(const char *arg, bool *generic)
+{
+	if (!strcmp(arg, "drv") || !strcmp(arg, "native"))
+		*generic = false;
+	else if (!strcmp(arg, "generic") || !strcmp(arg, "skb"))
+		*generic = true;
+	else
+		return -1;
+	return 0;
+}

@@ -32,6 +32,12 @@ struct xdp_steer {
 int xdp_steer_open(struct xdp_steer *s, const char *ifname, bool generic,
 		   bool replace_foreign, char *err, size_t errlen);
 /*
+ * The --xdp-mode argument: "generic" (or "skb") or "drv" (or "native").
+ * Generic is the programs' default: on veth it is the faster of the two
+ * (make bench-latency, docs/platform.md).  Returns 0, or -1 for another word.
+ */
+int xdp_steer_parse_mode(const char *arg, bool *generic);
+/*
  * Attach the same program (same maps) to a second interface, line B's: its
  * packets go to the sockets of interface slot 1.
  */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bpf/steer_loader.h"
 #include "gateway/opts.h"
 #include "gateway/warm.h"
 #include "latency/capture.h"
@@ -24,12 +25,8 @@ static int xdp_mode(void *cfg, const char *a, char *why, size_t n)
 {
 	struct gw_opts *o = cfg;
 
-	if (!strcmp(a, "drv") || !strcmp(a, "native"))
-		o->xdp_generic = false;
-	else if (!strcmp(a, "generic") || !strcmp(a, "skb"))
-		o->xdp_generic = true;
-	else
-		return snprintf(why, n, "is drv or generic"), -1;
+	if (xdp_steer_parse_mode(a, &o->xdp_generic))
+		return snprintf(why, n, "is generic or drv"), -1;
 	return 0;
 }
 
@@ -154,8 +151,9 @@ static const struct opt opts[] = {
 	OPT("ring", 0, OPT_POW2, G(ring_size), "N",
 	  "AF_XDP ring size: 4096 holds 50 ms of the fastest tested feed; smaller rings "
 	  "drop when the loop's core is taken away", .min = 64, .max = 16384),
-	OPT("xdp-mode", 0, OPT_CALL, 0, "drv|generic", "XDP attach mode", .call = xdp_mode,
-	  .def = "drv"),
+	OPT("xdp-mode", 0, OPT_CALL, 0, "generic|drv",
+	  "XDP attach mode (generic: on veth the faster, see make bench-latency)",
+	  .call = xdp_mode, .def = "generic"),
 	OPT("zero-copy", 0, OPT_FLAG, G(zero_copy), NULL, "ask for zero-copy AF_XDP (veth has none)"),
 	OPT("replace-xdp", 0, OPT_FLAG, G(replace_xdp), NULL,
 	  "replace another program attached to IF"),
@@ -323,6 +321,7 @@ static void set_defaults(struct gw_opts *o)
 	/* 50 ms at the fastest tested rate (about 32,000 packed packets/s) */
 	o->ring_size = 4096;
 	o->warm_every = WARM_EVERY_SPINS;
+	o->xdp_generic = true;
 	o->retrans_port = 26404;
 	o->cpu = 1;
 	o->grace = 0.3;

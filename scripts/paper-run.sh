@@ -16,7 +16,7 @@
 #     --paths LIST      af_xdp,udp_spin,udp_block (default all three)
 #     --count N         ticks per run (default 20000)     --rate TPS (default 10000)
 #     --symbols LIST    SYM:LEN[:UNIT],... (default AAPL:20,MSFT:32,NVDA:48)
-#     --xdp-mode M      drv (default) or generic
+#     --xdp-mode M      generic (default) or drv
 #     --max-per-packet N, --noise F   passed to the simulator
 #     --out DIR         results (default build/paper)
 #     --gw-extra OPTS   more gateway options (word-split)
@@ -52,7 +52,7 @@ paths=af_xdp,udp_spin,udp_block
 count=20000
 rate=10000
 symbols=AAPL:20,MSFT:32,NVDA:48
-xdp_mode=drv
+xdp_mode=generic
 out=build/paper
 exsim_extra=()
 gw_extra=()

@@ -26,7 +26,7 @@
 #     --window S        latency window (default 10)
 #     --warmup S        RSS warm-up (default 10, at most half the run)
 #     --rss-slack KB    allowed RSS growth after warm-up (default 1024)
-#     --xdp-mode M      drv (default) or generic
+#     --xdp-mode M      generic (default) or drv
 #     --out DIR         results (default build/soak)
 #     --prefix P, --subnet A.B.C.0/24   rig names (default soa<pid>)
 #     --gw-extra OPTS   more gateway options (word-split)
@@ -43,7 +43,7 @@ mpp=
 window=10
 warmup=10
 rss_slack=1024
-xdp_mode=drv
+xdp_mode=generic
 out=build/soak
 read -r prefix subnet < <(rig_names soak)
 gw_extra=()

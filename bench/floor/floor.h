@@ -42,6 +42,7 @@ struct floor_opts {
 	uint32_t ring_size;		/* AF_XDP fill/RX/TX/completion rings */
 	uint32_t batch;			/* RX descriptors taken per peek */
 	bool xdp_generic;
+	bool xdp_mode_given;		/* --xdp-mode on the command line */
 	bool spin_frame;		/* AF_XDP: watch the next frame, not only the ring */
 	struct busy_poll_cfg busy_poll;
 	uint32_t feed_group;		/* host order */

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "bench/floor/floor.h"
+#include "bpf/steer_loader.h"
 #include "latency/capture.h"
 #include "util/opt.h"
 
@@ -16,12 +17,9 @@ static int xdp_mode(void *cfg, const char *a, char *why, size_t n)
 {
 	struct floor_opts *o = cfg;
 
-	if (!strcmp(a, "drv") || !strcmp(a, "native"))
-		o->xdp_generic = false;
-	else if (!strcmp(a, "generic") || !strcmp(a, "skb"))
-		o->xdp_generic = true;
-	else
-		return snprintf(why, n, "is drv or generic"), -1;
+	if (xdp_steer_parse_mode(a, &o->xdp_generic))
+		return snprintf(why, n, "is generic or drv"), -1;
+	o->xdp_mode_given = true;
 	return 0;
 }
 
@@ -67,8 +65,8 @@ static const struct opt opts[] = {
 	  .min = 64, .max = 16384),
 	OPT("batch", 0, OPT_U32, F(batch), "N", "AF_XDP: RX descriptors taken per look at the ring",
 	  .min = 1, .max = 256),
-	OPT("xdp-mode", 0, OPT_CALL, 0, "drv|generic", "XDP attach mode", .call = xdp_mode,
-	  .def = "drv"),
+	OPT("xdp-mode", 0, OPT_CALL, 0, "generic|drv", "XDP attach mode", .call = xdp_mode,
+	  .def = "generic"),
 	OPT("spin-frame", 0, OPT_FLAG, F(spin_frame), NULL,
 	  "AF_XDP: while the RX ring is empty, also watch the frame the next packet will\n"
 	  "land in and pull its lines in as soon as the copy begins (acted on only once\n"
@@ -135,6 +133,7 @@ static void set_defaults(struct floor_opts *o)
 	o->ifname = "t2t-vgw";
 	o->ring_size = 4096;
 	o->batch = 64;
+	o->xdp_generic = true;
 	o->feed_group = 0xEF010101;	/* 239.1.1.1 */
 	o->feed_port = 26400;
 	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
@@ -157,7 +156,7 @@ int floor_opts_parse(struct floor_opts *o, int argc, char **argv)
 		return ret;
 	if (o->local_port == o->feed_port)
 		return opt_error(&prog, "--local-port must differ from the feed port");
-	if (o->mode == FLOOR_UDP && (o->spin_frame || o->xdp_generic))
+	if (o->mode == FLOOR_UDP && (o->spin_frame || o->xdp_mode_given))
 		return opt_error(&prog, "--spin-frame and --xdp-mode are for --mode xdp");
 	return 0;
 }
