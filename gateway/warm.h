@@ -20,7 +20,7 @@
 #include "gateway/engine.h"
 #include "proto/frame.h"
 
-#define WARM_EVERY_SPINS 16
+#define WARM_EVERY_SPINS 64
 #define WARM_PRICES	4096	/* the shadow's price path (GBM), replayed */
 
 struct warm {
