@@ -669,8 +669,15 @@ int report_json(const char *path, const struct gw_report *r)
 		",\n  \"clock_errors\": %" PRIu64 ",\n", r->o->feed_clock_mono ? "mono" : "tod",
 		r->clock_mismatch, r->lat ? r->lat->clock_errors : 0);
 	fprintf(f, "  \"latency_ns\": {\n");
-	for (int i = 0; i < STAGE_NR && r->lat; i++)
+	for (int i = 0; i < STAGE_NR && r->lat; i++) {
+		/* As in the summary: a stage the feed's clock cannot give is no 0. */
+		if (!r->o->feed_clock_mono && (i == STAGE_SEND_HOOK || i == STAGE_SEND_ACK)) {
+			fprintf(f, "    \"%s\": {\"count\": 0, \"not_measured\": true}%s\n",
+				stage_names[i], i == STAGE_NR - 1 ? "" : ",");
+			continue;
+		}
 		json_hist(f, stage_names[i], &r->lat->stage[i], i == STAGE_NR - 1);
+	}
 	fprintf(f, "  }\n}\n");
 	return fclose(f) ? -errno : 0;
 }
