@@ -9,6 +9,8 @@
 #   - books of its symbols (the default), no monitor segment;
 #   - books of its symbols, the monitor segment published and read at 10 Hz
 #     (t2t-monitor, with /api/state fetched every 100 ms).
+# and, on a feed of prints alone (--noise 0: the book has nothing to do but
+# the tape), books off against books on: what keeping books costs a print.
 # The table gives the medians of the runs' seen->queued (the loop's own work
 # per order: decode, book, strategy, order on the TX ring) p50 and p99, and
 # hook->queued p50.  Bounded: 40,000 ticks at 10,000/s per run.
@@ -30,9 +32,9 @@ while [ $# -gt 0 ]; do
 done
 [ "$(id -u)" -eq 0 ] || { echo "gateway-ab: needs root" >&2; exit 2; }
 
-prefix=ab$$
-name=ab$$
-rig=(./netns/rig.sh --prefix "$prefix" --subnet "10.234.$(($$ % 250)).0/24")
+read -r prefix subnet < <(. scripts/rig_names.sh && rig_names gwab)
+name=$prefix
+rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 gw_pid=
 mon_pid=
 poll_pid=
@@ -52,10 +54,11 @@ mkdir -p "$out"
 eval "$("${rig[@]}" env)"
 port=$((20000 + $$ % 20000))
 
-# run NAME WATCH [gateway options]: one run; WATCH=1 reads the segment at 10 Hz.
+# run NAME WATCH NOISE [gateway options]: one run; WATCH=1 reads the
+# segment at 10 Hz; NOISE book messages per print on average.
 run() {
-	local name_run=$1 watch=$2
-	shift 2
+	local name_run=$1 watch=$2 noise=$3
+	shift 3
 	nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" \
 		--feed "$RIG_GROUP:$RIG_FEED_PORT" --exchange "$RIG_IP_EX:$RIG_ORDER_PORT" \
 		--symbol AAPL:8 --symbol MSFT:12 --symbol NVDA:16 --cpu 1 --exit-on-end \
@@ -70,7 +73,7 @@ run() {
 		( while sleep 0.1; do curl -sf "http://127.0.0.1:$port/api/state" >/dev/null; done ) &
 		poll_pid=$!
 	fi
-	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --noise 1 --symbols AAPL,MSFT,NVDA \
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --noise "$noise" --symbols AAPL,MSFT,NVDA \
 		--count 40000 --rate 10000 --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --cpu 0 -q --json "$out/$name_run.ex.json" \
 		>"$out/$name_run.ex.txt" 2>&1
@@ -84,9 +87,11 @@ run() {
 }
 
 for ((i = 1; i <= runs; i++)); do
-	run "off$i" 0 --books off --monitor off
-	run "book$i" 0 --monitor off
-	run "mon$i" 1 --monitor "$name"
+	run "off$i" 0 1 --books off --monitor off
+	run "book$i" 0 1 --monitor off
+	run "mon$i" 1 1 --monitor "$name"
+	run "poff$i" 0 0 --books off --monitor off
+	run "pbook$i" 0 0 --monitor off
 done
 
 median() {	# median KIND JQ
@@ -95,15 +100,17 @@ median() {	# median KIND JQ
 	done | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
 }
 
-echo "gateway-ab: 40,000 GBM ticks at 10,000/s, noise 1, AF_XDP; medians of $runs runs (ns)"
+echo "gateway-ab: 40,000 GBM ticks at 10,000/s, AF_XDP; medians of $runs runs (ns)"
 echo
 echo "| configuration | orders | seen->queued p50 | seen->queued p99 | hook->queued p50 |"
 echo "|---|---:|---:|---:|---:|"
-for k in off book mon; do
+for k in off book mon poff pbook; do
 	case $k in
-	off) label="books off, no monitor" ;;
-	book) label="books of its symbols, no monitor" ;;
-	mon) label="books, monitor read at 10 Hz" ;;
+	off) label="noise 1: books off, no monitor" ;;
+	book) label="noise 1: books of its symbols, no monitor" ;;
+	mon) label="noise 1: books, monitor read at 10 Hz" ;;
+	poff) label="prints only: books off" ;;
+	pbook) label="prints only: books of its symbols" ;;
 	esac
 	printf '| %s | %s | %s | %s | %s |\n' "$label" "$(median "$k" .orders.sent)" \
 		"$(median "$k" '.latency_ns["seen->queued"].p50')" \

@@ -25,9 +25,9 @@ while [ $# -gt 0 ]; do
 done
 [ "$(id -u)" -eq 0 ] || { echo "lines-bench: needs root" >&2; exit 2; }
 
-prefix=lb$$
-rig=(./netns/rig.sh --prefix "$prefix" --subnet "10.232.$(($$ % 250)).0/24"
-     --line-b "10.233.$(($$ % 250)).0/24")
+read -r prefix subnet < <(. scripts/rig_names.sh && rig_names lines)
+read -r _ subnet_b < <(. scripts/rig_names.sh && rig_names lines b)
+rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet" --line-b "$subnet_b")
 gw_pid=
 cleanup() {
 	[ -n "$gw_pid" ] && kill "$gw_pid" 2>/dev/null

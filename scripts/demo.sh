@@ -2,8 +2,8 @@
 # make demo: the main job with built-in defaults.  A generated ITCH day
 # (build/demo/day.bin.gz, made once by t2t-exsim --gen-day: eight symbols, a
 # minute of market) is replayed by the exchange simulator on a rig of its
-# own (torn down at the end), three times faster than it happened; the
-# gateway paper-trades three of its symbols on the tape its books make of
+# own (torn down at the end) at the pace it happened (DEMO_SPEED=X for x
+# times faster); the gateway paper-trades three of its symbols on the tape its books make of
 # it, over AF_XDP, then kernel UDP (busy spin, then blocking receive).
 # While it runs, t2t-monitor serves the gateway's live state at
 # http://127.0.0.1:9470/ (the dashboard; /metrics; /api/state) and t2t-top
@@ -12,12 +12,14 @@
 # cash reconciled with the exchange.
 #
 #   DEMO_LISTEN=ADDR:PORT   the dashboard's address (default 127.0.0.1:9470)
+#   DEMO_SPEED=X            replay x times faster than the day's pace (default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=build/demo
 day=$out/day.bin.gz
 listen=${DEMO_LISTEN:-127.0.0.1:9470}
+speed=${DEMO_SPEED:-1}
 name=demo$$
 mkdir -p "$out"
 
@@ -45,8 +47,9 @@ else
 	mon_pid=
 fi
 
-echo "demo: paper trading AAPL:20 MSFT:32 NVDA:48 (symbol:HMA length) on the day's tape, x3"
+echo "demo: paper trading AAPL:20 MSFT:32 NVDA:48 (symbol:HMA length) on the day's tape," \
+	"replayed at x$speed of its pace (a minute of market per path at x1)"
 read -r prefix subnet < <(. scripts/rig_names.sh && rig_names demo)
 scripts/paper-run.sh --prefix "$prefix" --subnet "$subnet" \
-	--day "$day" --speed 3 --symbols AAPL:20,MSFT:32,NVDA:48 --out "$out" \
+	--day "$day" --speed "$speed" --symbols AAPL:20,MSFT:32,NVDA:48 --out "$out" \
 	--gw-extra "--monitor $name"
