@@ -101,20 +101,24 @@ test_dead_line_a_costs_nothing() {
 }
 
 # A new user's order of things: the exchange first, the gateway 2 s later,
-# both lines losing packets.  The gateway re-requests everything from 1 (the
+# both lines losing packets, on both paths.  The gateway re-requests everything from 1 (the
 # directory first) while it holds the live lines, catches up, then trades.
 test_late_join_catches_up_then_trades() {
+	local m gw
 	rig_up "" --line-b "$(t_subnet b)"
-	LATE=2 run late xdp -- --drop-rate 0.01 --b-drop-rate 0.01 --b-delay-us 50
-	one_stream late
-	local gw=$T_TMP/late.gw.json
-	check "late: caught up from sequence 1 ($(j "$gw" .gaps.catchup_msgs) messages in $(j "$gw" '.gaps.catchup_ns / 1e6') ms)" \
-		test "$(j "$gw" .gaps.catchup_msgs)" -gt 1000
-	check "late: the summary says how long the catch-up took" \
-		grep -q "^joined late: caught up" "$T_TMP/late.gw.out"
-	check "late: it traded once live" test "$(j "$gw" .orders.sent)" -gt 100
-	check "late: the catch-up's ticks were followed, not traded" \
-		test "$(j "$gw" .orders.untraded_late)" -gt 0
+	for m in xdp udp; do
+		LATE=2 run "late_$m" "$m" -- --drop-rate 0.01 --b-drop-rate 0.01 --b-delay-us 50 ||
+			continue
+		one_stream "late_$m"
+		gw=$T_TMP/late_$m.gw.json
+		check "late_$m: caught up from sequence 1 ($(j "$gw" .gaps.catchup_msgs) messages in $(j "$gw" '.gaps.catchup_ns / 1e6') ms)" \
+			test "$(j "$gw" .gaps.catchup_msgs)" -gt 1000
+		check "late_$m: the summary says how long the catch-up took" \
+			grep -q "^joined late: caught up" "$T_TMP/late_$m.gw.out"
+		check "late_$m: it traded once live" test "$(j "$gw" .orders.sent)" -gt 100
+		check "late_$m: the catch-up's ticks were followed, not traded" \
+			test "$(j "$gw" .orders.untraded_late)" -gt 0
+	done
 }
 
 # Later still: the gateway starts after the day's last data packet, while
