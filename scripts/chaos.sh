@@ -1,7 +1,7 @@
 #!/bin/bash
 # The seeded chaos harness: for each seed, a generated ITCH day is published
-# by the exchange simulator over two lines (A and B) into the AF_XDP
-# gateway, on a rig of its own, with faults drawn from the seed: per-line
+# by the exchange simulator over two lines (A and B) into the gateway
+# (AF_XDP, or kernel UDP with --path udp), on a rig of its own, with faults drawn from the seed: per-line
 # loss (up to 20 % on one line, in bursts of up to 100 packets; up to 5 % on
 # the other), duplication, reordering, line B's delay and jitter, and
 # sometimes a late start of the gateway.  Every run must end with
@@ -18,6 +18,8 @@
 #     --seed S           this seed only
 #     --messages N       messages in each day (default 200000)
 #     --rate R           messages per second (default 40000)
+#     --path P           af_xdp (default: the A/B rule in the XDP hook) or
+#                        udp (kernel UDP, the same rule over two sockets)
 #     --out DIR          results (default build/chaos)
 # Exit 0 when every seed passed, 1 when one failed, 2 on a usage error.
 set -uo pipefail
@@ -29,6 +31,7 @@ only=
 messages=200000
 rate=40000
 out=build/chaos
+path=af_xdp
 die() { echo "chaos: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
 	[ $# -ge 2 ] || case $1 in -h|--help) ;; *) die "$1 needs a value" ;; esac
@@ -38,7 +41,8 @@ while [ $# -gt 0 ]; do
 	--messages) messages=$2; shift 2 ;;
 	--rate) rate=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--path) path=$2; shift 2 ;;
+	-h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -48,6 +52,11 @@ done
 [ -z "$only" ] || [[ "$only" =~ ^[0-9]+$ ]] || die "--seed wants a number"
 [ "$messages" -le 5000000 ] || die "--messages: at most 5000000"
 [ "$rate" -le 200000 ] || die "--rate: at most 200000"
+case $path in
+af_xdp) gw_mode=(--mode xdp) ;;
+udp) gw_mode=(--mode udp --udp-recv spin) ;;
+*) die "--path is af_xdp or udp" ;;
+esac
 [ "$(id -u)" -eq 0 ] || die "needs root (namespaces, XDP)"
 for b in build/t2t-gateway build/t2t-exsim build/t2t-backtest; do
 	[ -x "$b" ] || die "$b is missing: run make first"
@@ -114,7 +123,7 @@ run_seed() {
 		--line-b "$RIG_IF_GW_B" --feed "$RIG_GROUP:$RIG_FEED_PORT"
 		--feed-b "$RIG_GROUP_B:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX"
 		--feed-source-b "$RIG_IP_EX_B" --exchange "$RIG_IP_EX:$RIG_ORDER_PORT"
-		"${GW_SYMS[@]}" --books all --cpu 1 --exit-on-end --grace 1 --duration 300 -q
+		"${gw_mode[@]}" "${GW_SYMS[@]}" --books all --cpu 1 --exit-on-end --grace 1 --duration 300 -q
 		--monitor off --json "$d/gw.json" --orders-out "$d/gw.orders.csv")
 	if [ "$late" = 0 ]; then
 		"${gw[@]}" >"$d/gw.txt" 2>"$d/gw.err" &
@@ -170,7 +179,7 @@ run_seed() {
 		"$([ "$late" != 0 ] && jq -r '", caught up \(.gaps.catchup_msgs) in \(.gaps.catchup_ns / 1e6 | floor) ms"' "$d/gw.json" 2>/dev/null)"
 	if [ ${#why[@]} -gt 0 ]; then
 		printf '        %s\n' "${why[@]}"
-		echo "        replay: scripts/chaos.sh --seed $s --messages $messages --rate $rate"
+		echo "        replay: scripts/chaos.sh --seed $s --messages $messages --rate $rate --path $path"
 		ok=0
 	fi
 	[ "$ok" = 1 ]
