@@ -265,13 +265,9 @@ static bool hole_from(const struct gw_gap *g, uint64_t pos, uint64_t *a, uint64_
 	return pos < g->high;
 }
 
-bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
-		 uint16_t *count)
+/* False once decoding has not moved for --gap-timeout: the session is stale. */
+static inline bool progressing(struct gw_gap *g, uint64_t next, uint64_t now)
 {
-	uint64_t pos = next, a, b, seen;
-
-	if (!gap_open(g) || g->stale)
-		return false;
 	if (next != g->progress_seq) {
 		g->progress_seq = next;
 		g->progress_ns = now;
@@ -281,37 +277,78 @@ bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
 		go_stale(g, "missing messages were not sent again in time (--gap-timeout)");
 		return false;
 	}
-	if (!g->dirty && now < g->retry_due_ns)
-		return false;
-	/* Overtaken: decoding has gone past where they start. */
+	return true;
+}
+
+/* Overtaken: decoding has gone past where they start. */
+static inline void drop_overtaken(struct gw_gap *g, uint64_t next)
+{
 	for (uint32_t i = 0; i < g->n_req;) {
 		if (g->req[i].seq < next)
 			drop_req(g, i);
 		else
 			i++;
 	}
-	if (now >= g->retry_due_ns) {
-		g->retry_due_ns = UINT64_MAX;
-		for (uint32_t i = 0; i < g->n_req; i++) {
-			struct gap_req *r = &g->req[i];
+}
 
-			if (now - r->sent_ns >= g->cfg.retry_ns) {
-				r->sent_ns = now;
-				g->st.retries++;
-				g->st.requests++;
-				*seq = r->seq;
-				*count = (uint16_t)r->count;
-				/* The others are looked at on the next call. */
-				g->retry_due_ns = now;
-				return true;
-			}
-			if (r->sent_ns + g->cfg.retry_ns < g->retry_due_ns)
-				g->retry_due_ns = r->sent_ns + g->cfg.retry_ns;
+/* The first request unanswered for --gap-retry, asked again; the next one due. */
+static inline bool retry_one(struct gw_gap *g, uint64_t now, uint64_t *seq,
+			     uint16_t *count)
+{
+	g->retry_due_ns = UINT64_MAX;
+	for (uint32_t i = 0; i < g->n_req; i++) {
+		struct gap_req *r = &g->req[i];
+
+		if (now - r->sent_ns >= g->cfg.retry_ns) {
+			r->sent_ns = now;
+			g->st.retries++;
+			g->st.requests++;
+			*seq = r->seq;
+			*count = (uint16_t)r->count;
+			/* The others are looked at on the next call. */
+			g->retry_due_ns = now;
+			return true;
 		}
+		if (r->sent_ns + g->cfg.retry_ns < g->retry_due_ns)
+			g->retry_due_ns = r->sent_ns + g->cfg.retry_ns;
 	}
+	return false;
+}
+
+/*
+ * The end of a request that already covers @a, or 0.  When none does, @n
+ * stops where the next request starts, so no number is asked twice.
+ */
+static inline uint64_t asked_to(const struct gw_gap *g, uint64_t a, uint64_t *n)
+{
+	for (uint32_t i = 0; i < g->n_req; i++) {
+		const struct gap_req *r = &g->req[i];
+
+		if (r->seq <= a && a < r->seq + r->count)
+			return r->seq + r->count;
+		if (a < r->seq && r->seq < a + *n)
+			*n = r->seq - a;
+	}
+	return 0;
+}
+
+static inline void add_request(struct gw_gap *g, uint64_t a, uint64_t n, uint64_t now)
+{
+	g->req[g->n_req++] = (struct gap_req){ .seq = a, .count = (uint32_t)n,
+					       .sent_ns = now };
+	if (now + g->cfg.retry_ns < g->retry_due_ns)
+		g->retry_due_ns = now + g->cfg.retry_ns;
+	g->st.requests++;
+}
+
+/* A request for the first hole from @pos not yet asked for, while the window has room. */
+static inline bool ask_hole(struct gw_gap *g, uint64_t pos, uint64_t now, uint64_t *seq,
+			    uint16_t *count)
+{
+	uint64_t a, b, seen;
+
 	while (g->n_req < g->cfg.window && hole_from(g, pos, &a, &b, &seen)) {
-		uint64_t n = b - a;
-		bool asked = false;
+		uint64_t n = b - a, asked;
 
 		/* Two lines: the other one usually fills the hole before long. */
 		if (g->cfg.line_wait_ns && now - seen < g->cfg.line_wait_ns) {
@@ -323,28 +360,31 @@ bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
 
 		if (n > g->per_req)
 			n = g->per_req;
-		for (uint32_t i = 0; i < g->n_req; i++) {
-			const struct gap_req *r = &g->req[i];
-
-			if (r->seq <= a && a < r->seq + r->count) {
-				pos = r->seq + r->count;
-				asked = true;
-				break;
-			}
-			if (a < r->seq && r->seq < a + n)
-				n = r->seq - a;
-		}
-		if (asked)
+		asked = asked_to(g, a, &n);
+		if (asked) {
+			pos = asked;
 			continue;
-		g->req[g->n_req++] = (struct gap_req){ .seq = a, .count = (uint32_t)n,
-						       .sent_ns = now };
-		if (now + g->cfg.retry_ns < g->retry_due_ns)
-			g->retry_due_ns = now + g->cfg.retry_ns;
-		g->st.requests++;
+		}
+		add_request(g, a, n, now);
 		*seq = a;
 		*count = (uint16_t)n;
 		return true;
 	}
+	return false;
+}
+
+bool gap_request(struct gw_gap *g, uint64_t next, uint64_t now, uint64_t *seq,
+		 uint16_t *count)
+{
+	if (!gap_open(g) || g->stale || !progressing(g, next, now))
+		return false;
+	if (!g->dirty && now < g->retry_due_ns)
+		return false;
+	drop_overtaken(g, next);
+	if (now >= g->retry_due_ns && retry_one(g, now, seq, count))
+		return true;
+	if (ask_hole(g, next, now, seq, count))
+		return true;
 	g->dirty = false;
 	return false;
 }

@@ -185,6 +185,63 @@ static bool is_final(const struct gw_order *r)
 	       r->state == ORDER_REJECTED;
 }
 
+/*
+ * The order a reply is about; NULL (counted) when the reply changes
+ * nothing: seen before, for no order in the log, or a second final one.
+ */
+static inline struct gw_order *reply_order(struct orders *o, const struct ouch_reply *rep)
+{
+	struct gw_order *r;
+
+	if (rep->number) {
+		if (!reply_number(o, rep->number)) {
+			o->st.dup_replies++;
+			return NULL;
+		}
+	} else {
+		o->st.unnumbered++;
+	}
+	r = find_order(o, rep->token);
+	if (!r) {
+		o->st.unknown_token++;
+		return NULL;
+	}
+	/*
+	 * An order is filled or canceled once (IOC, full fills): a second
+	 * final reply is a duplicate datagram, not a second fill.
+	 */
+	if (is_final(r) && rep->type != 'A') {
+		o->st.dup_replies++;
+		return NULL;
+	}
+	if (r->state == ORDER_TIMED_OUT)
+		o->st.late_replies++;
+	return r;
+}
+
+/* An IOC may fill in parts, one Executed per part. */
+static inline void on_executed(struct orders *o, struct gw_order *r,
+			       const struct ouch_executed *ex)
+{
+	uint32_t left = r->shares - r->filled;
+	uint32_t n = ex->shares < left ? ex->shares : left;
+
+	o->st.fills++;
+	if (ex->shares > left)
+		o->st.overfills++;
+	if (orders_is_open(r))
+		release(o, r, n);
+	r->filled += n;
+	r->fill_price = ex->price;
+	if (r->filled == r->shares) {
+		if (orders_is_open(r))
+			o->open--;
+		r->state = ORDER_FILLED;
+	} else if (r->state == ORDER_SENT) {
+		r->state = ORDER_ACCEPTED;
+	}
+}
+
 char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
 		     struct gw_order **order, uint32_t *shares)
 {
@@ -196,29 +253,9 @@ char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
 		o->st.bad_replies++;
 		return 0;
 	}
-	if (rep.number) {
-		if (!reply_number(o, rep.number)) {
-			o->st.dup_replies++;
-			return 0;
-		}
-	} else {
-		o->st.unnumbered++;
-	}
-	r = find_order(o, rep.token);
-	if (!r) {
-		o->st.unknown_token++;
+	r = reply_order(o, &rep);
+	if (!r)
 		return 0;
-	}
-	/*
-	 * An order is filled or canceled once (IOC, full fills): a second
-	 * final reply is a duplicate datagram, not a second fill.
-	 */
-	if (is_final(r) && rep.type != 'A') {
-		o->st.dup_replies++;
-		return 0;
-	}
-	if (r->state == ORDER_TIMED_OUT)
-		o->st.late_replies++;
 	/*
 	 * On the rig the exchange puts its CLOCK_MONOTONIC arrival time of the
 	 * order in the Timestamp of its first reply (Accepted or Rejected), the
@@ -234,28 +271,10 @@ char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
 		if (r->state == ORDER_SENT)
 			r->state = ORDER_ACCEPTED;
 		break;
-	case 'E': {
-		/* An IOC may fill in parts, one Executed per part. */
-		uint32_t left = r->shares - r->filled;
-		uint32_t n = rep.executed.shares < left ? rep.executed.shares : left;
-
-		o->st.fills++;
-		if (rep.executed.shares > left)
-			o->st.overfills++;
-		if (orders_is_open(r))
-			release(o, r, n);
-		r->filled += n;
-		r->fill_price = rep.executed.price;
+	case 'E':
+		on_executed(o, r, &rep.executed);
 		*shares = rep.executed.shares;
-		if (r->filled == r->shares) {
-			if (orders_is_open(r))
-				o->open--;
-			r->state = ORDER_FILLED;
-		} else if (r->state == ORDER_SENT) {
-			r->state = ORDER_ACCEPTED;
-		}
 		break;
-	}
 	case 'C':
 		o->st.cancels++;
 		if (orders_is_open(r))

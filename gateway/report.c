@@ -489,10 +489,10 @@ static const char *session_verdict(const struct gw_engine *e)
 	return "ok (ended, every message decoded)";
 }
 
-void report_summary(FILE *out, const struct gw_report *r)
+/* The path, the session's verdict, a late join's catch-up. */
+static void summary_header(FILE *out, const struct gw_report *r)
 {
 	const struct gw_engine *e = r->e;
-	struct counters t;
 
 	fprintf(out, "\n=== gateway summary: %s on %s", path_name(r->o), r->o->ifname);
 	if (r->x)
@@ -509,26 +509,41 @@ void report_summary(FILE *out, const struct gw_report *r)
 		fprintf(out, "joined late: caught up %" PRIu64 " messages from sequence 1 "
 			"(directory and books) in %.3f ms, then live\n", e->gap.st.catchup_msgs,
 			(double)e->gap.st.catchup_ns / 1e6);
-	report_collect(&t, r);
-	print_counters(out, &t);
+}
+
+/* Messages decoded, by ITCH type. */
+static void summary_types(FILE *out, const struct gw_engine *e)
+{
 	fprintf(out, "%-8s", "types");
 	for (int ty = 0; ty < 256; ty++)
 		if (e->dec.cnt.by_type[ty])
 			fprintf(out, " %c %" PRIu64, ty, e->dec.cnt.by_type[ty]);
 	fprintf(out, "\n");
-	if (e->st.untraded) {
-		uint64_t n = e->st.untraded;
+}
 
-		fprintf(out, "untraded strategy changes (the next tick trades toward the target):");
-		for (uint64_t i = 0; i < n && i < 8; i++) {
-			const struct gw_untraded *u = &e->untraded[i];
-			const struct gw_inst *in = &e->inst[u->inst];
+/* The first few strategy changes that did not become orders at their tick. */
+static void summary_untraded(FILE *out, const struct gw_engine *e)
+{
+	uint64_t n = e->st.untraded;
 
-			fprintf(out, " %.*s %+" PRId64 "@%" PRIu64 " (%s)", sym_len(in->symbol),
-				in->symbol, u->shares, u->md_seq, untraded_names[u->why]);
-		}
-		fprintf(out, "%s\n", e->st.untraded > 8 ? " ..." : "");
+	if (!n)
+		return;
+	fprintf(out, "untraded strategy changes (the next tick trades toward the target):");
+	for (uint64_t i = 0; i < n && i < 8; i++) {
+		const struct gw_untraded *u = &e->untraded[i];
+		const struct gw_inst *in = &e->inst[u->inst];
+
+		fprintf(out, " %.*s %+" PRId64 "@%" PRIu64 " (%s)", sym_len(in->symbol),
+			in->symbol, u->shares, u->md_seq, untraded_names[u->why]);
 	}
+	fprintf(out, "%s\n", n > 8 ? " ..." : "");
+}
+
+/* One row per traded symbol, the total, and a hint when every frame was bad. */
+static void summary_symbols(FILE *out, const struct gw_report *r)
+{
+	const struct gw_engine *e = r->e;
+
 	fprintf(out, "  %-8s %6s %4s %9s %7s %6s %7s %7s %10s %8s %14s %12s\n", "symbol",
 		"locate", "len", "ticks", "orders", "fills", "cancels", "rejects",
 		"position", "target", "cash", "pnl");
@@ -545,7 +560,11 @@ void report_summary(FILE *out, const struct gw_report *r)
 	if (r->x && e->st.bad_checksum && !e->st.feed_packets)
 		fprintf(out, "  every frame had a bad checksum: is TX checksum offload on at the "
 			"sender? (ethtool -K IF tx off)\n");
+}
 
+/* The latency table per stage, with what the feed's clock lets us measure. */
+static void summary_latency(FILE *out, const struct gw_report *r)
+{
 	fprintf(out, "latency per order (ns); feed clock %s", r->o->feed_clock_mono ?
 		"mono (this host's: send->hook and send->ack measured)" :
 		"time of day (the exchange's: send->hook and send->ack not measured)");
@@ -571,6 +590,19 @@ void report_summary(FILE *out, const struct gw_report *r)
 			"min %" PRId64 ", p50 %" PRId64 ", p99 %" PRId64 " ns\n", r->o->cpu,
 			hdr_min(r->clock_read), hdr_value_at_percentile(r->clock_read, 50),
 			hdr_value_at_percentile(r->clock_read, 99));
+}
+
+void report_summary(FILE *out, const struct gw_report *r)
+{
+	struct counters t;
+
+	summary_header(out, r);
+	report_collect(&t, r);
+	print_counters(out, &t);
+	summary_types(out, r->e);
+	summary_untraded(out, r->e);
+	summary_symbols(out, r);
+	summary_latency(out, r);
 }
 
 static void json_hist(FILE *f, const char *name, const struct hdr_hist *h,
@@ -612,25 +644,8 @@ static void json_counters(FILE *f, const struct counters *t)
 		fprintf(f, "},\n");
 }
 
-int report_json(const char *path, const struct gw_report *r)
+static void json_symbols(FILE *f, const struct gw_engine *e)
 {
-	const struct gw_engine *e = r->e;
-	FILE *f = fopen(path, "w");
-	struct counters t;
-	uint64_t nun;
-
-	if (!f)
-		return -errno;
-	fprintf(f, "{\n  \"path\": \"%s\",\n  \"elapsed_s\": %.3f,\n", path_name(r->o),
-		r->elapsed_s);
-	fprintf(f, "  \"session\": \"%.10s\",\n", e->dec.have_session ? e->dec.session : "");
-	report_collect(&t, r);
-	json_counters(f, &t);
-	fprintf(f, "  \"messages_by_type\": {");
-	for (int ty = 0, n = 0; ty < 256; ty++)
-		if (e->dec.cnt.by_type[ty])
-			fprintf(f, "%s\"%c\": %" PRIu64, n++ ? ", " : "", ty, e->dec.cnt.by_type[ty]);
-	fprintf(f, "},\n");
 	fprintf(f, "  \"symbols\": [\n");
 	for (unsigned int i = 0; i < e->n_inst; i++) {
 		const struct gw_inst *in = &e->inst[i];
@@ -649,9 +664,15 @@ int report_json(const char *path, const struct gw_report *r)
 			e->ord.open_buy[i], e->ord.open_sell[i], in->cash, inst_pnl(in),
 			in->last_price, in->strat.sar.pos, i + 1 < e->n_inst ? "," : "");
 	}
-	/* The first few, for a person: the orders CSV has them all. */
-	fprintf(f, "  ],\n  \"untraded_first\": [");
-	nun = e->st.untraded < 20 ? e->st.untraded : 20;
+	fprintf(f, "  ],\n");
+}
+
+/* The first few, for a person: the orders CSV has them all. */
+static void json_untraded(FILE *f, const struct gw_engine *e)
+{
+	uint64_t nun = e->st.untraded < 20 ? e->st.untraded : 20;
+
+	fprintf(f, "  \"untraded_first\": [");
 	for (uint64_t i = 0; i < nun; i++) {
 		const struct gw_untraded *u = &e->untraded[i];
 		const struct gw_inst *in = &e->inst[u->inst];
@@ -663,6 +684,10 @@ int report_json(const char *path, const struct gw_report *r)
 			untraded_names[u->why]);
 	}
 	fprintf(f, "%s],\n", nun ? "\n  " : "");
+}
+
+static void json_latency(FILE *f, const struct gw_report *r)
+{
 	if (r->clock_read)
 		json_hist(f, "clock_read_ns", r->clock_read, 0);
 	fprintf(f, "  \"feed_clock\": \"%s\",\n  \"clock_mismatch\": %" PRIu64
@@ -678,7 +703,31 @@ int report_json(const char *path, const struct gw_report *r)
 		}
 		json_hist(f, stage_names[i], &r->lat->stage[i], i == STAGE_NR - 1);
 	}
-	fprintf(f, "  }\n}\n");
+	fprintf(f, "  }\n");
+}
+
+int report_json(const char *path, const struct gw_report *r)
+{
+	const struct gw_engine *e = r->e;
+	FILE *f = fopen(path, "w");
+	struct counters t;
+
+	if (!f)
+		return -errno;
+	fprintf(f, "{\n  \"path\": \"%s\",\n  \"elapsed_s\": %.3f,\n", path_name(r->o),
+		r->elapsed_s);
+	fprintf(f, "  \"session\": \"%.10s\",\n", e->dec.have_session ? e->dec.session : "");
+	report_collect(&t, r);
+	json_counters(f, &t);
+	fprintf(f, "  \"messages_by_type\": {");
+	for (int ty = 0, n = 0; ty < 256; ty++)
+		if (e->dec.cnt.by_type[ty])
+			fprintf(f, "%s\"%c\": %" PRIu64, n++ ? ", " : "", ty, e->dec.cnt.by_type[ty]);
+	fprintf(f, "},\n");
+	json_symbols(f, e);
+	json_untraded(f, e);
+	json_latency(f, r);
+	fprintf(f, "}\n");
 	return fclose(f) ? -errno : 0;
 }
 

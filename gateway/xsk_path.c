@@ -27,10 +27,79 @@
 #define FRAME_SIZE	2048
 #define TX_FRAMES	1024
 
-int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
-		  size_t errlen)
+/* Frames go straight to the exchange's MAC: given, or a neighbour's. */
+static int exchange_mac(const struct gw_opts *o, uint8_t *mac, char *err, size_t errlen)
 {
-	struct frame_endpoint src = { 0 }, dst = { 0 };
+	struct in_addr in = { .s_addr = htonl(o->exch_ip) };
+	char net[32];
+
+	if (o->have_exch_mac) {
+		memcpy(mac, o->exch_mac, 6);
+		return 0;
+	}
+	if (!netif_on_link(o->ifname, o->exch_ip, net, sizeof(net))) {
+		snprintf(err, errlen, "the exchange (%s) is not on %s's network %s: "
+			 "pass --exchange with its address on this network (or, "
+			 "when it is routed, --exchange-mac with the next hop's MAC)",
+			 inet_ntoa(in), o->ifname, net);
+		return -ENETUNREACH;
+	}
+	return netif_neigh_mac(o->ifname, o->exch_ip, mac, err, errlen);
+}
+
+/* The frame templates (orders, re-requests) and the ports the loop tells apart. */
+static void set_up_frames(struct xsk_path *x, const struct gw_opts *o,
+			  const struct frame_endpoint *src, const struct frame_endpoint *dst)
+{
+	frame_template_init(&x->tmpl, src, dst, 64, 0);
+	x->feed_port = o->feed_port;
+	x->reply_port = o->local_port;
+	x->retrans_port = o->retrans_port;
+	x->verify_csum = !o->no_verify_csum;
+	x->idle_mask = o->warm_every - 1;
+	x->rq_enabled = o->rerequest_port != 0;
+	if (x->rq_enabled) {
+		struct frame_endpoint rsrc = *src, rdst = *dst;
+
+		rsrc.port = o->retrans_port;
+		rdst.ip = o->rerequest_ip;
+		rdst.port = o->rerequest_port;
+		frame_template_init(&x->rq_tmpl, &rsrc, &rdst, 64, 0);
+	}
+}
+
+/* Line B's interface, and the flows the XDP program steers to the socket. */
+static int steer_flows(struct xsk_path *x, const struct gw_opts *o, uint32_t src_ip,
+		       char *err, size_t errlen)
+{
+	int ret;
+
+	x->line_b = o->line_b_if != NULL;
+	if (x->line_b) {
+		ret = xdp_steer_add_if(&x->steer, o->line_b_if, o->replace_xdp, err, errlen);
+		if (ret)
+			return ret;
+	}
+	ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_group), htons(o->feed_port),
+				 STEER_FLOW_FEED, htonl(o->feed_source), 0);
+	if (!ret && x->line_b)
+		ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_b_group), htons(o->feed_b_port),
+					 STEER_FLOW_FEED, htonl(o->feed_b_source), 1);
+	if (!ret)
+		ret = xdp_steer_add_flow(&x->steer, htonl(src_ip), htons(o->local_port),
+					 STEER_FLOW_REPLY, htonl(o->exch_ip), 0);
+	if (!ret && x->rq_enabled)
+		ret = xdp_steer_add_flow(&x->steer, htonl(src_ip), htons(o->retrans_port),
+					 STEER_FLOW_RETRANS, htonl(o->rerequest_ip), 0);
+	if (ret)
+		snprintf(err, errlen, "cannot configure the steered flows: %s", strerror(-ret));
+	return ret;
+}
+
+/* Line A's socket, and line B's when there is one; both or neither. */
+static int open_ports(struct xsk_path *x, const struct gw_opts *o, char *err,
+		      size_t errlen)
+{
 	struct xsk_port_cfg pcfg = {
 		.ifname = o->ifname,
 		.queue = o->queue,
@@ -40,7 +109,42 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 		.ring_size = o->ring_size,
 		.zero_copy = o->zero_copy,
 		.busy_poll = o->busy_poll,
+		.xskmap_fd = xdp_steer_xskmap_fd(&x->steer),
+		.xskmap_key = xdp_steer_xskmap_key(0, o->queue),
 	};
+	int ret;
+
+	ret = xsk_port_open(&x->port, &pcfg, err, errlen);
+	if (ret || !x->line_b)
+		return ret;
+	/* Receive only: orders, replies and re-requests use line A's. */
+	pcfg.ifname = o->line_b_if;
+	pcfg.tx_frames = 64;
+	pcfg.xskmap_key = xdp_steer_xskmap_key(1, o->queue);
+	ret = xsk_port_open(&x->port_b, &pcfg, err, errlen);
+	if (ret)
+		xsk_port_close(&x->port);
+	return ret;
+}
+
+static int open_warm(struct xsk_path *x, const struct gw_opts *o, char *err,
+		     size_t errlen)
+{
+	if (o->no_warm)
+		return 0;
+	x->warm = malloc(sizeof(*x->warm));
+	if (!x->warm || warm_init(x->warm, &o->eng, &x->tmpl, err, errlen)) {
+		free(x->warm);
+		x->warm = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
+		  size_t errlen)
+{
+	struct frame_endpoint src = { 0 }, dst = { 0 };
 	int ret;
 
 	memset(x, 0, sizeof(*x));
@@ -49,96 +153,31 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
 	if (ret)
 		return ret;
-	if (o->have_exch_mac) {
-		memcpy(dst.mac, o->exch_mac, 6);
-	} else {
-		char net[32];
-		struct in_addr in = { .s_addr = htonl(o->exch_ip) };
-
-		/* Frames go straight to the exchange's MAC: it must be a neighbour. */
-		if (!netif_on_link(o->ifname, o->exch_ip, net, sizeof(net))) {
-			snprintf(err, errlen, "the exchange (%s) is not on %s's network %s: "
-				 "pass --exchange with its address on this network (or, "
-				 "when it is routed, --exchange-mac with the next hop's MAC)",
-				 inet_ntoa(in), o->ifname, net);
-			return -ENETUNREACH;
-		}
-		ret = netif_neigh_mac(o->ifname, o->exch_ip, dst.mac, err, errlen);
-		if (ret)
-			return ret;
-	}
+	ret = exchange_mac(o, dst.mac, err, errlen);
+	if (ret)
+		return ret;
 	src.port = o->local_port;
 	dst.ip = o->exch_ip;
 	dst.port = o->exch_port;
-	frame_template_init(&x->tmpl, &src, &dst, 64, 0);
-	x->feed_port = o->feed_port;
-	x->reply_port = o->local_port;
-	x->retrans_port = o->retrans_port;
-	x->verify_csum = !o->no_verify_csum;
-	x->idle_mask = o->warm_every - 1;
-	x->rq_enabled = o->rerequest_port != 0;
-	if (x->rq_enabled) {
-		struct frame_endpoint rsrc = src, rdst = dst;
-
-		rsrc.port = o->retrans_port;
-		rdst.ip = o->rerequest_ip;
-		rdst.port = o->rerequest_port;
-		frame_template_init(&x->rq_tmpl, &rsrc, &rdst, 64, 0);
-	}
+	set_up_frames(x, o, &src, &dst);
 
 	ret = xdp_steer_open(&x->steer, o->ifname, o->xdp_generic, o->replace_xdp,
 			     err, errlen);
 	if (ret)
 		return ret;
-	x->line_b = o->line_b_if != NULL;
-	if (x->line_b) {
-		ret = xdp_steer_add_if(&x->steer, o->line_b_if, o->replace_xdp, err, errlen);
-		if (ret)
-			goto fail;
-	}
-	ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_group), htons(o->feed_port),
-				 STEER_FLOW_FEED, htonl(o->feed_source), 0);
-	if (!ret && x->line_b)
-		ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_b_group), htons(o->feed_b_port),
-					 STEER_FLOW_FEED, htonl(o->feed_b_source), 1);
-	if (!ret)
-		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->local_port),
-					 STEER_FLOW_REPLY, htonl(o->exch_ip), 0);
-	if (!ret && x->rq_enabled)
-		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->retrans_port),
-					 STEER_FLOW_RETRANS, htonl(o->rerequest_ip), 0);
-	if (ret) {
-		snprintf(err, errlen, "cannot configure the steered flows: %s", strerror(-ret));
-		goto fail;
-	}
-	pcfg.xskmap_fd = xdp_steer_xskmap_fd(&x->steer);
-	pcfg.xskmap_key = xdp_steer_xskmap_key(0, o->queue);
-	ret = xsk_port_open(&x->port, &pcfg, err, errlen);
+	ret = steer_flows(x, o, src.ip, err, errlen);
 	if (ret)
 		goto fail;
-	if (x->line_b) {
-		/* Receive only: orders, replies and re-requests use line A's. */
-		pcfg.ifname = o->line_b_if;
-		pcfg.tx_frames = 64;
-		pcfg.xskmap_key = xdp_steer_xskmap_key(1, o->queue);
-		ret = xsk_port_open(&x->port_b, &pcfg, err, errlen);
-		if (ret) {
-			xsk_port_close(&x->port);
-			goto fail;
-		}
-	}
-	if (!o->no_warm) {
-		x->warm = malloc(sizeof(*x->warm));
-		if (!x->warm || warm_init(x->warm, &o->eng, &x->tmpl, err, errlen)) {
-			free(x->warm);
-			x->warm = NULL;
-			ret = -ENOMEM;
-			xsk_port_close(&x->port);
-			xsk_port_close(&x->port_b);
-			goto fail;
-		}
-	}
+	ret = open_ports(x, o, err, errlen);
+	if (ret)
+		goto fail;
+	ret = open_warm(x, o, err, errlen);
+	if (ret)
+		goto fail_ports;
 	return 0;
+fail_ports:
+	xsk_port_close(&x->port);
+	xsk_port_close(&x->port_b);
 fail:
 	xdp_steer_close(&x->steer);
 	return ret;

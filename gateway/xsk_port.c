@@ -34,8 +34,9 @@ static void *umem_alloc(size_t *size, bool *huge)
 	return a == MAP_FAILED ? NULL : a;
 }
 
-int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
-		  char *err, size_t errlen)
+/* The UMEM's frames, touched now, and its registration with the kernel. */
+static int umem_open(struct xsk_port *p, const struct xsk_port_cfg *cfg, char *err,
+		     size_t errlen)
 {
 	struct xsk_umem_config ucfg = {
 		.fill_size = cfg->ring_size,
@@ -44,6 +45,33 @@ int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
 		.frame_headroom = 0,
 		.flags = 0,
 	};
+	int ret;
+
+	p->area_size = (size_t)(cfg->rx_frames + cfg->tx_frames) * cfg->frame_size;
+	p->area = umem_alloc(&p->area_size, &p->hugepages);
+	if (!p->area) {
+		ret = -errno;
+		snprintf(err, errlen, "UMEM allocation of %zu bytes failed: %s",
+			 p->area_size, strerror(errno));
+		return ret;
+	}
+	memset(p->area, 0, p->area_size);	/* touch every page now */
+
+	p->tx_free = calloc(cfg->tx_frames, sizeof(*p->tx_free));
+	if (!p->tx_free) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	ret = xsk_umem__create(&p->umem, p->area, p->area_size, &p->fq, &p->cq, &ucfg);
+	if (ret)
+		snprintf(err, errlen, "UMEM registration failed: %s", strerror(-ret));
+	return ret;
+}
+
+/* The AF_XDP socket on the queue, its busy polling, its slot in the XSKMAP. */
+static int socket_open(struct xsk_port *p, const struct xsk_port_cfg *cfg, char *err,
+		       size_t errlen)
+{
 	struct xsk_socket_config scfg = {
 		.rx_size = cfg->ring_size,
 		.tx_size = cfg->ring_size,
@@ -51,8 +79,58 @@ int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
 		.bind_flags = cfg->zero_copy ? XDP_ZEROCOPY : XDP_COPY,
 	};
-	unsigned int nframes = cfg->rx_frames + cfg->tx_frames;
+	int ret;
+
+	ret = xsk_socket__create(&p->xsk, cfg->ifname, cfg->queue, p->umem,
+				 &p->rx, &p->tx, &scfg);
+	if (ret) {
+		snprintf(err, errlen, "AF_XDP socket on %s queue %u failed: %s%s",
+			 cfg->ifname, cfg->queue, strerror(-ret),
+			 ret == -EOPNOTSUPP && cfg->zero_copy ?
+			 " (this driver has no zero-copy: drop --zero-copy)" : "");
+		return ret;
+	}
+	p->fd = xsk_socket__fd(p->xsk);
+	ret = busy_poll_set(p->fd, &cfg->busy_poll, err, errlen);
+	if (ret)
+		return ret;
+	p->busy_poll = busy_poll_on(&cfg->busy_poll);
+	/* The key is the program's (interface slot, queue), not just the queue. */
+	if (bpf_map_update_elem(cfg->xskmap_fd, &cfg->xskmap_key, &p->fd, 0)) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot add the socket to the XSKMAP: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
+/* The whole RX share to the fill ring; the TX share to the free stack. */
+static int frames_init(struct xsk_port *p, const struct xsk_port_cfg *cfg, char *err,
+		       size_t errlen)
+{
 	uint64_t fill[256];
+
+	for (unsigned int i = 0; i < cfg->ring_size; i += 256) {
+		unsigned int n = cfg->ring_size - i < 256 ? cfg->ring_size - i : 256;
+
+		for (unsigned int j = 0; j < n; j++)
+			fill[j] = (uint64_t)(i + j) * cfg->frame_size;
+		xsk_port_refill(p, fill, n);
+	}
+	if (p->fill_short) {
+		snprintf(err, errlen, "fill ring refused the initial frames");
+		return -ENOSPC;
+	}
+	for (unsigned int i = 0; i < cfg->tx_frames; i++)
+		p->tx_free[p->tx_free_n++] =
+			(uint64_t)(cfg->rx_frames + i) * cfg->frame_size;
+	return 0;
+}
+
+int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
+		  char *err, size_t errlen)
+{
 	int ret;
 
 	memset(p, 0, sizeof(*p));
@@ -66,67 +144,15 @@ int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
 			 cfg->rx_frames, cfg->ring_size);
 		return -EINVAL;
 	}
-
-	p->area_size = (size_t)nframes * cfg->frame_size;
-	p->area = umem_alloc(&p->area_size, &p->hugepages);
-	if (!p->area) {
-		ret = -errno;
-		snprintf(err, errlen, "UMEM allocation of %zu bytes failed: %s",
-			 p->area_size, strerror(errno));
-		return ret;
-	}
-	memset(p->area, 0, p->area_size);	/* touch every page now */
-
-	p->tx_free = calloc(cfg->tx_frames, sizeof(*p->tx_free));
-	if (!p->tx_free) {
-		ret = -ENOMEM;
-		snprintf(err, errlen, "out of memory");
-		goto fail;
-	}
-
-	ret = xsk_umem__create(&p->umem, p->area, p->area_size, &p->fq, &p->cq, &ucfg);
-	if (ret) {
-		snprintf(err, errlen, "UMEM registration failed: %s", strerror(-ret));
-		goto fail;
-	}
-	ret = xsk_socket__create(&p->xsk, cfg->ifname, cfg->queue, p->umem,
-				 &p->rx, &p->tx, &scfg);
-	if (ret) {
-		snprintf(err, errlen, "AF_XDP socket on %s queue %u failed: %s%s",
-			 cfg->ifname, cfg->queue, strerror(-ret),
-			 ret == -EOPNOTSUPP && cfg->zero_copy ?
-			 " (this driver has no zero-copy: drop --zero-copy)" : "");
-		goto fail;
-	}
-	p->fd = xsk_socket__fd(p->xsk);
-	ret = busy_poll_set(p->fd, &cfg->busy_poll, err, errlen);
+	ret = umem_open(p, cfg, err, errlen);
 	if (ret)
 		goto fail;
-	p->busy_poll = busy_poll_on(&cfg->busy_poll);
-	/* The key is the program's (interface slot, queue), not just the queue. */
-	if (bpf_map_update_elem(cfg->xskmap_fd, &cfg->xskmap_key, &p->fd, 0)) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot add the socket to the XSKMAP: %s",
-			 strerror(-ret));
+	ret = socket_open(p, cfg, err, errlen);
+	if (ret)
 		goto fail;
-	}
-
-	/* The whole RX share goes to the fill ring. */
-	for (unsigned int i = 0; i < cfg->ring_size; i += 256) {
-		unsigned int n = cfg->ring_size - i < 256 ? cfg->ring_size - i : 256;
-
-		for (unsigned int j = 0; j < n; j++)
-			fill[j] = (uint64_t)(i + j) * cfg->frame_size;
-		xsk_port_refill(p, fill, n);
-	}
-	if (p->fill_short) {
-		ret = -ENOSPC;
-		snprintf(err, errlen, "fill ring refused the initial frames");
+	ret = frames_init(p, cfg, err, errlen);
+	if (ret)
 		goto fail;
-	}
-	for (unsigned int i = 0; i < cfg->tx_frames; i++)
-		p->tx_free[p->tx_free_n++] =
-			(uint64_t)(cfg->rx_frames + i) * cfg->frame_size;
 	return 0;
 fail:
 	xsk_port_close(p);

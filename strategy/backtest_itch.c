@@ -5,13 +5,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "book/book_apply.h"
 #include "proto/dayfile.h"
 #include "proto/itch_filter.h"
 #include "strategy/backtest_itch.h"
 #include "strategy/trader.h"
+#include "util/clock.h"
 #include "util/json.h"
 
 #define EXIT_BAD	2
@@ -91,7 +91,7 @@ static int run_day(struct run *r)
 {
 	struct dayfile_reader rd;
 	struct dayfile_span sp;
-	struct timespec t0, t1;
+	uint64_t t0;
 	int ret;
 
 	if (dayfile_open(&rd, r->o->path, 0)) {
@@ -99,7 +99,7 @@ static int run_day(struct run *r)
 		return EXIT_BAD;
 	}
 	r->gzip = rd.gzip;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = mono_ns();
 	while ((ret = dayfile_span(&rd, &sp)) == 1) {
 		uint64_t seq;
 		struct book_walk w;
@@ -120,9 +120,8 @@ static int run_day(struct run *r)
 				on_print(r, &p);
 		}
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->seconds = (double)(mono_ns() - t0) / 1e9;
 	r->messages = rd.msgs;
-	r->seconds = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	if (ret < 0)
 		fprintf(stderr, "t2t-backtest: %s\n", rd.err);
 	dayfile_close(&rd);

@@ -20,11 +20,11 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "book/book_apply.h"
 #include "proto/dayfile.h"
+#include "util/clock.h"
 #include "util/opt.h"
 
 #define MAX_REPS 15
@@ -47,14 +47,6 @@ struct result {
 	uint64_t digest;
 	uint64_t tape_sum;	/* every print folded in, so none is skipped */
 };
-
-static double now_ns(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
-}
 
 static long rss_kb(const char *field)
 {
@@ -146,9 +138,9 @@ static int new_book(struct book *b, const struct opts *o)
 	return ret;
 }
 
-static void finish(struct book *b, struct result *r, double t0, uint64_t messages)
+static void finish(struct book *b, struct result *r, uint64_t t0, uint64_t messages)
 {
-	r->ns = now_ns() - t0;
+	r->ns = (double)(mono_ns() - t0);
 	r->messages = messages;
 	r->prints = b->cnt.prints;
 	r->peak = b->peak;
@@ -158,13 +150,12 @@ static void finish(struct book *b, struct result *r, double t0, uint64_t message
 static int run_mem(const uint8_t *day, size_t n, const struct opts *o, struct book *b,
 		   struct result *r)
 {
-	double t0;
-	uint64_t end;
+	uint64_t t0, end;
 
 	memset(r, 0, sizeof(*r));
 	if (new_book(b, o))
 		return -1;
-	t0 = now_ns();
+	t0 = mono_ns();
 	end = apply_span(b, day, n, 1, o->ahead, r);
 	finish(b, r, t0, end - 1);
 	return 0;
@@ -174,13 +165,13 @@ static int run_gz(const char *path, const struct opts *o, struct book *b, struct
 {
 	struct dayfile_reader rd;
 	struct dayfile_span sp;
-	double t0;
+	uint64_t t0;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	if (new_book(b, o))
 		return -1;
-	t0 = now_ns();
+	t0 = mono_ns();
 	if (dayfile_open(&rd, path, 0)) {
 		fprintf(stderr, "bench_book: %s\n", rd.err);
 		return -1;

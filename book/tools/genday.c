@@ -5,9 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "book/daygen.h"
+#include "util/clock.h"
 #include "util/opt.h"
 
 struct gd_cfg {
@@ -86,7 +86,8 @@ int main(int argc, char **argv)
 {
 	struct gd_cfg c = { .day.seed = 1, .level = -1 };
 	struct daygen_stats st;
-	struct timespec t0, t1;
+	uint64_t t0;
+	double secs;
 	char err[512];
 	int ret;
 
@@ -100,15 +101,14 @@ int main(int argc, char **argv)
 	c.day.start_ns = c.start_s * 1000000000ull;
 	c.day.duration_ns = c.duration_s * 1000000000ull;
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	t0 = mono_ns();
 	if (daygen_write(c.out, &c.day, c.level, &st, err, sizeof(err))) {
 		fprintf(stderr, "t2t-genday: %s\n", err);
 		return 2;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (double)(mono_ns() - t0) / 1e9;
 	if (!c.quiet)
-		summary(&c, &st, (double)(t1.tv_sec - t0.tv_sec) +
-			(double)(t1.tv_nsec - t0.tv_nsec) / 1e9);
+		summary(&c, &st, secs);
 	if (st.impossible) {
 		fprintf(stderr, "t2t-genday: internal error: the generator's own book counted "
 			"%" PRIu64 " impossible events\n", st.impossible);

@@ -359,17 +359,106 @@ static int attach(const struct cfg *c, struct mon_reader *r, char *err, size_t e
 	}
 }
 
+/* --once: wait up to --wait for the segment, print one frame.  The exit status. */
+static int run_once(const struct cfg *c, struct frame *f, struct mon_snap *s,
+		    const struct rates *prev)
+{
+	struct mon_reader r = { .fd = -1 };
+	uint64_t deadline = mono_ns() + (uint64_t)(c->wait_s * 1e9);
+	char err[512];
+	int ret;
+
+	while ((ret = attach(c, &r, err, sizeof(err))) == -ENOENT && mono_ns() < deadline)
+		nap(100 * NS_PER_MS);
+	if (ret) {
+		fprintf(stderr, "t2t-top: %s\n", err);
+		return 1;
+	}
+	f->width = 110;
+	if (mon_snapshot(&r, s, (uint64_t)(c->window_s * 1e9), 0))
+		fprintf(stderr, "t2t-top: note: a block kept moving; some values are older\n");
+	draw(f, s, r.path, prev);
+	show(f);
+	mon_close(&r);
+	return 0;
+}
+
+/*
+ * Attached to the writer's segment, or why not in @err.  A segment a new
+ * writer has replaced is swapped for the new one once that opens; until
+ * then the old values stay on screen.
+ */
+static bool follow_writer(const struct cfg *c, struct mon_reader *r, bool *attached,
+			  struct rates *prev, char *err, size_t errlen)
+{
+	struct mon_reader nr;
+
+	if (*attached && mon_replaced(r) && !attach(c, &nr, err, errlen)) {
+		mon_close(r);
+		*r = nr;
+		prev->have = false;
+	}
+	if (*attached)
+		return true;
+	if (attach(c, r, err, errlen))
+		return false;
+	*attached = true;
+	prev->have = false;
+	return true;
+}
+
+/* This frame's counters: the next frame's rates are taken against them. */
+static void remember(struct rates *prev, const struct mon_snap *s)
+{
+	prev->t_ns = s->counters_t_ns;
+	memcpy(prev->v, s->counters, sizeof(prev->v));
+	prev->start_real_ns = s->hdr.start_real_ns;
+	prev->have = true;
+}
+
+/* Redraw every --interval until a signal, following the writer. */
+static void run_live(const struct cfg *c, struct frame *f, struct mon_snap *s,
+		     struct rates *prev)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct mon_reader r = { .fd = -1 };
+	bool attached = false;
+	char err[512];
+
+	f->tty = isatty(STDOUT_FILENO);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	if (f->tty)
+		fputs("\033[?1049h\033[?25l", stdout);	/* own screen, no cursor */
+	while (!stop) {
+		f->width = width();
+		if (!follow_writer(c, &r, &attached, prev, err, sizeof(err))) {
+			message(f, "waiting: %s", err);
+			nap(c->interval_ns);
+			continue;
+		}
+		mon_snapshot(&r, s, (uint64_t)(c->window_s * 1e9), 0);
+		if (prev->start_real_ns != s->hdr.start_real_ns)
+			prev->have = false;	/* another run: no rates across it */
+		draw(f, s, r.path, prev);
+		show(f);
+		remember(prev, s);
+		nap(c->interval_ns);
+	}
+	if (f->tty)
+		fputs("\033[?25h\033[?1049l", stdout);
+	fflush(stdout);
+	if (attached)
+		mon_close(&r);
+}
+
 int main(int argc, char **argv)
 {
 	struct cfg cfg = { .interval_ns = 500 * NS_PER_MS, .window_s = 5 };
 	static struct frame f;
 	static struct rates prev;
-	struct sigaction sa = { .sa_handler = on_signal };
-	struct mon_reader r = { .fd = -1 };
 	struct mon_snap *s;
-	bool attached = false;
-	uint64_t deadline;
-	char err[512];
 	int ret;
 
 	ret = opt_parse(&prog, &cfg, argc, argv, NULL);
@@ -380,69 +469,10 @@ int main(int argc, char **argv)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return 1;
-
-	if (cfg.once) {
-		deadline = mono_ns() + (uint64_t)(cfg.wait_s * 1e9);
-		while ((ret = attach(&cfg, &r, err, sizeof(err))) == -ENOENT && mono_ns() < deadline)
-			nap(100 * NS_PER_MS);
-		if (ret) {
-			fprintf(stderr, "t2t-top: %s\n", err);
-			return 1;
-		}
-		f.width = 110;
-		if (mon_snapshot(&r, s, (uint64_t)(cfg.window_s * 1e9), 0))
-			fprintf(stderr, "t2t-top: note: a block kept moving; some values are older\n");
-		draw(&f, s, r.path, &prev);
-		show(&f);
-		mon_close(&r);
-		free(s);
-		return 0;
-	}
-
-	f.tty = isatty(STDOUT_FILENO);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	if (f.tty)
-		fputs("\033[?1049h\033[?25l", stdout);	/* own screen, no cursor */
-	while (!stop) {
-		f.width = width();
-		if (attached && mon_replaced(&r)) {
-			/* Keep showing the old values until a new segment can be opened. */
-			struct mon_reader nr;
-
-			if (!attach(&cfg, &nr, err, sizeof(err))) {
-				mon_close(&r);
-				r = nr;
-				prev.have = false;
-			}
-		}
-		if (!attached) {
-			ret = attach(&cfg, &r, err, sizeof(err));
-			if (ret) {
-				message(&f, "waiting: %s", err);
-				nap(cfg.interval_ns);
-				continue;
-			}
-			attached = true;
-			prev.have = false;
-		}
-		mon_snapshot(&r, s, (uint64_t)(cfg.window_s * 1e9), 0);
-		if (prev.start_real_ns != s->hdr.start_real_ns)
-			prev.have = false;	/* another run: no rates across it */
-		draw(&f, s, r.path, &prev);
-		show(&f);
-		prev.t_ns = s->counters_t_ns;
-		memcpy(prev.v, s->counters, sizeof(prev.v));
-		prev.start_real_ns = s->hdr.start_real_ns;
-		prev.have = true;
-		nap(cfg.interval_ns);
-	}
-	if (f.tty)
-		fputs("\033[?25h\033[?1049l", stdout);
-	fflush(stdout);
-	if (attached)
-		mon_close(&r);
+	if (cfg.once)
+		ret = run_once(&cfg, &f, s, &prev);
+	else
+		run_live(&cfg, &f, s, &prev);
 	free(s);
-	return 0;
+	return ret;
 }

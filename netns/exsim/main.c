@@ -552,15 +552,133 @@ static int write_outputs(struct sim *S)
 	return ret;
 }
 
+/* --prices, the tick plan, the namespace and the CPU: 0 or the exit status. */
+static int check_run(struct sim *S)
+{
+	struct exsim_cfg *cfg = &S->cfg;
+	char err[DAYFILE_ERR_LEN + 64];
+
+	if (cfg->prices_path) {
+		if (prices_load(cfg->prices_path, &S->prices, &S->nprices, err,
+				sizeof(err)) < 0) {
+			fprintf(stderr, "t2t-exsim: --prices: %s\n", err);
+			return EXIT_USAGE;
+		}
+		if (!S->nprices) {
+			fprintf(stderr, "t2t-exsim: --prices: %s holds no prices\n",
+				cfg->prices_path);
+			return EXIT_USAGE;
+		}
+	}
+	if ((cfg->source != EXSIM_SRC_REPLAY && plan_ticks(cfg, S->nprices, &S->run.total)) ||
+	    check_netns(cfg))
+		return EXIT_USAGE;
+	if (cfg->cpu >= 0 && pin_cpu(cfg->cpu))
+		return EXIT_RUNTIME;
+	return 0;
+}
+
+static void link_run(struct sim *S)
+{
+	S->run.cfg = &S->cfg;
+	S->run.feed = &S->feed;
+	S->run.sink = &S->sink;
+	S->run.book = &S->book;
+	S->run.rereq = &S->rereq;
+	S->run.hostile = &S->hostile;
+	S->run.attack = &S->attack;
+	hdr_reset(&S->run.lag);
+}
+
+/* The source, then the sockets: 0 or the exit status. */
+static int open_run(struct sim *S)
+{
+	struct exsim_cfg *cfg = &S->cfg;
+	char err[DAYFILE_ERR_LEN + 64];
+	struct feed_plan plan;
+
+	if (open_source(S, err, sizeof(err))) {
+		fprintf(stderr, "t2t-exsim: %s\n", err);
+		/* A day the generator refuses is a usage error; a file, memory: run time. */
+		return cfg->source == EXSIM_SRC_DAY && !S->day.g && S->book.sym ? EXIT_USAGE :
+		       EXIT_RUNTIME;
+	}
+	plan_feed(S, &plan);
+	if (feed_open(&S->feed, cfg, &plan, err, sizeof(err)) ||
+	    sink_open(&S->sink, cfg, &S->book, &S->feed, err, sizeof(err)) ||
+	    rereq_open(&S->rereq, cfg, &S->feed, err, sizeof(err)) ||
+	    hostile_open(&S->hostile, cfg, &S->feed, err, sizeof(err))) {
+		fprintf(stderr, "t2t-exsim: %s\n", err);
+		return EXIT_RUNTIME;
+	}
+	set_source(S);
+	attack_init(&S->attack, cfg, &S->feed);
+	return 0;
+}
+
+static void init_loop(struct loop *L, struct sim *S)
+{
+	const struct exsim_cfg *cfg = &S->cfg;
+
+	L->r = &S->run;
+	L->hb_ns = (uint64_t)cfg->heartbeat_ms * NS_PER_MS;
+	L->spin_ns = cfg->spin_ns;
+	L->progress = !cfg->quiet && isatty(STDERR_FILENO);
+}
+
+/* The session of the source, --grace, the last orders: 0 or the exit status. */
+static int run_session(struct sim *S, struct loop *L)
+{
+	int rc;
+
+	S->run.t_start = mono_ns();
+	L->next_progress = S->run.t_start + NS_PER_SEC;
+	attack_before_session(&S->attack);
+	switch (S->cfg.source) {
+	case EXSIM_SRC_GBM:
+		rc = run_gbm(S, L);
+		break;
+	case EXSIM_SRC_DAY:
+		rc = run_day(S, L);
+		break;
+	default:
+		rc = run_replay(S, L);
+		break;
+	}
+	if (!stop)
+		wait_until(L, mono_ns() + (uint64_t)S->cfg.grace_ms * NS_PER_MS);
+	sink_poll(&S->sink, UINT32_MAX);
+	rereq_poll(&S->rereq, UINT32_MAX);
+	S->run.t_end = mono_ns();
+	S->run.interrupted = stop;
+	if (L->progress)
+		fputc('\n', stderr);
+	return rc;
+}
+
+static void close_run(struct sim *S)
+{
+	hostile_close(&S->hostile);
+	rereq_close(&S->rereq);
+	sink_close(&S->sink);
+	feed_close(&S->feed);
+	if (S->run.replay)
+		replay_close(&S->replay);
+	daysrc_close(&S->day);
+	fill_destroy(&S->book);
+	if (S->run.bf)
+		bookfill_destroy(&S->bf);
+	free(S->prices);
+	exsim_cfg_free(&S->cfg);
+}
+
 int main(int argc, char **argv)
 {
 	static struct sim S;
 	struct exsim_cfg *cfg = &S.cfg;
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct feed_plan plan;
 	struct loop L = { 0 };
-	char err[DAYFILE_ERR_LEN + 64];
-	int ret = EXIT_RUNTIME, rc;
+	int ret, rc;
 
 	rc = exsim_parse_args(cfg, argc, argv);
 	if (rc)
@@ -572,50 +690,13 @@ int main(int argc, char **argv)
 	}
 	S.feed.fd = S.sink.fd = S.rereq.fd = S.hostile.pkt_fd = -1;
 
-	if (cfg->prices_path) {
-		if (prices_load(cfg->prices_path, &S.prices, &S.nprices, err, sizeof(err)) < 0) {
-			fprintf(stderr, "t2t-exsim: --prices: %s\n", err);
-			return EXIT_USAGE;
-		}
-		if (!S.nprices) {
-			fprintf(stderr, "t2t-exsim: --prices: %s holds no prices\n", cfg->prices_path);
-			ret = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if ((cfg->source != EXSIM_SRC_REPLAY && plan_ticks(cfg, S.nprices, &S.run.total)) ||
-	    check_netns(cfg)) {
-		ret = EXIT_USAGE;
+	ret = check_run(&S);
+	if (ret)
 		goto out;
-	}
-	if (cfg->cpu >= 0 && pin_cpu(cfg->cpu))
+	link_run(&S);
+	ret = open_run(&S);
+	if (ret)
 		goto out;
-
-	S.run.cfg = cfg;
-	S.run.feed = &S.feed;
-	S.run.sink = &S.sink;
-	S.run.book = &S.book;
-	S.run.rereq = &S.rereq;
-	S.run.hostile = &S.hostile;
-	S.run.attack = &S.attack;
-	hdr_reset(&S.run.lag);
-	if (open_source(&S, err, sizeof(err))) {
-		fprintf(stderr, "t2t-exsim: %s\n", err);
-		/* A day the generator refuses is a usage error; a file, memory: run time. */
-		ret = cfg->source == EXSIM_SRC_DAY && !S.day.g && S.book.sym ? EXIT_USAGE :
-		      EXIT_RUNTIME;
-		goto out;
-	}
-	plan_feed(&S, &plan);
-	if (feed_open(&S.feed, cfg, &plan, err, sizeof(err)) ||
-	    sink_open(&S.sink, cfg, &S.book, &S.feed, err, sizeof(err)) ||
-	    rereq_open(&S.rereq, cfg, &S.feed, err, sizeof(err)) ||
-	    hostile_open(&S.hostile, cfg, &S.feed, err, sizeof(err))) {
-		fprintf(stderr, "t2t-exsim: %s\n", err);
-		goto out;
-	}
-	set_source(&S);
-	attack_init(&S.attack, cfg, &S.feed);
 
 	/* Exact sleeps: the default 50 us timer slack would make every
 	 * ppoll() wake-up late by up to that much. */
@@ -623,49 +704,12 @@ int main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 
-	L.r = &S.run;
-	L.hb_ns = (uint64_t)cfg->heartbeat_ms * NS_PER_MS;
-	L.spin_ns = cfg->spin_ns;
-	L.progress = !cfg->quiet && isatty(STDERR_FILENO);
-
-	S.run.t_start = mono_ns();
-	L.next_progress = S.run.t_start + NS_PER_SEC;
-	attack_before_session(&S.attack);
-	switch (cfg->source) {
-	case EXSIM_SRC_GBM:
-		rc = run_gbm(&S, &L);
-		break;
-	case EXSIM_SRC_DAY:
-		rc = run_day(&S, &L);
-		break;
-	default:
-		rc = run_replay(&S, &L);
-		break;
-	}
-	if (!stop)
-		wait_until(&L, mono_ns() + (uint64_t)cfg->grace_ms * NS_PER_MS);
-	sink_poll(&S.sink, UINT32_MAX);
-	rereq_poll(&S.rereq, UINT32_MAX);
-	S.run.t_end = mono_ns();
-	S.run.interrupted = stop;
-	if (L.progress)
-		fputc('\n', stderr);
-
+	init_loop(&L, &S);
+	rc = run_session(&S, &L);
 	ret = write_outputs(&S);
 	if (rc)
 		ret = rc;
 out:
-	hostile_close(&S.hostile);
-	rereq_close(&S.rereq);
-	sink_close(&S.sink);
-	feed_close(&S.feed);
-	if (S.run.replay)
-		replay_close(&S.replay);
-	daysrc_close(&S.day);
-	fill_destroy(&S.book);
-	if (S.run.bf)
-		bookfill_destroy(&S.bf);
-	free(S.prices);
-	exsim_cfg_free(cfg);
+	close_run(&S);
 	return ret;
 }

@@ -495,41 +495,38 @@ static int gbm_only_checks(const struct exsim_cfg *c)
 	return 0;
 }
 
-int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
+/* --gen-day writes a day file and publishes nothing. */
+static int gen_day_checks(struct exsim_cfg *c)
 {
-	int ret;
+	if (c->replay_path)
+		return opt_error(&prog, "--gen-day writes a day; --replay publishes one: "
+				 "one at a time"), -1;
+	if (!c->gen_messages)
+		return opt_error(&prog, "--gen-day needs --messages N"), -1;
+	return parse_symbols(c);
+}
 
-	defaults(c);
-	ret = opt_parse(&prog, c, argc, argv, NULL);
-	if (ret)
-		return ret == 1 ? 1 : -1;
-	if (c->gen_day_path) {
-		if (c->replay_path)
-			return opt_error(&prog, "--gen-day writes a day; --replay publishes one: "
-					 "one at a time"), -1;
-		if (!c->gen_messages)
-			return opt_error(&prog, "--gen-day needs --messages N"), -1;
-		return parse_symbols(c);
+/* A live source (day or gbm): the replay's options are not for it. */
+static int live_checks(struct exsim_cfg *c)
+{
+	if (c->window)
+		return opt_error(&prog, "--window goes with --replay (a live run keeps "
+				 "every message)"), -1;
+	if (c->speed != 1)
+		return opt_error(&prog, "--speed goes with --replay (live: --rate)"), -1;
+	if (c->prices_path) {
+		if (c->source_set && c->source != EXSIM_SRC_GBM)
+			return opt_error(&prog, "--prices goes with --source gbm"), -1;
+		c->source = EXSIM_SRC_GBM;
 	}
-	if (c->gen_messages || c->day_seconds > 0)
-		return opt_error(&prog, "--messages and --day-seconds go with --gen-day "
-				 "(the live day: --count, --rate)"), -1;
-	if (c->replay_path && replay_checks(c))
-		return -1;
-	if (!c->replay_path) {
-		if (c->window)
-			return opt_error(&prog, "--window goes with --replay (a live run keeps "
-					 "every message)"), -1;
-		if (c->speed != 1)
-			return opt_error(&prog, "--speed goes with --replay (live: --rate)"), -1;
-		if (c->prices_path) {
-			if (c->source_set && c->source != EXSIM_SRC_GBM)
-				return opt_error(&prog, "--prices goes with --source gbm"), -1;
-			c->source = EXSIM_SRC_GBM;
-		}
-		if (c->rate < 0)
-			c->rate = 1000;
-	}
+	if (c->rate < 0)
+		c->rate = 1000;
+	return 0;
+}
+
+/* The options only one source takes, then the symbols. */
+static int source_checks(struct exsim_cfg *c)
+{
 	if (c->noise > 0 && c->source != EXSIM_SRC_GBM)
 		return opt_error(&prog, "--noise goes with --source gbm (a day has its own "
 				 "mix)"), -1;
@@ -537,6 +534,12 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 		return opt_error(&prog, "--book-orders: the gbm source keeps no book"), -1;
 	if (gbm_only_checks(c) || parse_symbols(c))
 		return -1;
+	return 0;
+}
+
+/* The feed's address, --prices' one symbol, the pace. */
+static int feed_checks(struct exsim_cfg *c)
+{
 	c->feed_mcast = IN_MULTICAST(ntohl(c->feed.sin_addr.s_addr));
 	if (!c->feed_mcast && (c->feed.sin_addr.s_addr == htonl(INADDR_ANY) ||
 			       c->feed.sin_addr.s_addr == htonl(INADDR_BROADCAST)))
@@ -550,6 +553,12 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 		return opt_error(&prog, "--burst: needs a --rate (bursts keep an average rate)"), -1;
 	if (c->rate > 0 && c->rate < 0.01)
 		return opt_error(&prog, "--rate: below 0.01 ticks per second"), -1;
+	return 0;
+}
+
+/* The re-request server, and what --hostile needs of --drop-seqs. */
+static int rereq_checks(const struct exsim_cfg *c)
+{
 	if (c->rereq_port && c->rereq_rate > 0 && c->rereq_burst < c->rereq_max)
 		return opt_error(&prog, "--rerequest-burst %u is below --rerequest-max %u: a full "
 				 "request could never be served", c->rereq_burst, c->rereq_max), -1;
@@ -560,8 +569,12 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 		return opt_error(&prog, "--drop-seqs %llu with --hostile: the hostile packets "
 				 "reuse the session's opening (sequence numbers 1..%u), which must "
 				 "not be lost", (unsigned long long)c->fa.drop_seqs[0], 3 + c->nsym), -1;
-	if (!c->count_set && c->duration_s > 0)
-		c->count = c->rate > 0 ? 0 : EXSIM_RATE0_TICK_CAP;
+	return 0;
+}
+
+/* Line B: its faults need it, its address is not the feed's; units, seeds. */
+static int line_b_checks(struct exsim_cfg *c)
+{
 	if (!c->line_b.sin_port && (c->fb.drop_rate > 0 || c->fb.dup_rate > 0 ||
 				     c->fb.reorder_rate > 0 || c->fb.ndrop_seqs || c->b_delay_ns ||
 				     c->b_jitter_ns))
@@ -576,4 +589,26 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 	c->fa.seed = c->fault_seed;
 	c->fb.seed = c->fault_seed ^ UINT64_C(0x6c696e652d62);
 	return 0;
+}
+
+int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
+{
+	int ret;
+
+	defaults(c);
+	ret = opt_parse(&prog, c, argc, argv, NULL);
+	if (ret)
+		return ret == 1 ? 1 : -1;
+	if (c->gen_day_path)
+		return gen_day_checks(c);
+	if (c->gen_messages || c->day_seconds > 0)
+		return opt_error(&prog, "--messages and --day-seconds go with --gen-day "
+				 "(the live day: --count, --rate)"), -1;
+	if (c->replay_path ? replay_checks(c) : live_checks(c))
+		return -1;
+	if (source_checks(c) || feed_checks(c) || rereq_checks(c))
+		return -1;
+	if (!c->count_set && c->duration_s > 0)
+		c->count = c->rate > 0 ? 0 : EXSIM_RATE0_TICK_CAP;
+	return line_b_checks(c);
 }

@@ -118,17 +118,11 @@ static void text_book(const struct exsim_run *r, FILE *out)
 			bf->st.impossible, bf->st.taken, bf->st.given_back, bf->ntaken);
 }
 
-void report_text(const struct exsim_run *r, FILE *out)
+/* The run's addresses, and how long it ran. */
+static void text_header(const struct exsim_run *r, FILE *out)
 {
 	const struct exsim_cfg *c = r->cfg;
-	const struct feed *f = r->feed;
-	const struct feed_stats *st = &f->st;
-	const struct sink_stats *ss = &r->sink->st;
-	const struct fill_counters *n = &r->book->n;
-	char feed[INET_ADDRSTRLEN], ord[INET_ADDRSTRLEN], b1[32], b2[32], b3[32];
-	int64_t pnl = 0;
-	unsigned int i;
-	const char *t;
+	char feed[INET_ADDRSTRLEN], ord[INET_ADDRSTRLEN];
 
 	inet_ntop(AF_INET, &c->feed.sin_addr, feed, sizeof(feed));
 	inet_ntop(AF_INET, &c->order.sin_addr, ord, sizeof(ord));
@@ -139,6 +133,14 @@ void report_text(const struct exsim_run *r, FILE *out)
 	fprintf(out, "  run        %.3f s; %s published over %.3f s\n",
 		secs(r->t_start, r->t_end), c->source == EXSIM_SRC_GBM ? "ticks" : "messages",
 		secs(r->t_first, r->t_last));
+}
+
+/* What the source published, against what was asked. */
+static void text_source(const struct exsim_run *r, FILE *out)
+{
+	const struct exsim_cfg *c = r->cfg;
+	const struct feed *f = r->feed;
+
 	if (c->source == EXSIM_SRC_GBM)
 		fprintf(out, "  ticks      %" PRIu64 " of %" PRIu64 " sent, %.1f ticks/s",
 			f->units_sent, r->total, tick_rate(r));
@@ -153,6 +155,16 @@ void report_text(const struct exsim_run *r, FILE *out)
 		else
 			fputs(" (speed max)", out);
 	}
+}
+
+/* Packets and messages on the feed, the messages by type. */
+static void text_packets(const struct exsim_run *r, FILE *out)
+{
+	const struct exsim_cfg *c = r->cfg;
+	const struct feed *f = r->feed;
+	const struct feed_stats *st = &f->st;
+	const char *t;
+
 	fprintf(out, "\n  packets    %" PRIu64 " (%" PRIu64 " data, %" PRIu64
 		" heartbeats, %" PRIu64 " end of session), %" PRIu64
 		" bytes; at most %u %s / %u messages in one\n",
@@ -169,10 +181,14 @@ void report_text(const struct exsim_run *r, FILE *out)
 			fprintf(out, " %c %" PRIu64, k, st->by_type[k]);
 	fprintf(out, "\n  send       errors %" PRIu64 " (retries %" PRIu64 ")\n",
 		st->send_errors, st->send_retries);
-	text_faults(r, out);
-	if (f->paced)
-		hdr_print_summary(&r->lag, "  pacing     send lag (actual - intended)", out);
-	hdr_print_summary(&f->send_ns, "  send()     duration", out);
+}
+
+/* The order port: what came in and how it was answered; the attacks. */
+static void text_orders(const struct exsim_run *r, FILE *out)
+{
+	const struct sink_stats *ss = &r->sink->st;
+	const struct fill_counters *n = &r->book->n;
+	const struct attack_stats *a = &r->attack->st;
 
 	fprintf(out, "  orders     %" PRIu64 " datagrams: %" PRIu64 " orders, %" PRIu64
 		" malformed (rejected), %" PRIu64 " unreadable (dropped)\n",
@@ -192,13 +208,18 @@ void report_text(const struct exsim_run *r, FILE *out)
 		ss->unmatched, ss->bad_token, ss->replies,
 		r->sink->numbered ? "numbered" : "plain", ss->reply_errors,
 		ss->replies_dropped, ss->resend_requests, ss->resend_bad, ss->resent);
-	if (r->attack->st.junk || r->attack->st.stale_end || r->attack->st.far_heartbeat ||
-	    r->attack->st.spoofed)
+	if (a->junk || a->stale_end || a->far_heartbeat || a->spoofed)
 		fprintf(out, "  attacks    junk before the session %" PRIu64 ", spoofed opening %"
 			PRIu64 ", stale end of session %" PRIu64 ", far heartbeat %" PRIu64 "\n",
-			r->attack->st.junk, r->attack->st.spoofed, r->attack->st.stale_end,
-			r->attack->st.far_heartbeat);
-	text_book(r, out);
+			a->junk, a->spoofed, a->stale_end, a->far_heartbeat);
+}
+
+static void text_positions(const struct exsim_run *r, FILE *out)
+{
+	char b1[32], b2[32], b3[32];
+	int64_t pnl = 0;
+	unsigned int i;
+
 	fprintf(out, "  positions  %-8s %6s %12s %10s %16s %14s\n",
 		"symbol", "locate", "last", "position", "cash", "pnl");
 	for (i = 0; i < r->book->nlisted; i++) {
@@ -219,6 +240,22 @@ void report_text(const struct exsim_run *r, FILE *out)
 		fprintf(out, "             (%u symbols listed: those with fills shown, all in "
 			"--json)\n", r->book->nlisted);
 	fprintf(out, "             total pnl %s\n", fmt_px(b1, sizeof(b1), pnl));
+}
+
+void report_text(const struct exsim_run *r, FILE *out)
+{
+	const struct feed *f = r->feed;
+
+	text_header(r, out);
+	text_source(r, out);
+	text_packets(r, out);
+	text_faults(r, out);
+	if (f->paced)
+		hdr_print_summary(&r->lag, "  pacing     send lag (actual - intended)", out);
+	hdr_print_summary(&f->send_ns, "  send()     duration", out);
+	text_orders(r, out);
+	text_book(r, out);
+	text_positions(r, out);
 	text_rereq(r, out);
 	hdr_print_summary(&r->sink->w2w, "  wire-to-wire (kernel arrival - tick send)", out);
 	hdr_print_summary(&r->sink->w2w_user, "  wire-to-wire (user arrival - tick send)", out);
@@ -240,15 +277,56 @@ static void json_hist(FILE *o, const char *key, const struct hdr_hist *h)
 		hdr_value_at_percentile(h, 99.99), hdr_max(h), h->under, h->over);
 }
 
+static void json_line_b(const struct exsim_run *r, FILE *o)
+{
+	const struct exsim_cfg *c = r->cfg;
+	const struct line_b *l = &r->feed->lb;
+	char grp[INET_ADDRSTRLEN];
+
+	inet_ntop(AF_INET, &c->line_b.sin_addr, grp, sizeof(grp));
+	fprintf(o, "  \"line_b\": {\"group\": \"%s:%u\", \"delay_ns\": %" PRIu64
+		", \"jitter_ns\": %" PRIu64 ", \"drop_rate\": %g, \"drop_burst\": %u"
+		", \"dup_rate\": %g, \"reorder_rate\": %g, \"drop_seqs\": %zu,\n"
+		"    \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"send_errors\": %"
+		PRIu64 ", \"queue_full\": %" PRIu64 ", \"max_late_ns\": %" PRIu64
+		", \"dropped_packets\": %" PRIu64 ", \"dropped_msgs\": %" PRIu64
+		", \"dup_packets\": %" PRIu64 ", \"reordered_packets\": %" PRIu64 "},\n",
+		grp, ntohs(c->line_b.sin_port), l->delay_ns, l->jitter_ns,
+		c->fb.drop_rate, c->fb.drop_burst, c->fb.dup_rate, c->fb.reorder_rate,
+		c->fb.ndrop_seqs, l->st.packets, l->st.bytes, l->st.send_errors,
+		l->st.queue_full, l->st.max_late_ns, l->fx.st.dropped_packets,
+		l->fx.st.dropped_msgs, l->fx.st.dup_packets, l->fx.st.reordered_packets);
+}
+
+static void json_hostile(const struct exsim_run *r, FILE *o)
+{
+	const struct exsim_cfg *c = r->cfg;
+	const struct hostile_stats *h = &r->hostile->st;
+	const char *sep = "";
+	unsigned int k;
+
+	fprintf(o, "  \"hostile\": {\"per_1000\": %g, \"classes\": [",
+		c->hostile_per_1000);
+	for (k = 0; k < HC_NCLASSES; k++)
+		if (c->hostile_mask & (1u << k)) {
+			fprintf(o, "%s\"%s\"", sep, hostile_class_name(k));
+			sep = ", ";
+		}
+	fprintf(o, "], \"sent\": %" PRIu64 ", \"send_errors\": %" PRIu64
+		", \"unicast_other\": %" PRIu64 ",\n    \"by_class\": {",
+		h->sent, h->send_errors, h->unicast_other);
+	for (k = 0; k < HC_NCLASSES; k++)
+		fprintf(o, "%s\"%s\": %" PRIu64, k ? ", " : "", hostile_class_name(k),
+			h->by_class[k]);
+	fputs("}},\n", o);
+}
+
 static void json_faults(const struct exsim_run *r, FILE *o)
 {
 	const struct exsim_cfg *c = r->cfg;
 	const struct faults *x = &r->feed->fx;
-	const struct hostile_stats *h = &r->hostile->st;
 	const struct rereq_stats *q = &r->rereq->st;
 	const struct msg_store *s = &r->feed->store;
-	const char *sep = "";
-	unsigned int k;
 
 	fprintf(o, "  \"store\": {\"messages\": %" PRIu64 ", \"bytes\": %" PRIu64
 		", \"window\": %" PRIu64 ", \"refused\": %" PRIu64 "},\n", s->n, s->used,
@@ -278,38 +356,9 @@ static void json_faults(const struct exsim_run *r, FILE *o)
 		c->fa.ndrop_seqs, x->st.dropped_packets, x->st.dropped_msgs,
 		x->st.dropped_ticks, x->st.seq_dropped_packets, x->st.dup_packets,
 		x->st.reordered_packets, x->st.reordered_msgs, x->log_n, x->log_dropped);
-	if (r->feed->lb.fd >= 0) {
-		const struct line_b *l = &r->feed->lb;
-		char grp[INET_ADDRSTRLEN];
-
-		inet_ntop(AF_INET, &c->line_b.sin_addr, grp, sizeof(grp));
-		fprintf(o, "  \"line_b\": {\"group\": \"%s:%u\", \"delay_ns\": %" PRIu64
-			", \"jitter_ns\": %" PRIu64 ", \"drop_rate\": %g, \"drop_burst\": %u"
-			", \"dup_rate\": %g, \"reorder_rate\": %g, \"drop_seqs\": %zu,\n"
-			"    \"packets\": %" PRIu64 ", \"bytes\": %" PRIu64 ", \"send_errors\": %"
-			PRIu64 ", \"queue_full\": %" PRIu64 ", \"max_late_ns\": %" PRIu64
-			", \"dropped_packets\": %" PRIu64 ", \"dropped_msgs\": %" PRIu64
-			", \"dup_packets\": %" PRIu64 ", \"reordered_packets\": %" PRIu64 "},\n",
-			grp, ntohs(c->line_b.sin_port), l->delay_ns, l->jitter_ns,
-			c->fb.drop_rate, c->fb.drop_burst, c->fb.dup_rate, c->fb.reorder_rate,
-			c->fb.ndrop_seqs, l->st.packets, l->st.bytes, l->st.send_errors,
-			l->st.queue_full, l->st.max_late_ns, l->fx.st.dropped_packets,
-			l->fx.st.dropped_msgs, l->fx.st.dup_packets, l->fx.st.reordered_packets);
-	}
-	fprintf(o, "  \"hostile\": {\"per_1000\": %g, \"classes\": [",
-		c->hostile_per_1000);
-	for (k = 0; k < HC_NCLASSES; k++)
-		if (c->hostile_mask & (1u << k)) {
-			fprintf(o, "%s\"%s\"", sep, hostile_class_name(k));
-			sep = ", ";
-		}
-	fprintf(o, "], \"sent\": %" PRIu64 ", \"send_errors\": %" PRIu64
-		", \"unicast_other\": %" PRIu64 ",\n    \"by_class\": {",
-		h->sent, h->send_errors, h->unicast_other);
-	for (k = 0; k < HC_NCLASSES; k++)
-		fprintf(o, "%s\"%s\": %" PRIu64, k ? ", " : "", hostile_class_name(k),
-			h->by_class[k]);
-	fputs("}},\n", o);
+	if (r->feed->lb.fd >= 0)
+		json_line_b(r, o);
+	json_hostile(r, o);
 }
 
 static void json_book(const struct exsim_run *r, FILE *o)
@@ -340,16 +389,11 @@ static void json_book(const struct exsim_run *r, FILE *o)
 			bf->st.given_back, bf->ntaken);
 }
 
-static void json_body(const struct exsim_run *r, FILE *o)
+/* What the run was asked: the source, the addresses, the symbols, the pace. */
+static void json_setup(const struct exsim_run *r, FILE *o)
 {
 	const struct exsim_cfg *c = r->cfg;
-	const struct feed *f = r->feed;
-	const struct feed_stats *st = &f->st;
-	const struct sink_stats *ss = &r->sink->st;
-	const struct fill_counters *n = &r->book->n;
 	char feed[INET_ADDRSTRLEN], ord[INET_ADDRSTRLEN];
-	int64_t pnl = 0;
-	const char *t, *sep = "";
 	unsigned int i;
 
 	inet_ntop(AF_INET, &c->feed.sin_addr, feed, sizeof(feed));
@@ -373,8 +417,17 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		fputs("null", o);
 	fprintf(o, ",\n  \"rate_tps\": %g,\n  \"burst\": %u,\n  \"max_per_packet\": %u,\n"
 		"  \"noise\": %g,\n  \"interrupted\": %s,\n",
-		c->rate, c->burst, f->max_units, c->noise,
+		c->rate, c->burst, r->feed->max_units, c->noise,
 		r->interrupted ? "true" : "false");
+}
+
+/* What the feed published: times, packets, messages by type. */
+static void json_feed(const struct exsim_run *r, FILE *o)
+{
+	const struct feed *f = r->feed;
+	const struct feed_stats *st = &f->st;
+	const char *t, *sep = "";
+
 	fprintf(o, "  \"elapsed_s\": %.6f,\n  \"publish_s\": %.6f,\n"
 		"  \"ticks_planned\": %" PRIu64 ",\n  \"ticks\": %" PRIu64 ",\n"
 		"  \"achieved_tps\": %.1f,\n",
@@ -398,11 +451,16 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		if (other_type(k) && st->by_type[k] && itch_msg_len[k])
 			fprintf(o, ", \"%c\": %" PRIu64, k, st->by_type[k]);
 	fputs("},\n", o);
-	json_faults(r, o);
-	json_hist(o, "send_lag_ns", &r->lag);
-	fputs(",\n", o);
-	json_hist(o, "send_call_ns", &f->send_ns);
-	fprintf(o, ",\n  \"orders\": {\"datagrams\": %" PRIu64 ", \"received\": %" PRIu64
+}
+
+/* The order port's counters and the session attacks. */
+static void json_orders(const struct exsim_run *r, FILE *o)
+{
+	const struct sink_stats *ss = &r->sink->st;
+	const struct fill_counters *n = &r->book->n;
+	const struct attack_stats *a = &r->attack->st;
+
+	fprintf(o, "  \"orders\": {\"datagrams\": %" PRIu64 ", \"received\": %" PRIu64
 		", \"partial\": %" PRIu64 ", \"executions\": %" PRIu64
 		", \"malformed\": %" PRIu64 ", \"unreadable\": %" PRIu64
 		", \"truncated\": %" PRIu64 ", \"filled\": %" PRIu64
@@ -426,9 +484,15 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		ss->log_dropped);
 	fprintf(o, "  \"attacks\": {\"junk\": %" PRIu64 ", \"spoofed\": %" PRIu64
 		", \"stale_end\": %" PRIu64 ", \"far_heartbeat\": %" PRIu64
-		", \"send_errors\": %" PRIu64 "},\n", r->attack->st.junk, r->attack->st.spoofed,
-		r->attack->st.stale_end, r->attack->st.far_heartbeat, r->attack->st.send_errors);
-	json_book(r, o);
+		", \"send_errors\": %" PRIu64 "},\n", a->junk, a->spoofed,
+		a->stale_end, a->far_heartbeat, a->send_errors);
+}
+
+static void json_positions(const struct exsim_run *r, FILE *o)
+{
+	int64_t pnl = 0;
+	unsigned int i;
+
 	fputs("  \"positions\": [", o);
 	for (i = 0; i < r->book->nlisted; i++) {
 		uint16_t loc = r->book->listed[i];
@@ -445,6 +509,20 @@ static void json_body(const struct exsim_run *r, FILE *o)
 		pnl += fill_pnl(s);
 	}
 	fprintf(o, "\n  ],\n  \"pnl_total\": %" PRId64 ",\n", pnl);
+}
+
+static void json_body(const struct exsim_run *r, FILE *o)
+{
+	json_setup(r, o);
+	json_feed(r, o);
+	json_faults(r, o);
+	json_hist(o, "send_lag_ns", &r->lag);
+	fputs(",\n", o);
+	json_hist(o, "send_call_ns", &r->feed->send_ns);
+	fputs(",\n", o);
+	json_orders(r, o);
+	json_book(r, o);
+	json_positions(r, o);
 	json_hist(o, "wire_to_wire_ns", &r->sink->w2w);
 	fputs(",\n", o);
 	json_hist(o, "wire_to_wire_user_ns", &r->sink->w2w_user);

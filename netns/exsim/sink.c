@@ -278,43 +278,93 @@ static struct order_rec *log_slot(struct sink *s)
 	return &s->log[s->log_n++];
 }
 
+/* Not an Enter Order: rejected when its token can be read, else dropped. */
+static void serve_malformed(struct sink *s, size_t len, const struct sockaddr_in *from,
+			    uint64_t t_user, uint64_t t_kern)
+{
+	const char *token = (const char *)s->rx + SOUP_HDR_LEN + OUCH_O_OFF_TOKEN;
+	struct order_rec *rec;
+	uint64_t now;
+
+	if (len < SINK_TOKEN_END || s->rx[SOUP_OFF_TYPE] != SOUP_TYPE_UNSEQ ||
+	    s->rx[SOUP_HDR_LEN] != 'O') {
+		s->st.unreadable++;
+		return;
+	}
+	s->st.malformed++;
+	now = mono_ns();
+	reply_rejected(s, token, FILL_REJ_OTHER, from, t_kern);
+	rec = log_slot(s);
+	if (!rec)
+		return;
+	memset(rec, 0, sizeof(*rec));
+	memcpy(rec->token, token, ORDER_TOKEN_LEN);
+	memset(rec->stock, ' ', sizeof(rec->stock));
+	rec->side = '?';
+	rec->outcome = SINK_MALFORMED;
+	rec->reason = FILL_REJ_OTHER;
+	rec->t_ack = now;
+	rec->t_arrive = t_kern;
+	rec->t_arrive_user = t_user;
+}
+
+/*
+ * The message the order's token names, if it was published (else 0), and
+ * the order's wire-to-wire times from its send.
+ */
+static uint64_t match_send(struct sink *s, const char *token, uint64_t t_user,
+			   uint64_t t_kern, uint64_t *t_send, uint64_t *t_intended)
+{
+	uint64_t md_seq;
+	uint32_t order_no;
+
+	if (order_token_decode(token, &md_seq, &order_no)) {
+		s->st.bad_token++;
+		return 0;
+	}
+	if (!feed_send_time(s->feed, md_seq, t_send, t_intended)) {
+		s->st.unmatched++;
+		*t_send = *t_intended = 0;
+		return 0;
+	}
+	hdr_record(&s->w2w, (int64_t)(t_kern - *t_send));
+	hdr_record(&s->w2w_user, (int64_t)(t_user - *t_send));
+	hdr_record(&s->w2w_intended, (int64_t)(t_kern - *t_intended));
+	return md_seq;
+}
+
+/* The order and what the fill made of it; the caller adds the times. */
+static void log_order(struct order_rec *rec, const struct ouch_enter_order *o,
+		      const struct fill_result *f)
+{
+	memcpy(rec->token, o->token, ORDER_TOKEN_LEN);
+	memcpy(rec->stock, o->stock, sizeof(rec->stock));
+	rec->side = o->side;
+	rec->outcome = f->outcome == FILL_EXECUTED ? (f->canceled ? SINK_PARTIAL :
+								  SINK_EXECUTED) :
+		       f->outcome == FILL_CANCELED ? SINK_CANCELED : SINK_REJECTED;
+	rec->reason = f->outcome == FILL_EXECUTED && !f->canceled ? ' ' : f->reason;
+	rec->shares = o->shares;
+	rec->price = o->price;
+	rec->filled = f->filled;
+	rec->fill_value = f->value;
+	rec->fill_price = f->filled ? (uint32_t)((f->value + f->filled / 2) / f->filled) : 0;
+}
+
 static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 		  uint64_t t_user, uint64_t t_kern)
 {
-	const struct feed *feed = s->feed;
 	struct ouch_enter_order o;
 	struct fill_result f;
 	struct order_rec *rec;
-	uint64_t md_seq = 0, t_send = 0, t_intended = 0, now;
-	uint32_t order_no;
+	uint64_t md_seq, t_send = 0, t_intended = 0, now;
 
 	if (len >= SOUP_HDR_LEN && s->rx[SOUP_OFF_TYPE] == SOUP_TYPE_RESEND) {
 		resend(s, len, from);
 		return;
 	}
 	if (ouch_decode_enter_order(s->rx, len, &o) < 0) {
-		const char *token = (const char *)s->rx + SOUP_HDR_LEN + OUCH_O_OFF_TOKEN;
-
-		if (len < SINK_TOKEN_END || s->rx[SOUP_OFF_TYPE] != SOUP_TYPE_UNSEQ ||
-		    s->rx[SOUP_HDR_LEN] != 'O') {
-			s->st.unreadable++;
-			return;
-		}
-		s->st.malformed++;
-		now = mono_ns();
-		reply_rejected(s, token, FILL_REJ_OTHER, from, t_kern);
-		rec = log_slot(s);
-		if (rec) {
-			memset(rec, 0, sizeof(*rec));
-			memcpy(rec->token, token, ORDER_TOKEN_LEN);
-			memset(rec->stock, ' ', sizeof(rec->stock));
-			rec->side = '?';
-			rec->outcome = SINK_MALFORMED;
-			rec->reason = FILL_REJ_OTHER;
-			rec->t_ack = now;
-			rec->t_arrive = t_kern;
-			rec->t_arrive_user = t_user;
-		}
+		serve_malformed(s, len, from, t_user, t_kern);
 		return;
 	}
 	s->st.orders++;
@@ -334,40 +384,17 @@ static void serve(struct sink *s, size_t len, const struct sockaddr_in *from,
 		reply_outcome(s, &o, &f, from);
 	}
 
-	if (order_token_decode(o.token, &md_seq, &order_no)) {
-		s->st.bad_token++;
-		md_seq = 0;
-	} else if (!feed_send_time(feed, md_seq, &t_send, &t_intended)) {
-		s->st.unmatched++;
-		md_seq = 0;
-		t_send = t_intended = 0;
-	} else {
-		hdr_record(&s->w2w, (int64_t)(t_kern - t_send));
-		hdr_record(&s->w2w_user, (int64_t)(t_user - t_send));
-		hdr_record(&s->w2w_intended, (int64_t)(t_kern - t_intended));
-	}
-
+	md_seq = match_send(s, o.token, t_user, t_kern, &t_send, &t_intended);
 	rec = log_slot(s);
-	if (rec) {
-		memcpy(rec->token, o.token, ORDER_TOKEN_LEN);
-		memcpy(rec->stock, o.stock, sizeof(rec->stock));
-		rec->side = o.side;
-		rec->outcome = f.outcome == FILL_EXECUTED ? (f.canceled ? SINK_PARTIAL :
-								   SINK_EXECUTED) :
-			       f.outcome == FILL_CANCELED ? SINK_CANCELED : SINK_REJECTED;
-		rec->reason = f.outcome == FILL_EXECUTED && !f.canceled ? ' ' : f.reason;
-		rec->md_seq = md_seq;
-		rec->shares = o.shares;
-		rec->price = o.price;
-		rec->filled = f.filled;
-		rec->fill_value = f.value;
-		rec->fill_price = f.filled ? (uint32_t)((f.value + f.filled / 2) / f.filled) : 0;
-		rec->t_send = t_send;
-		rec->t_intended = t_intended;
-		rec->t_ack = now;
-		rec->t_arrive = t_kern;
-		rec->t_arrive_user = t_user;
-	}
+	if (!rec)
+		return;
+	log_order(rec, &o, &f);
+	rec->md_seq = md_seq;
+	rec->t_send = t_send;
+	rec->t_intended = t_intended;
+	rec->t_ack = now;
+	rec->t_arrive = t_kern;
+	rec->t_arrive_user = t_user;
 }
 
 unsigned int sink_poll(struct sink *s, unsigned int max)
