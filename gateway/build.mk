@@ -39,13 +39,13 @@ UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
 # kernel send, warmed, and with the frame written by the other core.
 $(BUILD)/bench/bench_engine: $(BUILD)/gateway/bench_engine.o $(call objs,$(ENGINE_SRCS)) \
 		$(BUILD)/gateway/warm.o $(BUILD)/libbook.a $(BUILD)/libproto.a \
-		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a
+		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread -lz $(LDLIBS)
 BINS += $(BUILD)/bench/bench_engine
 
 .PHONY: bench-engine
 bench-engine: $(BUILD)/bench/bench_engine
-	./$(BUILD)/bench/bench_engine 3
+	./$(BUILD)/bench/bench_engine --reps 3
 BENCHES += bench-engine
 
 # Idle-time warming reads the live engine only and trades a shadow.

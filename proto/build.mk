@@ -32,11 +32,11 @@ UNIT_TESTS += $(PROTO_UNIT_TESTS)
 # kernel acceptance check.
 PROTO_TOOLS := $(BUILD)/tools/proto-pcap $(BUILD)/tools/proto-frame-check
 
-$(BUILD)/tools/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB)
+$(BUILD)/tools/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB) $(BUILD)/libutil.a
 	$(CC) $^ -o $@ $(LDLIBS)
 
 $(BUILD)/tools/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(BUILD)/libbook.a \
-		$(PROTO_LIB)
+		$(PROTO_LIB) $(BUILD)/libutil.a
 	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 BINS += $(PROTO_TOOLS)

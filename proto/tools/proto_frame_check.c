@@ -3,14 +3,16 @@
  * proto-frame-check: do real kernel UDP sockets accept libproto's frames?
  * (tests/integration/proto_kernel_accept.sh runs it across a veth pair.)
  *
- *   proto-frame-check send IFNAME DST_MAC SRC_IP DST_IP PORT
+ *   proto-frame-check --send --ifname IF --dst-mac MAC --src-ip IP \
+ *	--dst-ip IP --port PORT
  *	Sends five frames through an AF_PACKET socket, so nothing in the
  *	kernel fixes them up: a MoldUDP64 packet of 3 trades, an Enter Order
  *	with a broken UDP checksum, one with a broken IPv4 header checksum, a
  *	good Enter Order (token: seq 3, order 1), a MoldUDP64 heartbeat.
- *   proto-frame-check recv PORT TIMEOUT_MS
- *	Receives on a UDP socket until TIMEOUT_MS passes with nothing new and
- *	succeeds only on exactly the three good datagrams, decoded intact.
+ *   proto-frame-check --recv --port PORT [--timeout-ms MS]
+ *	Receives on a UDP socket until MS milliseconds pass with nothing
+ *	new and succeeds only on exactly the three good datagrams, decoded
+ *	intact.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,8 +20,8 @@
 #include <net/ethernet.h>
 #include <net/if.h>
 #include <netinet/in.h>
+#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -32,31 +34,96 @@
 #include "proto/moldudp64.h"
 #include "proto/order_token.h"
 #include "proto/ouch.h"
+#include "util/opt.h"
 
 #define SESSION "KERNEL0001"
 
-static int parse_mac(const char *s, uint8_t mac[6])
+struct cfg {
+	bool send, recv;
+	const char *ifname;
+	uint8_t dst_mac[6];
+	bool have_mac;
+	uint32_t src_ip, dst_ip;	/* host order */
+	uint16_t port;
+	uint32_t timeout_ms;
+	bool have_timeout;
+};
+
+#define C(f) OFF(struct cfg, f)
+
+static int dst_mac(void *cfg, const char *a, char *why, size_t n)
 {
+	struct cfg *c = cfg;
 	unsigned int b[6];
-	int i;
+	char tail;
 
-	if (sscanf(s, "%x:%x:%x:%x:%x:%x", &b[0], &b[1], &b[2], &b[3], &b[4],
-		   &b[5]) != 6)
-		return -1;
-	for (i = 0; i < 6; i++)
-		mac[i] = (uint8_t)b[i];
+	/* %c catches anything after the sixth byte; %x alone would not. */
+	if (sscanf(a, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != 6)
+		return snprintf(why, n, "wants aa:bb:cc:dd:ee:ff"), -1;
+	for (int i = 0; i < 6; i++) {
+		if (b[i] > 255)
+			return snprintf(why, n, "wants aa:bb:cc:dd:ee:ff"), -1;
+		c->dst_mac[i] = (uint8_t)b[i];
+	}
+	c->have_mac = true;
 	return 0;
 }
 
-static int parse_ip(const char *s, uint32_t *ip)
+/* Only to tell a --timeout-ms given with --send from the default. */
+static int timeout_ms(void *cfg, const char *a, char *why, size_t n)
 {
-	struct in_addr a;
+	struct cfg *c = cfg;
+	uint64_t v;
 
-	if (inet_pton(AF_INET, s, &a) != 1)
-		return -1;
-	*ip = ntohl(a.s_addr);
+	if (opt_parse_u64(a, 1, 600000, &v))
+		return snprintf(why, n, "wants 1..600000"), -1;
+	c->timeout_ms = (uint32_t)v;
+	c->have_timeout = true;
 	return 0;
 }
+
+static const struct opt opts[] = {
+	OPT_SECTION("Mode (one of them):"),
+	OPT("send", 0, OPT_FLAG, C(send), NULL,
+	    "send the five frames raw through AF_PACKET"),
+	OPT("recv", 0, OPT_FLAG, C(recv), NULL,
+	    "receive on a UDP socket and check what arrives"),
+	OPT_SECTION("Both:"),
+	OPT("port", 'p', OPT_PORT, C(port), "PORT",
+	    "UDP port the frames go to / the socket binds (required)"),
+	OPT_SECTION("--send (all required):"),
+	OPT("ifname", 'i', OPT_STR, C(ifname), "IF", "interface to send on",
+	    .max = IFNAMSIZ - 1),
+	OPT("dst-mac", 0, OPT_CALL, 0, "MAC", "destination MAC, aa:bb:cc:dd:ee:ff",
+	    .call = dst_mac),
+	OPT("src-ip", 0, OPT_IPV4, C(src_ip), "IP", "IPv4 source"),
+	OPT("dst-ip", 0, OPT_IPV4, C(dst_ip), "IP", "IPv4 destination"),
+	OPT_SECTION("--recv:"),
+	OPT("timeout-ms", 0, OPT_CALL, 0, "MS",
+	    "stop after MS milliseconds with nothing new, 1..600000", .call = timeout_ms,
+	    .def = "1500"),
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "proto-frame-check",
+	.usage = "--send --ifname IF --dst-mac MAC\n"
+		 "                         --src-ip IP --dst-ip IP --port PORT\n"
+		 "       proto-frame-check --recv --port PORT [--timeout-ms MS]",
+	.about =
+"Do real kernel UDP sockets accept libproto's frames?\n"
+"(tests/integration/proto_kernel_accept.sh runs it across a veth pair.)\n\n"
+"--send sends five frames from IF's own MAC through an AF_PACKET socket, so\n"
+"nothing in the kernel fixes them up: a MoldUDP64 packet of 3 trades, an\n"
+"Enter Order with a broken UDP checksum, one with a broken IPv4 header\n"
+"checksum, a good Enter Order (token: sequence 3, order 1), a MoldUDP64\n"
+"heartbeat.  --recv receives until --timeout-ms passes with nothing new and\n"
+"succeeds only on exactly the three good datagrams, decoded intact.\n",
+	.more = "Exit status: 0 sent / the three good datagrams received, 1 not (or a\n"
+		"socket error), 2 bad usage.\n",
+	.opts = opts,
+};
 
 static void fill_order(struct ouch_enter_order *o)
 {
@@ -74,7 +141,7 @@ static void fill_order(struct ouch_enter_order *o)
 	o->customer_type = 'R';
 }
 
-static int do_send(char **argv)
+static int do_send(const struct cfg *c)
 {
 	struct frame_endpoint src = { .port = 40001 }, dst = { 0 };
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_halen = 6 };
@@ -87,25 +154,23 @@ static int do_send(char **argv)
 	struct ifreq ifr;
 	int fd, i, rc = 1;
 
-	if (parse_mac(argv[3], dst.mac) || parse_ip(argv[4], &src.ip) ||
-	    parse_ip(argv[5], &dst.ip)) {
-		fprintf(stderr, "proto-frame-check: bad address\n");
-		return 2;
-	}
-	dst.port = (uint16_t)atoi(argv[6]);
+	memcpy(dst.mac, c->dst_mac, 6);
+	src.ip = c->src_ip;
+	dst.ip = c->dst_ip;
+	dst.port = c->port;
 	fd = socket(AF_PACKET, SOCK_RAW, 0);
 	if (fd < 0) {
 		perror("socket(AF_PACKET)");
 		return 1;
 	}
 	memset(&ifr, 0, sizeof(ifr));
-	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", argv[2]);
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", c->ifname);
 	if (ioctl(fd, SIOCGIFHWADDR, &ifr) < 0) {
 		perror("SIOCGIFHWADDR");
 		goto out;
 	}
 	memcpy(src.mac, ifr.ifr_hwaddr.sa_data, 6);
-	sll.sll_ifindex = (int)if_nametoindex(argv[2]);
+	sll.sll_ifindex = (int)if_nametoindex(c->ifname);
 	memcpy(sll.sll_addr, dst.mac, 6);
 
 	frame_template_init(&t, &src, &dst, 64, 0);
@@ -142,7 +207,7 @@ static int do_send(char **argv)
 		}
 	}
 	printf("proto-frame-check: sent 5 frames on %s (2 with bad checksums)\n",
-	       argv[2]);
+	       c->ifname);
 	rc = 0;
 out:
 	close(fd);
@@ -169,19 +234,18 @@ static int check_datagram(struct feed_decoder *d, const uint8_t *p, size_t n)
 	return -1;
 }
 
-static int do_recv(char **argv)
+static int do_recv(const struct cfg *c)
 {
 	struct feed_decoder_config cfg = { .ring_capacity = 64 };
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	struct timeval tv;
 	struct feed_decoder d;
 	uint8_t buf[2048];
-	int seen[3] = { 0 }, total = 0, bad = 0, fd, ms, i;
+	int seen[3] = { 0 }, total = 0, bad = 0, fd, i;
 
-	a.sin_port = htons((uint16_t)atoi(argv[2]));
-	ms = atoi(argv[3]);
-	tv.tv_sec = ms / 1000;
-	tv.tv_usec = (ms % 1000) * 1000;
+	a.sin_port = htons(c->port);
+	tv.tv_sec = c->timeout_ms / 1000;
+	tv.tv_usec = (c->timeout_ms % 1000) * 1000;
 	if (feed_decoder_init(&d, &cfg))
 		return 1;
 	fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -190,7 +254,7 @@ static int do_recv(char **argv)
 		perror("proto-frame-check: socket");
 		return 1;
 	}
-	printf("proto-frame-check: listening on %s\n", argv[2]);
+	printf("proto-frame-check: listening on %u\n", c->port);
 	fflush(stdout);
 	for (;;) {
 		ssize_t n = recv(fd, buf, sizeof(buf), 0);
@@ -222,13 +286,43 @@ static int do_recv(char **argv)
 	return bad ? 1 : 0;
 }
 
+/* What the mode needs, and nothing of the other mode's: 0, or 2 after the error. */
+static int check_mode(const struct cfg *c)
+{
+	if (c->send == c->recv)
+		return opt_error(&prog, "--send or --recv, one of them");
+	if (!c->port)
+		return opt_error(&prog, "--%s needs --port", c->send ? "send" : "recv");
+	if (c->recv) {
+		if (c->ifname || c->have_mac || c->src_ip || c->dst_ip)
+			return opt_error(&prog, "--ifname, --dst-mac, --src-ip and --dst-ip "
+					 "are for --send");
+		return 0;
+	}
+	if (c->have_timeout)
+		return opt_error(&prog, "--timeout-ms is for --recv");
+	if (!c->ifname)
+		return opt_error(&prog, "--send needs --ifname");
+	if (!c->have_mac)
+		return opt_error(&prog, "--send needs --dst-mac");
+	/* 0.0.0.0 reads as not given: no frame of ours is sent from or to it. */
+	if (!c->src_ip)
+		return opt_error(&prog, "--send needs --src-ip (not 0.0.0.0)");
+	if (!c->dst_ip)
+		return opt_error(&prog, "--send needs --dst-ip (not 0.0.0.0)");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc == 7 && !strcmp(argv[1], "send"))
-		return do_send(argv);
-	if (argc == 4 && !strcmp(argv[1], "recv"))
-		return do_recv(argv);
-	fprintf(stderr, "usage: %s send IFNAME DST_MAC SRC_IP DST_IP PORT\n"
-		"       %s recv PORT TIMEOUT_MS\n", argv[0], argv[0]);
-	return 2;
+	struct cfg c = { .timeout_ms = 1500 };
+	int ret;
+
+	ret = opt_parse(&prog, &c, argc, argv, NULL);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	ret = check_mode(&c);
+	if (ret)
+		return ret;
+	return c.send ? do_send(&c) : do_recv(&c);
 }

@@ -3,17 +3,18 @@
  * proto-pcap: write a small pcap of frames built by the library, for the
  * tshark check (tests/integration/proto_tshark.sh).
  *
- *   proto-pcap OUT.pcap FEED_PORT ORDER_PORT
+ *   proto-pcap --out OUT.pcap [--feed-port P] [--order-port P]
  *
  * Frame 1: MoldUDP64 session "PCAPTEST01", sequence 1000, 5 ITCH messages
- *          (S R P P A) to FEED_PORT.
- * Frame 2: OUCH 4.2 Enter Order (token for seq 1003, order 7) to ORDER_PORT.
+ *          (S R P P A) to the feed port.
+ * Frame 2: OUCH 4.2 Enter Order (token for seq 1003, order 7) to the order
+ *          port.
  * Frame 3: the same order frame with its UDP checksum deliberately wrong, so
  *          the check proves that tshark's validation can fail.
  * Frame 4: MoldUDP64 heartbeat, next sequence 1005.
  */
+#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "proto/frame.h"
@@ -21,6 +22,37 @@
 #include "proto/moldudp64.h"
 #include "proto/order_token.h"
 #include "proto/ouch.h"
+#include "util/opt.h"
+
+struct cfg {
+	const char *out;
+	uint16_t feed_port, order_port;
+};
+
+#define C(f) OFF(struct cfg, f)
+
+static const struct opt opts[] = {
+	OPT("out", 'o', OPT_STR, C(out), "FILE", "the pcap to write (required)"),
+	OPT("feed-port", 0, OPT_PORT, C(feed_port), "PORT",
+	    "UDP destination of the MoldUDP64 frames (1 and 4)"),
+	OPT("order-port", 0, OPT_PORT, C(order_port), "PORT",
+	    "UDP destination of the Enter Order frames (2 and 3)"),
+	OPT_END,
+};
+
+static const struct opt_prog prog = {
+	.name = "proto-pcap",
+	.usage = "--out FILE [options]",
+	.about =
+"Write a pcap of four Ethernet frames built by libproto, for the tshark check\n"
+"(tests/integration/proto_tshark.sh):\n"
+"  1  MoldUDP64 session PCAPTEST01, sequence 1000, 5 ITCH messages (S R P P A)\n"
+"  2  OUCH 4.2 Enter Order, token for sequence 1003 and order 7\n"
+"  3  the same order with its UDP checksum deliberately wrong\n"
+"  4  MoldUDP64 heartbeat, next sequence 1005\n",
+	.more = "Exit status: 0 written, 1 the file could not be written, 2 bad usage.\n",
+	.opts = opts,
+};
 
 struct pcap_global {
 	uint32_t magic;
@@ -45,7 +77,8 @@ static int write_frame(FILE *f, const uint8_t *frame, size_t len, uint32_t n)
 	return 0;
 }
 
-int main(int argc, char **argv)
+/* The four frames into @f, after the pcap header; nonzero on a write error. */
+static int write_frames(FILE *f, const struct cfg *c)
 {
 	struct pcap_global g = {
 		.magic = 0xa1b2c3d4, .major = 2, .minor = 4,
@@ -53,11 +86,11 @@ int main(int argc, char **argv)
 	};
 	struct frame_endpoint exch = {
 		.mac = { 0x02, 0x00, 0x00, 0x00, 0xee, 0x01 }, .ip = 0x0a4d0001,
-		.port = 30001,
+		.port = c->order_port,	/* orders go to the exchange */
 	};
 	struct frame_endpoint gw = {
 		.mac = { 0x02, 0x00, 0x00, 0x00, 0x99, 0x02 }, .ip = 0x0a4d0002,
-		.port = 40001,
+		.port = c->feed_port,	/* the feed goes to the gateway */
 	};
 	struct ouch_enter_order o = {
 		.side = 'B', .shares = 100, .stock = "AAPL    ",
@@ -72,20 +105,8 @@ int main(int argc, char **argv)
 	uint8_t frame[2048];
 	struct mold_builder b;
 	size_t len;
-	FILE *f;
 	int i, err = 0;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: %s OUT.pcap FEED_PORT ORDER_PORT\n", argv[0]);
-		return 2;
-	}
-	gw.port = (uint16_t)atoi(argv[2]);	/* feed goes to the gateway */
-	exch.port = (uint16_t)atoi(argv[3]);	/* orders go to the exchange */
-	f = fopen(argv[1], "wb");
-	if (!f) {
-		perror(argv[1]);
-		return 1;
-	}
 	err |= fwrite(&g, sizeof(g), 1, f) != 1;
 
 	frame_template_init(&feed_t, &exch, &gw, 64, 0);
@@ -123,9 +144,29 @@ int main(int argc, char **argv)
 			   (size_t)mold_encode_heartbeat(frame + FRAME_HDR_LEN,
 							 64, session, 1005));
 	err |= write_frame(f, frame, len, 4);
+	return err;
+}
 
+int main(int argc, char **argv)
+{
+	/* The gateway's own defaults (gateway/opts.c), as the rig runs it. */
+	struct cfg c = { .feed_port = 26400, .order_port = 26401 };
+	FILE *f;
+	int ret, err;
+
+	ret = opt_parse(&prog, &c, argc, argv, NULL);
+	if (ret)
+		return ret == 1 ? 0 : 2;
+	if (!c.out)
+		return opt_error(&prog, "--out FILE is required");
+	f = fopen(c.out, "wb");
+	if (!f) {
+		fprintf(stderr, "proto-pcap: %s: %s\n", c.out, strerror(errno));
+		return 1;
+	}
+	err = write_frames(f, &c);
 	if (fclose(f) || err) {
-		fprintf(stderr, "proto-pcap: failed to write %s\n", argv[1]);
+		fprintf(stderr, "proto-pcap: failed to write %s\n", c.out);
 		return 1;
 	}
 	return 0;

@@ -35,11 +35,12 @@ test_kernel_accepts_good_frames_and_drops_bad_checksums() {
 	csum0=$(snmp Udp InCsumErrors)
 	hdr0=$(snmp Ip InHdrErrors)
 
-	bg rx ip netns exec "$NS_RX" build/tools/proto-frame-check recv "$port" 1500
+	bg rx ip netns exec "$NS_RX" build/tools/proto-frame-check --recv --port "$port" \
+		--timeout-ms 1500
 	wait_for 3 grep -q listening "$T_TMP/rx.out" ||
 		{ fail "the receiver did not start: $(cat "$T_TMP/rx.out" "$T_TMP/rx.err")"; return 1; }
-	check "frames sent" ip netns exec "$NS_TX" build/tools/proto-frame-check send "$if_tx" "$rx_mac" \
-		"$net.1" "$net.2" "$port"
+	check "frames sent" ip netns exec "$NS_TX" build/tools/proto-frame-check --send \
+		--ifname "$if_tx" --dst-mac "$rx_mac" --src-ip "$net.1" --dst-ip "$net.2" --port "$port"
 	wait "$rx_pid"
 	rc=$?
 	cat "$T_TMP/rx.out" "$T_TMP/rx.err"

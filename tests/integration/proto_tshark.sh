@@ -8,7 +8,8 @@ need build/tools/proto-pcap tshark
 
 test_tshark_decodes_framing_and_checks_checksums() {
 	local feed_port=26400 order_port=26401 order
-	build/tools/proto-pcap "$T_TMP/t.pcap" "$feed_port" "$order_port" || { fail "proto-pcap"; return 1; }
+	build/tools/proto-pcap --out "$T_TMP/t.pcap" --feed-port "$feed_port" \
+		--order-port "$order_port" || { fail "proto-pcap"; return 1; }
 	tshark -r "$T_TMP/t.pcap" -o "moldudp64.udp.port:$feed_port" \
 		-o ip.check_checksum:TRUE -o udp.check_checksum:TRUE \
 		-T fields -E separator=' ' -E occurrence=f -E header=n \
