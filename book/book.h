@@ -124,6 +124,20 @@ static inline const struct book_level *book_best(const struct book *b,
 	return i ? &b->levels.lv[i] : NULL;
 }
 
+/*
+ * Read what book_best() of either side of @locate reads: the sides, and the
+ * best level of each.  Plain loads, for a caller keeping them warm.
+ */
+static inline void book_touch_sides(const struct book *b, uint16_t locate)
+{
+	const struct book_side *s = level_side(&b->levels, locate, BOOK_BID);
+
+	if (s[0].best)
+		(void)*(const volatile uint32_t *)&b->levels.lv[s[0].best].price;
+	if (s[1].best)
+		(void)*(const volatile uint32_t *)&b->levels.lv[s[1].best].price;
+}
+
 /* The next level away from the best (lower bids, higher asks), or NULL. */
 static inline const struct book_level *book_level_next(const struct book *b,
 						       const struct book_level *l)

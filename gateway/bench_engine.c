@@ -91,7 +91,10 @@ static uint64_t t_parsed, t_fed;
 struct cfg {
 	uint32_t reps;
 	bool split;
+	bool no_books;
 };
+
+static bool no_books;
 
 #define C(f) OFF(struct cfg, f)
 
@@ -102,6 +105,8 @@ static const struct opt opts[] = {
 	OPT("split", 0, OPT_FLAG, C(split), NULL,
 	    "also time parse+csum, decode+strategy and the order build apart (two "
 	    "more clock reads per packet)"),
+	OPT("no-books", 0, OPT_FLAG, C(no_books), NULL,
+	    "no order books (t2t-gateway --books off): the prints go straight to the tape"),
 	OPT_END,
 };
 
@@ -129,6 +134,8 @@ static struct gw_cfg bench_cfg(void)
 	gw_cfg_defaults(&c);
 	/* Trade prints only: the book holds nothing, its size does not matter. */
 	c.book.max_orders = 1 << 16;
+	if (no_books)
+		c.books = GW_BOOKS_OFF;
 	return c;
 }
 
@@ -572,6 +579,7 @@ int main(int argc, char **argv)
 		return ret == 1 ? 0 : 2;
 	reps = (int)c.reps;
 	split = c.split;	/* process() and record() read it per packet */
+	no_books = c.no_books;
 	if (feed_build(&f, HOT_PKTS)) {
 		fprintf(stderr, "bench_engine: cannot build the feed\n");
 		return 1;
