@@ -41,9 +41,8 @@ struct warm {
  * the risk and order state, the next order record, and the two sides of
  * each instrument's book, which the collar reads at every order (cold,
  * they cost the print path 50-170 ns in bench_engine; warm, nothing
- * measurable).  Plain loads, not
- * prefetches: a prefetch may be dropped when it misses the TLB, which is
- * half the point.  Nothing is written.
+ * measurable).  Plain loads, not prefetches: a prefetch may be dropped
+ * when it misses the TLB, which is half the point.  Nothing is written.
  */
 static inline void warm_lines(const void *p, size_t len)
 {
