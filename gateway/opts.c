@@ -33,17 +33,9 @@ static int xdp_mode(void *cfg, const char *a, char *why, size_t n)
 static int exchange_mac(void *cfg, const char *a, char *why, size_t n)
 {
 	struct gw_opts *o = cfg;
-	unsigned int b[6];
-	char tail;
 
-	if (sscanf(a, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6)
+	if (opt_parse_mac(a, o->exch_mac))
 		return snprintf(why, n, "wants aa:bb:cc:dd:ee:ff"), -1;
-	for (int i = 0; i < 6; i++) {
-		if (b[i] > 255)
-			return snprintf(why, n, "wants aa:bb:cc:dd:ee:ff"), -1;
-		o->exch_mac[i] = (uint8_t)b[i];
-	}
 	o->have_exch_mac = true;
 	return 0;
 }

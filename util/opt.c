@@ -45,6 +45,23 @@ int opt_parse_ipv4(const char *s, uint32_t *ip)
 	return 0;
 }
 
+int opt_parse_mac(const char *s, uint8_t mac[6])
+{
+	unsigned int b[6];
+	char tail;
+
+	/* %c catches anything after the sixth byte; %x alone would not. */
+	if (sscanf(s, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
+		   &tail) != 6)
+		return -1;
+	for (int i = 0; i < 6; i++)
+		if (b[i] > 255)
+			return -1;
+	for (int i = 0; i < 6; i++)
+		mac[i] = (uint8_t)b[i];
+	return 0;
+}
+
 int opt_parse_ip_port(const char *s, uint32_t *ip, uint16_t *port)
 {
 	char buf[64], *colon;

@@ -98,5 +98,7 @@ int opt_error(const struct opt_prog *p, const char *fmt, ...)
 int opt_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v);
 int opt_parse_ipv4(const char *s, uint32_t *ip);
 int opt_parse_ip_port(const char *s, uint32_t *ip, uint16_t *port);
+/* aa:bb:cc:dd:ee:ff, nothing after it. */
+int opt_parse_mac(const char *s, uint8_t mac[6]);
 
 #endif /* UTIL_OPT_H */

@@ -54,18 +54,9 @@ struct cfg {
 static int dst_mac(void *cfg, const char *a, char *why, size_t n)
 {
 	struct cfg *c = cfg;
-	unsigned int b[6];
-	char tail;
 
-	/* %c catches anything after the sixth byte; %x alone would not. */
-	if (sscanf(a, "%x:%x:%x:%x:%x:%x%c", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5],
-		   &tail) != 6)
+	if (opt_parse_mac(a, c->dst_mac))
 		return snprintf(why, n, "wants aa:bb:cc:dd:ee:ff"), -1;
-	for (int i = 0; i < 6; i++) {
-		if (b[i] > 255)
-			return snprintf(why, n, "wants aa:bb:cc:dd:ee:ff"), -1;
-		c->dst_mac[i] = (uint8_t)b[i];
-	}
 	c->have_mac = true;
 	return 0;
 }

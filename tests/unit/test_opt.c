@@ -170,6 +170,23 @@ static void test_help_from_table(void **state)
 	free(text);
 }
 
+/* The MAC parser the gateway's --exchange-mac and the test tools share. */
+static void test_mac_parser(void **state)
+{
+	uint8_t m[6] = { 0 };
+
+	(void)state;
+	assert_int_equal(opt_parse_mac("02:1a:ff:00:9b:7c", m), 0);
+	assert_int_equal(m[0], 0x02);
+	assert_int_equal(m[2], 0xff);
+	assert_int_equal(m[5], 0x7c);
+	assert_int_equal(opt_parse_mac("02:00:00:00:00", m), -1);	/* five bytes */
+	assert_int_equal(opt_parse_mac("02:00:00:00:00:00:01", m), -1);
+	assert_int_equal(opt_parse_mac("02:00:00:00:00:100", m), -1);	/* > ff */
+	assert_int_equal(opt_parse_mac("02:00:00:00:00:0g", m), -1);	/* junk after */
+	assert_int_equal(opt_parse_mac("", m), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -177,6 +194,7 @@ int main(void)
 		cmocka_unit_test(test_bad_values_refused),
 		cmocka_unit_test(test_optional_argument),
 		cmocka_unit_test(test_help_from_table),
+		cmocka_unit_test(test_mac_parser),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
