@@ -5,7 +5,7 @@
 EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/feed.c netns/exsim/fill.c netns/exsim/sink.c \
 	netns/exsim/report.c netns/exsim/store.c netns/exsim/faults.c \
-	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c netns/exsim/line_b.c \
+	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c netns/exsim/line_b.c netns/exsim/delayq.c \
 	netns/exsim/bookfill.c netns/exsim/daysrc.c netns/exsim/replay.c \
 	netns/exsim/genday.c
 # libbook before libproto (day files, ITCH) and -lz.

@@ -3,7 +3,7 @@
 # by the exchange simulator over two lines (A and B) into the gateway
 # (AF_XDP, or kernel UDP with --path udp), on a rig of its own, with faults drawn from the seed: per-line
 # loss (up to 20 % on one line, in bursts of up to 100 packets; up to 5 % on
-# the other), duplication, reordering, line B's delay and jitter, and
+# the other), duplication, reordering, each line's delay and jitter, and
 # sometimes a late start of the gateway.  Every run must end with
 #   - the gateway's books equal to the exchange's: the digest over every
 #     level of every symbol, printed by both, and by t2t-backtest --itch on the
@@ -85,7 +85,8 @@ mkdir -p "$out"
 eval "$("${rig[@]}" env)"
 
 # The faults of seed S, drawn with awk's generator: shell words for exsim,
-# then "late=SECONDS".
+# then the late start in seconds, then line A's delay words (drawn last, so
+# that the draws before them stay what they were before A had a delay).
 draw() {
 	awk -v s="$1" 'BEGIN {
 		srand(s)
@@ -100,15 +101,17 @@ draw() {
 			lb, bb, rand() * 0.02, rand() * 0.02
 		printf "--b-delay-us %d --b-jitter-us %d\n", int(rand() * 200), int(rand() * 50)
 		printf "%s\n", rand() < 0.5 ? 0 : 1 + int(rand() * 2)
+		printf "--delay-us %d --jitter-us %d\n", int(rand() * 200), int(rand() * 50)
 	}'
 }
 
 fails=0
 run_seed() {
-	local s=$1 d=$out/seed$1 faults late ok=1 why=()
+	local s=$1 d=$out/seed$1 faults late adelay ok=1 why=()
 	mkdir -p "$d"
 	rm -f "$d"/*
-	{ read -r faults; read -r late; } < <(draw "$s")
+	{ read -r faults; read -r late; read -r adelay; } < <(draw "$s")
+	faults="$faults $adelay"
 	# A late joiner may be ready only after the day's end and then catches
 	# up from the re-request server, which a real exchange keeps up all
 	# day: this one keeps serving after its end of session until the
@@ -174,7 +177,7 @@ run_seed() {
 	fi
 	printf 'chaos: seed %-4s %-4s late %s s, A %s, B %s; gaps %s, re-requests %s%s\n' "$s" \
 		"$([ ${#why[@]} -eq 0 ] && echo ok || echo FAIL)" "$late" \
-		"$(awk '{print $2 "/" $4}' <<<"$faults")" "$(awk '{print $10 "/" $12 ", " $18 "us"}' <<<"$faults")" \
+		"$(awk '{print $2 "/" $4 ", " $22 "us"}' <<<"$faults")" "$(awk '{print $10 "/" $12 ", " $18 "us"}' <<<"$faults")" \
 		"$(jq -r .gaps.opened "$d/gw.json" 2>/dev/null)" "$(jq -r .gaps.requests "$d/gw.json" 2>/dev/null)" \
 		"$([ "$late" != 0 ] && jq -r '", caught up \(.gaps.catchup_msgs) in \(.gaps.catchup_ns / 1e6 | floor) ms"' "$d/gw.json" 2>/dev/null)"
 	if [ ${#why[@]} -gt 0 ]; then

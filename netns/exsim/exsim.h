@@ -119,6 +119,8 @@ struct exsim_cfg {
 	/* a second feed line (line_b.h): the same packets to another group */
 	struct sockaddr_in line_b;	/* sin_port 0: one line */
 	struct fault_cfg fb;
+	uint64_t a_delay_ns;		/* line A's path: packets leave this long late */
+	uint64_t a_jitter_ns;		/* ... plus up to this much more */
 	uint64_t b_delay_ns;		/* B's copy leaves this long after A's */
 	uint64_t b_jitter_ns;		/* ... plus up to this much more */
 

@@ -137,6 +137,10 @@ int feed_open(struct feed *f, const struct exsim_cfg *c, const struct feed_plan 
 	f->fd = open_socket(c, &c->feed, err, errlen);
 	if (f->fd < 0)
 		return -1;
+	if ((c->a_delay_ns || c->a_jitter_ns) &&
+	    delayq_open(&f->adq, f->fd, c->a_delay_ns, c->a_jitter_ns,
+			c->fa.seed ^ UINT64_C(0x6c696e652d61), err, errlen))
+		return -1;
 	return line_b_open(&f->lb, c, open_socket, err, errlen);
 }
 
@@ -152,6 +156,7 @@ void feed_close(struct feed *f)
 		munmap(f->rec, f->rec_cap * sizeof(*f->rec));
 	store_close(&f->store);
 	faults_destroy(&f->fx);
+	delayq_close(&f->adq);
 	line_b_close(&f->lb);
 	f->fd = -1;
 	f->seq_send = f->seq_intended = NULL;
@@ -178,11 +183,21 @@ void feed_start_schedule(struct feed *f, uint64_t t0)
 	f->t0 = t0;
 }
 
-/* One datagram; a failure is counted and the feed goes on (a gap). */
+/*
+ * One datagram; a failure is counted and the feed goes on (a gap).  With
+ * line A's delay it is counted as sent when handed to the delay queue,
+ * which sends it in time (its own counters say how that went).
+ */
 static void send_datagram(struct feed *f, const uint8_t *buf, size_t len)
 {
 	int tries;
 
+	if (f->adq.q && len <= MOLD_MTU_BUDGET) {
+		delayq_put(&f->adq, buf, len, delayq_when(&f->adq, mono_ns()));
+		f->st.packets++;
+		f->st.bytes += len;
+		return;
+	}
 	for (tries = 0; tries < FEED_SEND_TRIES; tries++) {
 		ssize_t n = send(f->fd, buf, len, 0);
 

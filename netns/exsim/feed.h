@@ -124,6 +124,7 @@ struct feed {
 	struct msg_store store;	/* every published message (if enabled) */
 	struct faults fx;	/* line A's */
 	struct line_b lb;	/* line B: the same packets, its own faults */
+	struct delayq adq;	/* line A's delay (--delay-us); q NULL: none */
 
 	uint64_t last_send_ns;	/* of the last datagram, for heartbeats */
 	struct hdr_hist send_ns;	/* duration of the send() call */
@@ -223,6 +224,21 @@ static inline bool feed_send_time(const struct feed *f, uint64_t seq,
 	*sent = f->seq_send[i];
 	*intended = f->seq_intended[i];
 	return true;
+}
+
+/* Line A's delayed packets and line B's copies that are due by @now (all). */
+static inline void feed_flush_lines(struct feed *f, uint64_t now, bool all)
+{
+	delayq_flush(&f->adq, now, all);
+	line_b_flush(&f->lb, now, all);
+}
+
+/* When the next delayed packet of either line is due; UINT64_MAX: none. */
+static inline uint64_t feed_lines_due(const struct feed *f)
+{
+	uint64_t a = delayq_due(&f->adq), b = line_b_due(&f->lb);
+
+	return a < b ? a : b;
 }
 
 #endif /* NETNS_EXSIM_FEED_H */

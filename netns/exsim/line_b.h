@@ -7,8 +7,8 @@
  * Every packet line A is handed (data, heartbeat, end of session) is copied
  * here after its sequence numbers and stamps are set, before A's own faults
  * are applied: the two lines lose different packets.  A copy waits in a
- * queue until its time (A's send time + --b-delay-us + up to
- * --b-jitter-us), and the publisher's wait loop sends it then
+ * delay queue (delayq.h) until its time (A's send time + --b-delay-us + up
+ * to --b-jitter-us), and the publisher's wait loop sends it then
  * (line_b_flush()).  A reordered copy goes out right after the next one; a
  * duplicated one twice; a dropped one never.
  */
@@ -19,34 +19,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "netns/exsim/delayq.h"
 #include "netns/exsim/exsim.h"
 #include "netns/exsim/faults.h"
-
-#define LINE_B_QUEUE	4096	/* copies waiting for their time */
-
-struct line_b_slot {
-	uint64_t due;
-	uint16_t len;
-	uint8_t pkt[MOLD_MTU_BUDGET];
-};
-
-struct line_b_stats {
-	uint64_t packets;	/* sent on line B */
-	uint64_t bytes;
-	uint64_t send_errors;
-	uint64_t queue_full;	/* no room to wait: sent at once */
-	uint64_t max_late_ns;	/* worst lateness of a copy against its due time */
-};
 
 struct line_b {
 	int fd;			/* -1: one line */
 	struct faults fx;
-	uint64_t delay_ns, jitter_ns, rng;
-	struct line_b_slot *q;	/* LINE_B_QUEUE slots, a ring */
-	uint32_t head, n;
+	struct delayq dq;	/* B's delay and jitter; its stats are B's sends */
 	bool holding;		/* a reordered copy waits for the next one */
-	struct line_b_slot held;
-	struct line_b_stats st;
+	uint16_t held_len;
+	uint8_t held[MOLD_MTU_BUDGET];
 };
 
 /* Socket and queue when c->line_b is set (else fd -1).  0, or -1 with err. */
@@ -68,7 +51,7 @@ void line_b_flush(struct line_b *l, uint64_t now, bool all);
 /* When the next copy is due; UINT64_MAX when none waits. */
 static inline uint64_t line_b_due(const struct line_b *l)
 {
-	return l->fd >= 0 && l->n ? l->q[l->head].due : UINT64_MAX;
+	return delayq_due(&l->dq);
 }
 
 #endif /* NETNS_EXSIM_LINE_B_H */

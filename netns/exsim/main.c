@@ -120,8 +120,8 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 	for (;;) {
 		uint64_t now = mono_ns(), left, until;
 
-		/* Line B's copies leave when their delay is over. */
-		line_b_flush(&f->lb, now, false);
+		/* Delayed packets (line A's, line B's copies) leave when due. */
+		feed_flush_lines(f, now, false);
 		/*
 		 * Behind schedule the loop never waits: still read the ports every
 		 * few microseconds, or orders (and their replies) pile up unread
@@ -139,7 +139,7 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 			continue;
 		}
 		progress(L, now);
-		until = min_u64(deadline, line_b_due(&f->lb));
+		until = min_u64(deadline, feed_lines_due(f));
 		left = until > now ? until - now : 0;
 		if (left > L->spin_ns && now - f->last_send_ns > L->spin_ns) {
 			uint64_t nap = left - L->spin_ns;
@@ -240,8 +240,8 @@ static void end_session(struct loop *L)
 	feed_heartbeat(L->r->feed);
 	for (i = 0; i < END_OF_SESSION_COPIES; i++)
 		feed_end_of_session(L->r->feed);
-	/* Line B's copies still waiting go now: nothing is left unsent. */
-	line_b_flush(&L->r->feed->lb, mono_ns(), true);
+	/* Delayed packets still waiting go now: nothing is left unsent. */
+	feed_flush_lines(L->r->feed, mono_ns(), true);
 	L->ended = true;
 }
 

@@ -324,6 +324,11 @@ static const struct opt opts[] = {
 	OPT("fault-seed", 0, OPT_U64, X(fault_seed), "S", "seed of the fault and hostile streams"),
 	OPT("fault-log", 0, OPT_STR, X(fault_log_path), "FILE",
 	    "every fault and hostile packet: event,seq,count"),
+	OPT("delay-us", 0, OPT_U64, X(a_delay_ns), "US",
+	    "line A's path: every feed packet leaves this long after it is published "
+	    "(its stamp is the publishing time)", .max = 1000000),
+	OPT("jitter-us", 0, OPT_U64, X(a_jitter_ns), "US",
+	    "... plus a uniform random delay up to this (never overtaking)", .max = 1000000),
 	OPT_SECTION("A second feed line (B): every feed packet also goes to another group, "
 		    "with faults of its own:"),
 	OPT("line-b", 0, OPT_CALL, 0, "GROUP:PORT",
@@ -583,6 +588,8 @@ static int line_b_checks(struct exsim_cfg *c)
 	    c->line_b.sin_port == c->feed.sin_port)
 		return opt_error(&prog, "--line-b must differ from the feed's address"), -1;
 	/* Microseconds on the command line, nanoseconds inside. */
+	c->a_delay_ns *= 1000;
+	c->a_jitter_ns *= 1000;
 	c->b_delay_ns *= 1000;
 	c->b_jitter_ns *= 1000;
 	/* Line B's streams are its own: same --fault-seed, other numbers. */

@@ -291,10 +291,10 @@ static void json_line_b(const struct exsim_run *r, FILE *o)
 		PRIu64 ", \"queue_full\": %" PRIu64 ", \"max_late_ns\": %" PRIu64
 		", \"dropped_packets\": %" PRIu64 ", \"dropped_msgs\": %" PRIu64
 		", \"dup_packets\": %" PRIu64 ", \"reordered_packets\": %" PRIu64 "},\n",
-		grp, ntohs(c->line_b.sin_port), l->delay_ns, l->jitter_ns,
+		grp, ntohs(c->line_b.sin_port), l->dq.delay_ns, l->dq.jitter_ns,
 		c->fb.drop_rate, c->fb.drop_burst, c->fb.dup_rate, c->fb.reorder_rate,
-		c->fb.ndrop_seqs, l->st.packets, l->st.bytes, l->st.send_errors,
-		l->st.queue_full, l->st.max_late_ns, l->fx.st.dropped_packets,
+		c->fb.ndrop_seqs, l->dq.st.packets, l->dq.st.bytes, l->dq.st.send_errors,
+		l->dq.st.queue_full, l->dq.st.max_late_ns, l->fx.st.dropped_packets,
 		l->fx.st.dropped_msgs, l->fx.st.dup_packets, l->fx.st.reordered_packets);
 }
 
@@ -319,6 +319,17 @@ static void json_hostile(const struct exsim_run *r, FILE *o)
 		fprintf(o, "%s\"%s\": %" PRIu64, k ? ", " : "", hostile_class_name(k),
 			h->by_class[k]);
 	fputs("}},\n", o);
+}
+
+/* Line A's path delay (--delay-us, --jitter-us): how its sends went. */
+static void json_line_a_delay(const struct exsim_run *r, FILE *o)
+{
+	const struct delayq *d = &r->feed->adq;
+
+	fprintf(o, "  \"line_a_delay\": {\"delay_ns\": %" PRIu64 ", \"jitter_ns\": %" PRIu64
+		", \"packets\": %" PRIu64 ", \"send_errors\": %" PRIu64 ", \"queue_full\": %"
+		PRIu64 ", \"max_late_ns\": %" PRIu64 "},\n", d->delay_ns, d->jitter_ns,
+		d->st.packets, d->st.send_errors, d->st.queue_full, d->st.max_late_ns);
 }
 
 static void json_faults(const struct exsim_run *r, FILE *o)
@@ -356,6 +367,8 @@ static void json_faults(const struct exsim_run *r, FILE *o)
 		c->fa.ndrop_seqs, x->st.dropped_packets, x->st.dropped_msgs,
 		x->st.dropped_ticks, x->st.seq_dropped_packets, x->st.dup_packets,
 		x->st.reordered_packets, x->st.reordered_msgs, x->log_n, x->log_dropped);
+	if (r->feed->adq.q)
+		json_line_a_delay(r, o);
 	if (r->feed->lb.fd >= 0)
 		json_line_b(r, o);
 	json_hostile(r, o);

@@ -6,7 +6,8 @@
 # orders equal to the backtester's on the published ticks, positions
 # reconciled with the exchange.  A hole one line has and the other fills
 # is not re-requested (the gateway waits --line-wait for the other line);
-# with no wait it is.  A dead line A costs nothing while B runs.
+# with no wait it is.  A dead line A costs nothing while B runs, and a
+# slow one leaves the lead to B.
 . "$(dirname "$0")/../lib.sh"
 need root build/t2t-gateway build/t2t-exsim build/t2t-backtest
 
@@ -98,6 +99,21 @@ test_dead_line_a_costs_nothing() {
 		test "$(j "$T_TMP/d.gw.json" .lines.a_taken)" -le 8 -a \
 		     "$(j "$T_TMP/d.gw.json" .gaps.requests)" -eq 0 -a \
 		     "$(j "$T_TMP/d.gw.json" .lines.b_taken)" -gt 1000
+}
+
+# Line A's path slower than B's (exsim --delay-us): B's copies come first
+# and are the ones kept; A's, late, are dropped as duplicates.
+test_a_slow_line_a_lets_b_lead() {
+	local gw ex
+	rig_up "" --line-b "$(t_subnet b)"
+	run slowa xdp -- --delay-us 300 --jitter-us 50 || return
+	one_stream slowa
+	gw=$T_TMP/slowa.gw.json ex=$T_TMP/slowa.ex.json
+	check "slowa: B's copies led ($(j "$gw" .lines.b_taken) taken from B, $(j "$gw" .lines.a_taken) from A)" \
+		test "$(j "$gw" .lines.b_taken)" -gt "$(( $(j "$gw" .lines.a_taken) * 10 ))"
+	expect_eq "slowa: every packet of line A left its delay queue, none failed" \
+		"$(j "$ex" .line_a_delay.packets) $(j "$ex" .line_a_delay.send_errors)" \
+		"$(j "$ex" .packets) 0"
 }
 
 # A new user's order of things: the exchange first, the gateway 2 s later,
