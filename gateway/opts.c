@@ -104,31 +104,12 @@ static int firm(void *cfg, const char *a, char *why, size_t n)
 	return 0;
 }
 
-static int cpu(void *cfg, const char *a, char *why, size_t n)
-{
-	struct gw_opts *o = cfg;
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	char *end;
-	long v = strtol(a, &end, 10);
-
-	if (end == a || *end || v < -1 || v >= ncpu)
-		return snprintf(why, n, "is not a CPU here: this machine has CPUs 0..%ld "
-				"(or -1 not to pin)", ncpu - 1), -1;
-	o->cpu = (int)v;
-	return 0;
-}
-
 static int capture_note(void *cfg, const char *a, char *why, size_t n)
 {
 	struct gw_opts *o = cfg;
-	const char *eq = strchr(a, '=');
 
-	if (!eq || !capture_key_ok(a, (size_t)(eq - a)))
-		return snprintf(why, n, "wants KEY=VALUE, KEY of [a-z0-9_.-]"), -1;
-	if (o->n_capture_notes == GW_CAPTURE_NOTES)
-		return snprintf(why, n, "given more than %d times", GW_CAPTURE_NOTES), -1;
-	o->capture_note[o->n_capture_notes++] = a;
-	return 0;
+	return capture_note_add(o->capture_note, &o->n_capture_notes, GW_CAPTURE_NOTES, a,
+				why, n);
 }
 
 static const struct opt opts[] = {
@@ -259,8 +240,7 @@ static const struct opt opts[] = {
 	  "IOC limit = trigger price +- BP basis points", .max = 10000),
 	OPT("firm", 0, OPT_CALL, 0, "FIRM", "OUCH firm", .call = firm, .def = "T2TG"),
 	OPT_SECTION("Run:"),
-	OPT("cpu", 0, OPT_CALL, 0, "N", "pin the hot loop to CPU N (-1: do not pin)",
-	  .call = cpu, .def = "1"),
+	OPT("cpu", 0, OPT_CPU, G(cpu), "N", "pin the hot loop to CPU N (-1: do not pin)"),
 	OPT("fifo", 0, OPT_FLAG, G(fifo), NULL, "SCHED_FIFO for the hot loop (beware RT throttling)"),
 	OPT("duration", 0, OPT_DOUBLE, G(duration), "S",
 	  "stop after S seconds (default: run until a signal)", .max = 1e7),

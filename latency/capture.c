@@ -30,6 +30,19 @@ bool capture_key_ok(const char *k, size_t len)
 	return true;
 }
 
+int capture_note_add(const char **notes, unsigned int *n, unsigned int max,
+		     const char *arg, char *why, size_t whylen)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (!eq || !capture_key_ok(arg, (size_t)(eq - arg)))
+		return snprintf(why, whylen, "wants KEY=VALUE, KEY of [a-z0-9_.-]"), -1;
+	if (*n == max)
+		return snprintf(why, whylen, "given more than %u times", max), -1;
+	notes[(*n)++] = arg;
+	return 0;
+}
+
 void capture_meta_init(struct capture_meta *m, const char *path)
 {
 	memset(m, 0, sizeof(*m));

@@ -62,6 +62,13 @@ struct capture_meta {
 
 /* A header key: 1..31 of [a-z0-9_.-] (len bytes of key). */
 bool capture_key_ok(const char *key, size_t len);
+/*
+ * A --capture-note KEY=VALUE argument for a program's header notes: @arg
+ * kept in notes[*n] when its key is valid and fewer than @max are kept.
+ * 0, or -1 with why (for an option table's OPT_CALL).
+ */
+int capture_note_add(const char **notes, unsigned int *n, unsigned int max,
+		     const char *arg, char *why, size_t whylen);
 void capture_meta_init(struct capture_meta *m, const char *path);
 /* Set (or replace) key; keys are [a-z0-9_.-], 1..31 characters; control
  * characters in the value become '?' and a long value is cut.  0, or

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util/opt.h"
 
@@ -167,6 +168,19 @@ static int apply(const struct opt *o, void *cfg, const char *a, char *why, size_
 		}
 		*(int *)field(cfg, o->off) = (int)iv;
 		return 0;
+	case OPT_CPU: {
+		long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+		errno = 0;
+		iv = strtoll(a, &end, 10);
+		if (errno || end == a || *end || iv < -1 || iv >= ncpu) {
+			snprintf(why, n, "is not a CPU here: this machine has CPUs 0..%ld "
+				 "(or -1 not to pin)", ncpu - 1);
+			return -1;
+		}
+		*(int *)field(cfg, o->off) = (int)iv;
+		return 0;
+	}
 	case OPT_DOUBLE:
 	case OPT_MS:
 		if (parse_double(a, &d) || d < lo || d > hi) {
@@ -340,6 +354,7 @@ static void default_text(const struct opt *o, const void *cfg, char *buf, size_t
 			snprintf(buf, n, "%llu", (unsigned long long)*(const uint64_t *)f);
 		break;
 	case OPT_INT:
+	case OPT_CPU:
 		snprintf(buf, n, "%d", *(const int *)f);
 		break;
 	case OPT_DOUBLE:

@@ -42,6 +42,7 @@ enum opt_type {
 	OPT_IP_PORT,	/* IP:PORT: uint32_t at .off, uint16_t at .off2 */
 	OPT_INADDR,	/* struct in_addr (network order) */
 	OPT_NPORT,	/* uint16_t in network order, [.min, 65535] (.min 0: 1) */
+	OPT_CPU,	/* int: a CPU of this machine, or -1 (do not pin) */
 	OPT_CALL,	/* .call(cfg, arg, why, whylen): 0 or -1 with why */
 };
 

@@ -23,34 +23,12 @@ static int xdp_mode(void *cfg, const char *a, char *why, size_t n)
 	return 0;
 }
 
-static int cpu(void *cfg, const char *a, char *why, size_t n)
-{
-	struct floor_opts *o = cfg;
-	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
-	uint64_t v;
-
-	if (!strcmp(a, "-1")) {
-		o->cpu = -1;
-		return 0;
-	}
-	if (opt_parse_u64(a, 0, (uint64_t)ncpu - 1, &v))
-		return snprintf(why, n, "is not a CPU here: 0..%ld, or -1 not to pin",
-				ncpu - 1), -1;
-	o->cpu = (int)v;
-	return 0;
-}
-
 static int capture_note(void *cfg, const char *a, char *why, size_t n)
 {
 	struct floor_opts *o = cfg;
-	const char *eq = strchr(a, '=');
 
-	if (!eq || !capture_key_ok(a, (size_t)(eq - a)))
-		return snprintf(why, n, "wants KEY=VALUE, KEY of [a-z0-9_.-]"), -1;
-	if (o->n_capture_notes == FLOOR_CAPTURE_NOTES)
-		return snprintf(why, n, "given more than %d times", FLOOR_CAPTURE_NOTES), -1;
-	o->capture_note[o->n_capture_notes++] = a;
-	return 0;
+	return capture_note_add(o->capture_note, &o->n_capture_notes, FLOOR_CAPTURE_NOTES, a,
+				why, n);
 }
 
 static const struct opt opts[] = {
@@ -94,8 +72,7 @@ static const struct opt opts[] = {
 	  "answer the first tick, then one in N (the gateway orders on about one tick\n"
 	  "in 13 with its default strategy)", .min = 1, .max = 1000000),
 	OPT_SECTION("Run:"),
-	OPT("cpu", 0, OPT_CALL, 0, "N", "pin the loop to CPU N (-1: do not pin)", .call = cpu,
-	  .def = "1"),
+	OPT("cpu", 0, OPT_CPU, F(cpu), "N", "pin the loop to CPU N (-1: do not pin)"),
 	OPT("duration", 0, OPT_DOUBLE, F(duration), "S",
 	  "stop after S seconds (default: until a signal)", .max = 1e7),
 	OPT("exit-on-end", 0, OPT_FLAG, F(exit_on_end), NULL,

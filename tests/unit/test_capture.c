@@ -472,6 +472,27 @@ static void test_writer_error(void **state)
 	}
 }
 
+/* --capture-note KEY=VALUE, as the gateway and t2t-floor take it. */
+static void test_capture_notes(void **state)
+{
+	const char *notes[2];
+	unsigned int n = 0;
+	char why[128];
+
+	(void)state;
+	assert_int_equal(capture_note_add(notes, &n, 2, "rig=p1", why, sizeof(why)), 0);
+	assert_int_equal(capture_note_add(notes, &n, 2, "rate=10000", why, sizeof(why)), 0);
+	assert_int_equal(n, 2);
+	assert_string_equal(notes[1], "rate=10000");
+	assert_int_equal(capture_note_add(notes, &n, 2, "x=1", why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "more than 2"));
+	n = 0;
+	assert_int_equal(capture_note_add(notes, &n, 2, "novalue", why, sizeof(why)), -1);
+	assert_int_equal(capture_note_add(notes, &n, 2, "Bad=1", why, sizeof(why)), -1);
+	assert_int_equal(capture_note_add(notes, &n, 2, "=1", why, sizeof(why)), -1);
+	assert_int_equal(n, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +508,7 @@ int main(void)
 		cmocka_unit_test(test_corrupt_gzip),
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_writer_error),
+		cmocka_unit_test(test_capture_notes),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -8,8 +8,10 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "util/opt.h"
@@ -170,6 +172,32 @@ static void test_help_from_table(void **state)
 	free(text);
 }
 
+/* --cpu: a CPU of this machine or -1, nothing else. */
+static void test_cpu_option(void **state)
+{
+	struct { int cpu; } c = { 5 };
+	static const struct opt o[] = {
+		OPT("cpu", 0, OPT_CPU, 0, "N", "pin"),
+		OPT_END,
+	};
+	static const struct opt_prog p = { .name = "t", .usage = "", .opts = o };
+	char big[32];
+	char *ok0[] = { "t", "--cpu", "0", NULL }, *off[] = { "t", "--cpu", "-1", NULL };
+	char *neg[] = { "t", "--cpu", "-2", NULL }, *junk[] = { "t", "--cpu", "1x", NULL };
+	char *huge[] = { "t", "--cpu", big, NULL };
+
+	(void)state;
+	snprintf(big, sizeof(big), "%ld", sysconf(_SC_NPROCESSORS_CONF));
+	assert_int_equal(opt_parse(&p, &c, 3, ok0, NULL), 0);
+	assert_int_equal(c.cpu, 0);
+	assert_int_equal(opt_parse(&p, &c, 3, off, NULL), 0);
+	assert_int_equal(c.cpu, -1);
+	assert_int_not_equal(opt_parse(&p, &c, 3, neg, NULL), 0);
+	assert_int_not_equal(opt_parse(&p, &c, 3, junk, NULL), 0);
+	assert_int_not_equal(opt_parse(&p, &c, 3, huge, NULL), 0);	/* one past the last */
+	assert_int_equal(c.cpu, -1);
+}
+
 /* The MAC parser the gateway's --exchange-mac and the test tools share. */
 static void test_mac_parser(void **state)
 {
@@ -195,6 +223,7 @@ int main(void)
 		cmocka_unit_test(test_optional_argument),
 		cmocka_unit_test(test_help_from_table),
 		cmocka_unit_test(test_mac_parser),
+		cmocka_unit_test(test_cpu_option),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
