@@ -483,7 +483,8 @@ static void json_orders(const struct exsim_run *r, FILE *o)
 		", \"bad_tif\": %" PRIu64 ", \"bad_shares\": %" PRIu64
 		", \"bad_price\": %" PRIu64 ", \"overflow\": %" PRIu64 "},\n"
 		"    \"unmatched_seq\": %" PRIu64 ", \"bad_token\": %" PRIu64
-		", \"no_kernel_ts\": %" PRIu64 ", \"replies\": %" PRIu64
+		", \"no_kernel_ts\": %" PRIu64 ", \"clock_errors\": %" PRIu64
+		", \"replies\": %" PRIu64
 		", \"reply_errors\": %" PRIu64 ", \"replies_dropped\": %" PRIu64
 		", \"resend_requests\": %" PRIu64 ", \"resend_bad\": %" PRIu64
 		", \"resent\": %" PRIu64 ", \"log_dropped\": %" PRIu64 "},\n",
@@ -492,7 +493,7 @@ static void json_orders(const struct exsim_run *r, FILE *o)
 		ss->truncated, n->executed, n->canceled, n->no_price, n->rejected,
 		n->closed, n->unknown_symbol, n->bad_side, n->bad_tif,
 		n->bad_shares, n->bad_price, n->overflow, ss->unmatched,
-		ss->bad_token, ss->no_kernel_ts, ss->replies, ss->reply_errors,
+		ss->bad_token, ss->no_kernel_ts, ss->clock_errors, ss->replies, ss->reply_errors,
 		ss->replies_dropped, ss->resend_requests, ss->resend_bad, ss->resent,
 		ss->log_dropped);
 	fprintf(o, "  \"attacks\": {\"junk\": %" PRIu64 ", \"spoofed\": %" PRIu64

@@ -245,8 +245,14 @@ static void reply_outcome(struct sink *s, const struct ouch_enter_order *o,
 	reply(s, &r, to);
 }
 
-/* Kernel receive time on CLOCK_MONOTONIC: the user-space read minus the
- * datagram's age on CLOCK_REALTIME (robust to realtime steps before now). */
+/* Two clock reads this close are taken as one instant. */
+#define SAME_INSTANT_NS 2000
+
+/*
+ * Kernel receive time on CLOCK_MONOTONIC: now minus the datagram's age on
+ * CLOCK_REALTIME (robust to realtime steps before now); @user, the
+ * user-space arrival, when the datagram carries no stamp.
+ */
 static uint64_t kernel_arrival(struct sink *s, struct msghdr *mh, uint64_t user)
 {
 	struct cmsghdr *cm;
@@ -254,12 +260,24 @@ static uint64_t kernel_arrival(struct sink *s, struct msghdr *mh, uint64_t user)
 	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
 		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
 			struct timespec ts;
-			uint64_t kreal, rnow = real_ns();
+			uint64_t kreal, rnow, mono, r2;
 
+			/*
+			 * The stamp is CLOCK_REALTIME: its age, read on both clocks
+			 * back to back (again when a stall came between them, which
+			 * would age the packet by the stall), taken off now.
+			 */
+			for (int tries = 0; tries < 3; tries++) {
+				rnow = real_ns();
+				mono = mono_ns();
+				r2 = real_ns();
+				if (r2 - rnow < SAME_INSTANT_NS)
+					break;
+			}
 			memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
 			kreal = ts_ns(&ts);
-			if (kreal && kreal <= rnow && rnow - kreal <= user)
-				return user - (rnow - kreal);
+			if (kreal && kreal <= rnow && rnow - kreal <= mono)
+				return mono - (rnow - kreal);
 			break;
 		}
 	}
@@ -326,6 +344,11 @@ static uint64_t match_send(struct sink *s, const char *token, uint64_t t_user,
 		s->st.unmatched++;
 		*t_send = *t_intended = 0;
 		return 0;
+	}
+	/* As the gateway's stages: an interval that ends before it starts is the clocks'. */
+	if (t_kern < *t_send) {
+		s->st.clock_errors++;
+		return md_seq;
 	}
 	hdr_record(&s->w2w, (int64_t)(t_kern - *t_send));
 	hdr_record(&s->w2w_user, (int64_t)(t_user - *t_send));

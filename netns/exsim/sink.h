@@ -81,6 +81,7 @@ struct sink_stats {
 	uint64_t bad_token;	/* token bytes not base-32: no wire-to-wire */
 	uint64_t unmatched;	/* token seq never published: no wire-to-wire */
 	uint64_t no_kernel_ts;	/* user-space arrival used instead */
+	uint64_t clock_errors;	/* arrival before the send: left out, never clamped */
 	uint64_t replies;
 	uint64_t reply_errors;
 	uint64_t replies_dropped;	/* --reply-drop-rate */
