@@ -5,10 +5,9 @@ ENGINE_SRCS := gateway/engine.c gateway/gap.c gateway/inst.c gateway/risk.c \
 	gateway/orders.c
 
 GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
-	gateway/xsk_port.c gateway/busy_poll.c gateway/netif.c \
 	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c gateway/mon.c
 
-$(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libsteer.a $(BUILD)/libmonitor.a \
+$(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libnet.a $(BUILD)/libsteer.a $(BUILD)/libmonitor.a \
 		$(BUILD)/libbook.a $(BUILD)/libproto.a \
 		$(BUILD)/libutil.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 	$(CC) $(CFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "gateway/busy_poll.h"
+#include "net/busy_poll.h"
 #include "gateway/engine.h"
 
 #define GW_CAPTURE_NOTES 16

@@ -14,7 +14,7 @@
 #include "gateway/opts.h"
 #include "gateway/warm.h"
 #include "bpf/steer_loader.h"
-#include "gateway/xsk_port.h"
+#include "net/xsk_port.h"
 #include "proto/frame.h"
 
 struct gw_mon;

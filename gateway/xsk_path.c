@@ -13,7 +13,7 @@
 
 #include "util/clock.h"
 #include "gateway/mon.h"
-#include "gateway/netif.h"
+#include "net/netif.h"
 #include "gateway/path.h"
 
 #include "proto/moldudp64.h"

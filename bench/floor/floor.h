@@ -9,7 +9,7 @@
  * it answers the gateway, and measures wire to wire from the token.
  *
  * Two flavours, as the gateway has: AF_XDP through the gateway's own
- * socket code and XDP program (gateway/xsk_port.h, bpf/steer.bpf.c), so the
+ * socket code and XDP program (net/xsk_port.h, bpf/steer.bpf.c), so the
  * same stamps exist (XDP hook, seen, queued, sent), and kernel UDP with a
  * non-blocking busy spin (the kernel's receive stamp as the hook).
  *
@@ -24,7 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gateway/busy_poll.h"
+#include "net/busy_poll.h"
 #include "latency/order_rec.h"
 #include "proto/be.h"
 #include "proto/itch.h"

@@ -4,8 +4,7 @@
 FLOOR_SRCS := bench/floor/main.c bench/floor/opts.c bench/floor/floor.c \
 	bench/floor/xsk.c bench/floor/udp.c
 
-$(BUILD)/t2t-floor: $(call objs,$(FLOOR_SRCS)) $(BUILD)/gateway/xsk_port.o \
-		$(BUILD)/gateway/netif.o $(BUILD)/gateway/busy_poll.o $(BUILD)/libsteer.a \
+$(BUILD)/t2t-floor: $(call objs,$(FLOOR_SRCS)) $(BUILD)/libnet.a $(BUILD)/libsteer.a \
 		$(BUILD)/libproto.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz $(LDLIBS)
 BINS += $(BUILD)/t2t-floor

@@ -13,8 +13,8 @@
 
 #include "bench/floor/floor.h"
 #include "bpf/steer_loader.h"
-#include "gateway/netif.h"
-#include "gateway/xsk_port.h"
+#include "net/netif.h"
+#include "net/xsk_port.h"
 #include "proto/frame.h"
 #include "util/clock.h"
 

@@ -8,7 +8,7 @@
 #include <bpf/bpf.h>
 #include <linux/if_xdp.h>
 
-#include "gateway/xsk_port.h"
+#include "net/xsk_port.h"
 
 #define HUGEPAGE_SIZE (2u << 20)
 

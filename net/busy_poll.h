@@ -12,8 +12,8 @@
  * sysfs, the operator's settings): then the sender only queues the packet
  * and the XDP program, the copy and the stack all run on the poller's core.
  */
-#ifndef GATEWAY_BUSY_POLL_H
-#define GATEWAY_BUSY_POLL_H
+#ifndef NET_BUSY_POLL_H
+#define NET_BUSY_POLL_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -36,4 +36,4 @@ int busy_poll_set(int fd, const struct busy_poll_cfg *c, char *err, size_t errle
 /* The NAPI id the kernel last saw the socket's packets come from; 0: none yet. */
 unsigned int busy_poll_napi_id(int fd);
 
-#endif /* GATEWAY_BUSY_POLL_H */
+#endif /* NET_BUSY_POLL_H */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* What the AF_XDP path must know of the interface and its neighbour. */
-#ifndef GATEWAY_NETIF_H
-#define GATEWAY_NETIF_H
+#ifndef NET_NETIF_H
+#define NET_NETIF_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -18,4 +18,4 @@ int netif_on_link(const char *ifname, uint32_t ip, char *net, size_t netlen);
 int netif_neigh_mac(const char *ifname, uint32_t ip, uint8_t mac[6],
 		    char *err, size_t errlen);
 
-#endif /* GATEWAY_NETIF_H */
+#endif /* NET_NETIF_H */

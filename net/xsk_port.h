@@ -9,8 +9,8 @@
  * inline functions below are what the hot loop calls, and the only syscall
  * among them is the TX kick.
  */
-#ifndef GATEWAY_XSK_PORT_H
-#define GATEWAY_XSK_PORT_H
+#ifndef NET_XSK_PORT_H
+#define NET_XSK_PORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,7 +18,7 @@
 #include <sys/socket.h>
 #include <xdp/xsk.h>
 
-#include "gateway/busy_poll.h"
+#include "net/busy_poll.h"
 
 struct xsk_port_cfg {
 	const char *ifname;
@@ -153,4 +153,4 @@ static inline int xsk_port_tx_queue(struct xsk_port *p, uint64_t addr,
  */
 int xsk_port_kick(struct xsk_port *p);
 
-#endif /* GATEWAY_XSK_PORT_H */
+#endif /* NET_XSK_PORT_H */

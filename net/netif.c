@@ -8,7 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "gateway/netif.h"
+#include "net/netif.h"
 
 int netif_addr(const char *ifname, uint32_t *ip, uint8_t mac[6],
 	       char *err, size_t errlen)

@@ -1,0 +1,15 @@
+# net/: the network below the programs that send orders (the gateway and
+# the rig's floor): the AF_XDP socket and its UMEM, what an interface and
+# its neighbour are, busy polling, and the order session's own TCP client.
+
+NET_SRCS := net/xsk_port.c net/netif.c net/busy_poll.c
+
+$(BUILD)/libnet.a: $(call objs,$(NET_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+$(ASAN)/libnet.a: $(call asan_objs,$(NET_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
+
+BINS += $(BUILD)/libnet.a $(ASAN)/libnet.a
