@@ -2,7 +2,7 @@
 # the rig's floor): the AF_XDP socket and its UMEM, what an interface and
 # its neighbour are, busy polling, and the order session's own TCP client.
 
-NET_SRCS := net/xsk_port.c net/netif.c net/busy_poll.c
+NET_SRCS := net/xsk_port.c net/netif.c net/busy_poll.c net/tcp.c
 
 $(BUILD)/libnet.a: $(call objs,$(NET_SRCS))
 	@mkdir -p $(@D)
@@ -13,3 +13,8 @@ $(ASAN)/libnet.a: $(call asan_objs,$(NET_SRCS))
 	$(AR) rcs $@ $^
 
 BINS += $(BUILD)/libnet.a $(ASAN)/libnet.a
+
+# The own TCP client against a peer played by the test (no network).
+$(ASAN)/tests/unit/test_tcp: $(ASAN)/tests/unit/test_tcp.o $(ASAN)/libnet.a $(ASAN)/libproto.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_tcp

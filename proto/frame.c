@@ -101,10 +101,10 @@ size_t frame_finish(struct frame_template *t, uint8_t *frame,
 	return frame_patch(t, frame, payload_len);
 }
 
-int frame_parse_udp(const uint8_t *frame, size_t len, struct frame_udp *out)
+int frame_parse_ip4(const uint8_t *frame, size_t len, struct frame_ip4 *out)
 {
-	const uint8_t *ip, *udp;
-	size_t ihl, ip_len, udp_len;
+	const uint8_t *ip;
+	size_t ihl, ip_len;
 	uint16_t frag;
 
 	if (len < FRAME_ETH_LEN)
@@ -131,26 +131,48 @@ int frame_parse_udp(const uint8_t *frame, size_t len, struct frame_udp *out)
 	frag = be16_load(ip + 6);
 	if (frag & (IP_MF | IP_OFFSET_MASK))
 		return PROTO_E_FRAGMENT;
-	if (ip[9] != IPPROTO_UDP_NUM)
-		return PROTO_E_NOT_UDP;
-
-	udp = ip + ihl;
-	if (ip_len - ihl < FRAME_UDP_LEN)
-		return PROTO_E_SHORT;
-	udp_len = be16_load(udp + 4);
-	if (udp_len < FRAME_UDP_LEN || udp_len > ip_len - ihl)
-		return PROTO_E_LENGTH;
 
 	out->ip = ip;
+	out->l4 = ip + ihl;
+	out->ip_hdr_len = (uint16_t)ihl;
+	out->l4_len = (uint16_t)(ip_len - ihl);
+	out->proto = ip[9];
+	out->src_ip = be32_load(ip + 12);
+	out->dst_ip = be32_load(ip + 16);
+	return 0;
+}
+
+int frame_parse_udp_ip4(const struct frame_ip4 *ip, struct frame_udp *out)
+{
+	const uint8_t *udp = ip->l4;
+	size_t udp_len;
+
+	if (ip->proto != IPPROTO_UDP_NUM)
+		return PROTO_E_NOT_UDP;
+	if (ip->l4_len < FRAME_UDP_LEN)
+		return PROTO_E_SHORT;
+	udp_len = be16_load(udp + 4);
+	if (udp_len < FRAME_UDP_LEN || udp_len > ip->l4_len)
+		return PROTO_E_LENGTH;
+
+	out->ip = ip->ip;
 	out->udp = udp;
 	out->payload = udp + FRAME_UDP_LEN;
 	out->payload_len = (uint16_t)(udp_len - FRAME_UDP_LEN);
-	out->ip_hdr_len = (uint16_t)ihl;
-	out->src_ip = be32_load(ip + 12);
-	out->dst_ip = be32_load(ip + 16);
+	out->ip_hdr_len = ip->ip_hdr_len;
+	out->src_ip = ip->src_ip;
+	out->dst_ip = ip->dst_ip;
 	out->src_port = be16_load(udp);
 	out->dst_port = be16_load(udp + 2);
 	return 0;
+}
+
+int frame_parse_udp(const uint8_t *frame, size_t len, struct frame_udp *out)
+{
+	struct frame_ip4 ip;
+	int ret = frame_parse_ip4(frame, len, &ip);
+
+	return ret ? ret : frame_parse_udp_ip4(&ip, out);
 }
 
 int frame_verify_checksums(const struct frame_udp *f)

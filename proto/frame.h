@@ -82,6 +82,25 @@ size_t frame_finish_sum(struct frame_template *t, uint8_t *frame,
 size_t frame_patch_sum(struct frame_template *t, uint8_t *frame,
 		       size_t payload_len, uint64_t payload_sum);
 
+/* A received IPv4 packet (not a fragment), pointing into the frame. */
+struct frame_ip4 {
+	const uint8_t *ip;		/* IPv4 header */
+	const uint8_t *l4;		/* what follows it */
+	uint16_t ip_hdr_len;		/* IHL * 4 */
+	uint16_t l4_len;		/* IPv4 total length - IHL * 4 */
+	uint8_t proto;
+	uint32_t src_ip;		/* host order */
+	uint32_t dst_ip;
+};
+
+/*
+ * The IPv4 packet of a frame.  Returns 0 or PROTO_E_SHORT, PROTO_E_ETHERTYPE,
+ * PROTO_E_IP_HDR (version != 4, IHL < 5, total length < IHL * 4),
+ * PROTO_E_LENGTH (total length beyond the frame), PROTO_E_FRAGMENT.
+ * Ethernet padding after the IPv4 total length is ignored.
+ */
+int frame_parse_ip4(const uint8_t *frame, size_t len, struct frame_ip4 *out);
+
 /* A received UDP datagram, pointing into the frame. */
 struct frame_udp {
 	const uint8_t *ip;		/* IPv4 header */
@@ -103,6 +122,8 @@ struct frame_udp {
  * Ethernet padding after the IPv4 total length is ignored.
  */
 int frame_parse_udp(const uint8_t *frame, size_t len, struct frame_udp *out);
+/* The UDP datagram of a parsed IPv4 packet: as frame_parse_udp() after it. */
+int frame_parse_udp_ip4(const struct frame_ip4 *ip, struct frame_udp *out);
 
 /*
  * Verify the IPv4 header checksum and the UDP checksum (0 = not used) of a

@@ -17,6 +17,8 @@ const char *proto_strerror(int err)
 	case PROTO_E_NOT_UDP:	return "not UDP";
 	case PROTO_E_CHECKSUM:	return "bad checksum";
 	case PROTO_E_RANGE:	return "out of range";
+	case PROTO_E_NOT_TCP:	return "not TCP";
+	case PROTO_E_TCP_HDR:	return "bad TCP header";
 	}
 	return "unknown error";
 }

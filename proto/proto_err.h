@@ -22,6 +22,8 @@ enum proto_err {
 	PROTO_E_NOT_UDP		= -10,	/* IPv4 protocol is not UDP */
 	PROTO_E_CHECKSUM	= -11,	/* checksum verification failed */
 	PROTO_E_RANGE		= -12,	/* value does not fit the field */
+	PROTO_E_NOT_TCP		= -13,	/* IPv4 protocol is not TCP */
+	PROTO_E_TCP_HDR		= -14,	/* TCP data offset or options invalid */
 };
 
 /* Short constant name for an error code ("short", "length", ...). */

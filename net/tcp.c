@@ -1,0 +1,712 @@
+// SPDX-License-Identifier: MIT
+/* The own TCP client: segment processing (RFC 9293), timers (RFC 6298). */
+#include <errno.h>
+#include <string.h>
+
+#include "net/tcp.h"
+
+/* RTO granularity G of RFC 6298: the idle turn's timer resolution. */
+#define RTO_GRANULARITY_NS	100000ull
+
+const char *const tcp_state_names[TCP_STATE_NR] = {
+	[TCP_CLOSED] = "closed",
+	[TCP_SYN_SENT] = "syn_sent",
+	[TCP_ESTABLISHED] = "established",
+	[TCP_FIN_WAIT_1] = "fin_wait_1",
+	[TCP_FIN_WAIT_2] = "fin_wait_2",
+	[TCP_CLOSING] = "closing",
+	[TCP_TIME_WAIT] = "time_wait",
+	[TCP_CLOSE_WAIT] = "close_wait",
+	[TCP_LAST_ACK] = "last_ack",
+};
+
+const char *const tcp_why_names[TCP_WHY_NR] = {
+	[TCP_WHY_NONE] = "none",
+	[TCP_WHY_REFUSED] = "refused",
+	[TCP_WHY_RESET] = "reset",
+	[TCP_WHY_PEER_FIN] = "peer closed",
+	[TCP_WHY_TIMEOUT] = "retransmissions unanswered",
+	[TCP_WHY_ABORTED] = "aborted",
+	[TCP_WHY_CLOSED] = "closed",
+};
+
+static uint64_t min_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint64_t clamp_rto(const struct tcp_conn *c, uint64_t rto)
+{
+	if (rto < c->cfg.rto_min_ns)
+		return c->cfg.rto_min_ns;
+	return rto > c->cfg.rto_max_ns ? c->cfg.rto_max_ns : rto;
+}
+
+void tcp_init(struct tcp_conn *c, const struct tcp_cfg *cfg, const struct tcp_tx *tx)
+{
+	memset(c, 0, sizeof(*c));
+	c->cfg = *cfg;
+	c->tx = *tx;
+	c->state = TCP_CLOSED;
+	tcp_template_init(&c->tmpl, &cfg->local, &cfg->remote, 64);
+}
+
+/* Is the connection one that sends data (and takes tcp_write())? */
+static bool sends_data(const struct tcp_conn *c)
+{
+	return c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT;
+}
+
+/* Bytes of sbuf from stream position @seq into @dst. */
+static void sbuf_get(const struct tcp_conn *c, uint32_t seq, uint8_t *dst, uint32_t len)
+{
+	uint32_t off = seq & (TCP_SBUF - 1), first = TCP_SBUF - off;
+
+	if (len <= first) {
+		memcpy(dst, c->sbuf + off, len);
+		return;
+	}
+	memcpy(dst, c->sbuf + off, first);
+	memcpy(dst + first, c->sbuf, len - first);
+}
+
+/*
+ * One segment: @len payload bytes from sbuf at @seq (0: none), options for
+ * a SYN.  False when no TX frame was free (counted; the caller retries).
+ */
+static bool emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags,
+		 uint32_t len)
+{
+	uint8_t opt[TCP_OPT_MSS_LEN];
+	size_t opt_len = 0, flen;
+	uint64_t handle, sum = 0;
+	uint8_t *frame = c->tx.frame(c->tx.ctx, &handle);
+
+	if (!frame) {
+		c->st.no_frame++;
+		return false;
+	}
+	if (flags & TCP_SYN) {
+		opt[0] = TCP_OPT_MSS;
+		opt[1] = TCP_OPT_MSS_LEN;
+		be16_store(opt + 2, c->cfg.mss);
+		opt_len = sizeof(opt);
+		memcpy(frame + FRAME_TCP_HDR_LEN, opt, opt_len);
+	}
+	if (len) {
+		uint8_t *p = frame + FRAME_TCP_HDR_LEN + opt_len;
+
+		sbuf_get(c, seq, p, len);
+		sum = csum_partial(p, len, 0);
+	}
+	flen = tcp_frame_finish(&c->tmpl, frame, seq, ack, flags, c->cfg.rcv_wnd, opt_len, len,
+				sum);
+	c->tx.send(c->tx.ctx, handle, (uint32_t)flen);
+	c->st.seg_out++;
+	if (flags & TCP_ACK) {
+		c->ack_now = false;
+		c->ack_due = 0;
+		c->unacked = 0;
+	}
+	if (flags & TCP_RST)
+		c->st.resets_out++;
+	return true;
+}
+
+static bool emit_ack(struct tcp_conn *c)
+{
+	if (!emit(c, c->snd_nxt, c->rcv_nxt, TCP_ACK, 0))
+		return false;
+	c->st.acks_out++;
+	return true;
+}
+
+/* The connection is over: nothing more is sent or timed. */
+static void set_closed(struct tcp_conn *c, enum tcp_why why)
+{
+	c->state = TCP_CLOSED;
+	if (c->why == TCP_WHY_NONE || c->why == TCP_WHY_PEER_FIN)
+		c->why = (uint8_t)why;
+	c->rto_at = c->persist_at = c->ack_due = 0;
+	c->ack_now = false;
+}
+
+int tcp_connect(struct tcp_conn *c, uint16_t local_port, uint32_t iss, uint64_t now)
+{
+	if (c->state != TCP_CLOSED && c->state != TCP_TIME_WAIT)
+		return -EISCONN;
+	c->cfg.local.port = local_port;
+	tcp_template_init(&c->tmpl, &c->cfg.local, &c->cfg.remote, 64);
+	c->state = TCP_SYN_SENT;
+	c->why = TCP_WHY_NONE;
+	c->mss = c->cfg.mss;
+	c->iss = iss;
+	c->snd_una = iss;
+	c->snd_nxt = c->snd_max = iss + 1;
+	c->snd_end = iss + 1;
+	c->snd_wnd = c->snd_wl1 = c->snd_wl2 = 0;
+	c->fin_queued = c->stalled = false;
+	c->irs = c->rcv_nxt = 0;
+	c->unacked = 0;
+	c->ack_now = false;
+	c->ack_due = 0;
+	c->rto = clamp_rto(c, c->cfg.rto_init_ns);
+	c->srtt = c->rttvar = 0;
+	c->have_rtt = false;
+	c->retries = 0;
+	c->dupacks = 0;
+	c->in_recovery = false;
+	c->persist_at = 0;
+	c->persist_backoff = c->probes = 0;
+	c->rd_n = c->rd_i = 0;
+	for (int i = 0; i < TCP_OOO_SLOTS; i++)
+		c->ooo[i].used = false;
+	c->timing = true;
+	c->rtt_seq = iss + 1;
+	c->rtt_t0 = now;
+	c->rto_at = now + c->rto;
+	c->st.connects++;
+	emit(c, iss, 0, TCP_SYN, 0);
+	return 0;
+}
+
+/* RFC 6298 2.2-2.4, with alpha 1/8 and beta 1/4. */
+static void rtt_sample(struct tcp_conn *c, uint64_t r)
+{
+	if (!c->have_rtt) {
+		c->srtt = r;
+		c->rttvar = r / 2;
+		c->have_rtt = true;
+	} else {
+		uint64_t dev = c->srtt > r ? c->srtt - r : r - c->srtt;
+
+		c->rttvar = (3 * c->rttvar + dev) / 4;
+		c->srtt = (7 * c->srtt + r) / 8;
+	}
+	c->rto = clamp_rto(c, c->srtt + (4 * c->rttvar > RTO_GRANULARITY_NS ?
+					  4 * c->rttvar : RTO_GRANULARITY_NS));
+	c->st.rtt_samples++;
+}
+
+/* Payload bytes in flight or queued from @seq: min(what is there, @max). */
+static uint32_t data_from(const struct tcp_conn *c, uint32_t seq, uint32_t max)
+{
+	uint32_t avail = tcp_seq_lt(seq, c->snd_end) ? c->snd_end - seq : 0;
+
+	return avail < max ? avail : max;
+}
+
+/* Send again the first unacknowledged segment (an expiry, fast retransmit). */
+static void resend_first(struct tcp_conn *c)
+{
+	uint32_t n;
+
+	c->timing = false;	/* Karn: no sample from a resent segment */
+	if (c->state == TCP_SYN_SENT) {
+		if (emit(c, c->iss, 0, TCP_SYN, 0))
+			c->st.retrans_segs++;
+		return;
+	}
+	n = data_from(c, c->snd_una, c->mss);
+	if (n) {
+		if (emit(c, c->snd_una, c->rcv_nxt, TCP_ACK | TCP_PSH, n))
+			c->st.retrans_segs++;
+		return;
+	}
+	/* Only the FIN is outstanding. */
+	if (c->fin_queued && c->snd_una == c->snd_end &&
+	    emit(c, c->snd_end, c->rcv_nxt, TCP_ACK | TCP_FIN, 0))
+		c->st.retrans_segs++;
+}
+
+void tcp_output(struct tcp_conn *c, uint64_t now)
+{
+	bool fin_state = c->state == TCP_FIN_WAIT_1 || c->state == TCP_LAST_ACK ||
+			 c->state == TCP_CLOSING;
+
+	if (sends_data(c) || fin_state) {
+		while (tcp_seq_lt(c->snd_nxt, c->snd_end)) {
+			int32_t usable = (int32_t)(c->snd_una + c->snd_wnd - c->snd_nxt);
+			uint32_t n;
+			bool again = tcp_seq_lt(c->snd_nxt, c->snd_max);
+
+			if (usable <= 0) {
+				if (!c->stalled) {
+					c->stalled = true;
+					c->st.window_stalls++;
+				}
+				/* Nothing in flight will bring an ACK: probe. */
+				if (c->snd_una == c->snd_max && !c->persist_at)
+					c->persist_at = now + c->rto;
+				break;
+			}
+			n = data_from(c, c->snd_nxt, c->mss);
+			if ((uint32_t)usable < n)
+				n = (uint32_t)usable;
+			if (!emit(c, c->snd_nxt, c->rcv_nxt, TCP_ACK | TCP_PSH, n))
+				break;
+			if (again) {
+				c->st.retrans_segs++;
+			} else {
+				c->st.bytes_out += n;
+				if (!c->timing) {
+					c->timing = true;
+					c->rtt_seq = c->snd_nxt + n;
+					c->rtt_t0 = now;
+				}
+			}
+			c->snd_nxt += n;
+			if (tcp_seq_gt(c->snd_nxt, c->snd_max))
+				c->snd_max = c->snd_nxt;
+			if (!c->rto_at)
+				c->rto_at = now + c->rto;
+		}
+		if (c->fin_queued && c->snd_nxt == c->snd_end &&
+		    emit(c, c->snd_end, c->rcv_nxt, TCP_ACK | TCP_FIN, 0)) {
+			if (tcp_seq_lt(c->snd_nxt, c->snd_max))
+				c->st.retrans_segs++;
+			c->snd_nxt = c->snd_end + 1;
+			if (tcp_seq_gt(c->snd_nxt, c->snd_max))
+				c->snd_max = c->snd_nxt;
+			if (!c->rto_at)
+				c->rto_at = now + c->rto;
+		}
+	}
+	if (c->state != TCP_CLOSED && c->state != TCP_SYN_SENT &&
+	    (c->ack_now || (c->ack_due && now >= c->ack_due)))
+		emit_ack(c);
+}
+
+int tcp_write(struct tcp_conn *c, const void *data, size_t len)
+{
+	if (!sends_data(c) || c->fin_queued)
+		return -ENOTCONN;
+	if (c->snd_end - c->snd_una + len > TCP_SBUF)
+		return -ENOBUFS;
+	tcp_sbuf_put(c, c->snd_end, data, (uint32_t)len);
+	c->snd_end += (uint32_t)len;
+	return 0;
+}
+
+void tcp_close(struct tcp_conn *c, uint64_t now)
+{
+	switch (c->state) {
+	case TCP_SYN_SENT:
+		set_closed(c, TCP_WHY_CLOSED);
+		return;
+	case TCP_ESTABLISHED:
+		c->state = TCP_FIN_WAIT_1;
+		break;
+	case TCP_CLOSE_WAIT:
+		c->state = TCP_LAST_ACK;
+		break;
+	default:
+		return;
+	}
+	c->fin_queued = true;
+	tcp_output(c, now);
+}
+
+void tcp_abort(struct tcp_conn *c, uint64_t now)
+{
+	(void)now;
+	if (c->state != TCP_CLOSED && c->state != TCP_SYN_SENT && c->state != TCP_TIME_WAIT)
+		emit(c, c->snd_nxt, c->rcv_nxt, TCP_RST | TCP_ACK, 0);
+	set_closed(c, TCP_WHY_ABORTED);
+}
+
+/* RFC 9293 3.10.7.1: what a closed port answers. */
+static void reset_reply(struct tcp_conn *c, const struct tcp_seg *s)
+{
+	uint32_t seg_len = s->len + !!(s->flags & TCP_SYN) + !!(s->flags & TCP_FIN);
+
+	if (s->flags & TCP_RST)
+		return;
+	if (s->flags & TCP_ACK)
+		emit(c, s->ack, 0, TCP_RST, 0);
+	else
+		emit(c, 0, s->seq + seg_len, TCP_RST | TCP_ACK, 0);
+}
+
+static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
+{
+	bool ack_ok = (s->flags & TCP_ACK) && s->ack == c->iss + 1;
+
+	if ((s->flags & TCP_ACK) && !ack_ok) {
+		c->st.bad_ack++;
+		reset_reply(c, s);
+		return;
+	}
+	if (s->flags & TCP_RST) {
+		if (ack_ok) {
+			c->st.resets_in++;
+			set_closed(c, TCP_WHY_REFUSED);
+		}
+		return;
+	}
+	/* A SYN without ACK (simultaneous open) is not a client's business. */
+	if (!(s->flags & TCP_SYN) || !ack_ok)
+		return;
+	c->irs = s->seq;
+	c->rcv_nxt = s->seq + 1;
+	c->snd_una = s->ack;
+	c->snd_wnd = s->win;
+	c->snd_wl1 = s->seq;
+	c->snd_wl2 = s->ack;
+	c->mss = s->mss ? s->mss : TCP_DEFAULT_MSS;
+	if (c->mss > c->cfg.mss)
+		c->mss = c->cfg.mss;
+	if (c->mss > TCP_OOO_MAX)
+		c->mss = TCP_OOO_MAX;
+	if (c->timing && !c->retries)
+		rtt_sample(c, now - c->rtt_t0);
+	c->timing = false;
+	c->retries = 0;
+	c->rto_at = 0;
+	c->state = TCP_ESTABLISHED;
+	c->st.established++;
+	c->ack_now = true;
+}
+
+/* RFC 9293 3.10.7.4, first check: does the segment fall in the window? */
+static bool acceptable(const struct tcp_conn *c, const struct tcp_seg *s, uint32_t seg_len)
+{
+	uint32_t wnd = c->cfg.rcv_wnd;
+
+	if (!seg_len)
+		return wnd ? tcp_seq_le(c->rcv_nxt, s->seq) &&
+			     tcp_seq_lt(s->seq, c->rcv_nxt + wnd) :
+			     s->seq == c->rcv_nxt;
+	if (!wnd)
+		return false;
+	return (tcp_seq_le(c->rcv_nxt, s->seq) && tcp_seq_lt(s->seq, c->rcv_nxt + wnd)) ||
+	       (tcp_seq_le(c->rcv_nxt, s->seq + seg_len - 1) &&
+		tcp_seq_lt(s->seq + seg_len - 1, c->rcv_nxt + wnd));
+}
+
+/* Our FIN has been sent and acknowledged. */
+static bool fin_acked(const struct tcp_conn *c)
+{
+	return c->fin_queued && c->snd_una == c->snd_end + 1;
+}
+
+/* An ACK that moves snd_una: the timers, recovery, the states closing. */
+static void ack_advances(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
+{
+	c->snd_una = s->ack;
+	if (tcp_seq_lt(c->snd_nxt, c->snd_una))
+		c->snd_nxt = c->snd_una;
+	if (c->timing && tcp_seq_ge(s->ack, c->rtt_seq)) {
+		rtt_sample(c, now - c->rtt_t0);
+		c->timing = false;
+	} else if (c->retries && c->have_rtt) {
+		/* The backed-off RTO gives way once new data is acknowledged. */
+		c->rto = clamp_rto(c, c->srtt + 4 * c->rttvar);
+	}
+	c->retries = 0;
+	c->dupacks = 0;
+	c->rto_at = c->snd_una == c->snd_max ? 0 : now + c->rto;
+	if (c->in_recovery) {
+		if (tcp_seq_ge(s->ack, c->recover))
+			c->in_recovery = false;
+		else
+			resend_first(c);	/* NewReno: a partial ACK shows the next hole */
+	}
+	if (fin_acked(c)) {
+		if (c->state == TCP_FIN_WAIT_1)
+			c->state = TCP_FIN_WAIT_2;
+		else if (c->state == TCP_CLOSING)
+			c->state = TCP_TIME_WAIT;
+		else if (c->state == TCP_LAST_ACK)
+			set_closed(c, TCP_WHY_CLOSED);
+	}
+}
+
+/* The ACK field (RFC 9293 3.10.7.4, fifth check, with RFC 5681's dupacks). */
+static bool process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint32_t seg_len,
+			uint64_t now)
+{
+	if (tcp_seq_gt(s->ack, c->snd_max)) {
+		/* Acknowledges what we never sent. */
+		c->st.bad_ack++;
+		c->ack_now = true;
+		return false;
+	}
+	/* The peer is there: a probe it answered is not a probe lost. */
+	c->probes = 0;
+	if (tcp_seq_gt(s->ack, c->snd_una)) {
+		ack_advances(c, s, now);
+	} else if (s->ack == c->snd_una && c->snd_una != c->snd_max && !seg_len &&
+		   s->win == c->snd_wnd) {
+		c->st.dup_acks++;
+		if (++c->dupacks == 3 && !c->in_recovery) {
+			c->in_recovery = true;
+			c->recover = c->snd_max;
+			c->st.fast_retrans++;
+			resend_first(c);
+		}
+	}
+	/* The window, from the newest segment (RFC 9293 SND.WL1 / SND.WL2). */
+	if (tcp_seq_lt(c->snd_wl1, s->seq) ||
+	    (c->snd_wl1 == s->seq && tcp_seq_le(c->snd_wl2, s->ack))) {
+		c->snd_wnd = s->win;
+		c->snd_wl1 = s->seq;
+		c->snd_wl2 = s->ack;
+		if (s->win) {
+			c->persist_at = 0;
+			c->persist_backoff = 0;
+		}
+	}
+	if (c->stalled && tcp_seq_le(c->snd_end, c->snd_una + c->snd_wnd))
+		c->stalled = false;
+	return true;
+}
+
+/* A hold slot that already has @seq, or a free one; NULL when full. */
+static struct tcp_ooo *ooo_slot(struct tcp_conn *c, uint32_t seq, uint32_t len)
+{
+	struct tcp_ooo *free_slot = NULL;
+
+	for (int i = 0; i < TCP_OOO_SLOTS; i++) {
+		struct tcp_ooo *o = &c->ooo[i];
+
+		if (!o->used) {
+			if (!free_slot)
+				free_slot = o;
+			continue;
+		}
+		if (o->seq == seq && o->len >= len)
+			return o;
+	}
+	return free_slot;
+}
+
+static void hold(struct tcp_conn *c, uint32_t seq, const uint8_t *p, uint32_t len, bool fin)
+{
+	struct tcp_ooo *o;
+
+	if (len > TCP_OOO_MAX || !(o = ooo_slot(c, seq, len))) {
+		c->st.ooo_dropped++;
+		return;
+	}
+	if (o->used)
+		return;		/* the same bytes again */
+	o->used = true;
+	o->seq = seq;
+	o->len = (uint16_t)len;
+	o->fin = fin;
+	memcpy(o->data, p, len);
+	c->st.ooo_held++;
+}
+
+static void deliver(struct tcp_conn *c, const uint8_t *p, uint32_t n)
+{
+	c->rd[c->rd_n].p = p;
+	c->rd[c->rd_n].n = n;
+	c->rd_n++;
+	c->rcv_nxt += n;
+	c->st.bytes_in += n;
+	c->unacked += n;
+}
+
+/* The peer's FIN at rcv_nxt. */
+static void fin_in(struct tcp_conn *c)
+{
+	c->rcv_nxt++;
+	c->ack_now = true;
+	switch (c->state) {
+	case TCP_ESTABLISHED:
+		c->state = TCP_CLOSE_WAIT;
+		c->why = TCP_WHY_PEER_FIN;
+		break;
+	case TCP_FIN_WAIT_1:
+		c->state = fin_acked(c) ? TCP_TIME_WAIT : TCP_CLOSING;
+		break;
+	case TCP_FIN_WAIT_2:
+		c->state = TCP_TIME_WAIT;
+		break;
+	default:
+		break;
+	}
+}
+
+/* Held segments that the bytes just delivered have reached, in order. */
+static bool drain_held(struct tcp_conn *c)
+{
+	bool moved = true, fin = false;
+
+	while (moved) {
+		moved = false;
+		for (int i = 0; i < TCP_OOO_SLOTS; i++) {
+			struct tcp_ooo *o = &c->ooo[i];
+			uint32_t end = o->seq + o->len;
+
+			if (!o->used || tcp_seq_gt(o->seq, c->rcv_nxt))
+				continue;
+			o->used = false;
+			if (tcp_seq_gt(end, c->rcv_nxt)) {
+				uint32_t skip = c->rcv_nxt - o->seq;
+
+				deliver(c, o->data + skip, end - c->rcv_nxt);
+				moved = true;
+			}
+			if (o->fin && end == c->rcv_nxt)
+				fin = true;
+		}
+	}
+	return fin;
+}
+
+/* The segment's text and FIN (RFC 9293 3.10.7.4, seventh and eighth). */
+static void process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
+{
+	const uint8_t *p = s->payload;
+	uint32_t seq = s->seq, len = s->len, wnd_end = c->rcv_nxt + c->cfg.rcv_wnd;
+	bool fin = s->flags & TCP_FIN;
+
+	if (c->state != TCP_ESTABLISHED && c->state != TCP_FIN_WAIT_1 &&
+	    c->state != TCP_FIN_WAIT_2)
+		return;		/* the peer's FIN came already: nothing follows it */
+	if (tcp_seq_lt(seq, c->rcv_nxt)) {
+		uint32_t skip = c->rcv_nxt - seq;
+
+		if (skip > len) {
+			/* Only an old FIN: acknowledge it again. */
+			c->ack_now = true;
+			return;
+		}
+		p += skip;
+		len -= skip;
+		seq = c->rcv_nxt;
+	}
+	if (tcp_seq_gt(seq + len, wnd_end)) {
+		len = wnd_end - seq;
+		fin = false;
+	}
+	if (seq != c->rcv_nxt) {
+		if (len || fin)
+			hold(c, seq, p, len, fin);
+		c->ack_now = true;	/* the duplicate ACK that shows the hole */
+		return;
+	}
+	if (len) {
+		deliver(c, p, len);
+		if (drain_held(c))
+			fin = true;
+		if (c->unacked >= 2u * c->mss)
+			c->ack_now = true;
+		else if (!c->ack_due)
+			c->ack_due = now + c->cfg.ack_delay_ns;
+	}
+	if (fin)
+		fin_in(c);
+}
+
+void tcp_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
+{
+	uint32_t seg_len = s->len + !!(s->flags & TCP_SYN) + !!(s->flags & TCP_FIN);
+
+	c->rd_n = c->rd_i = 0;
+	c->st.seg_in++;
+	switch (c->state) {
+	case TCP_CLOSED:
+		reset_reply(c, s);
+		return;
+	case TCP_SYN_SENT:
+		syn_sent_input(c, s, now);
+		goto out;
+	default:
+		break;
+	}
+	if (!acceptable(c, s, seg_len)) {
+		c->st.dup_segs++;
+		if (!(s->flags & TCP_RST))
+			c->ack_now = true;
+		goto out;
+	}
+	if (s->flags & TCP_RST) {
+		if (s->seq == c->rcv_nxt) {
+			c->st.resets_in++;
+			set_closed(c, TCP_WHY_RESET);
+			return;
+		}
+		c->st.challenge_acks++;
+		c->ack_now = true;
+		goto out;
+	}
+	if (s->flags & TCP_SYN) {
+		/* RFC 5961 4.2: a SYN in the window may be a blind attack. */
+		c->st.challenge_acks++;
+		c->ack_now = true;
+		goto out;
+	}
+	if (!(s->flags & TCP_ACK) || !process_ack(c, s, seg_len, now))
+		goto out;
+	if (c->state == TCP_CLOSED)
+		return;
+	process_data(c, s, now);
+out:
+	if (c->state != TCP_CLOSED)
+		tcp_output(c, now);
+}
+
+/* An RTO expiry: resend from snd_una, or give up. */
+static void rto_expired(struct tcp_conn *c, uint64_t now)
+{
+	c->st.rto_expiries++;
+	if (c->retries >= c->cfg.max_retries) {
+		if (c->state != TCP_SYN_SENT)
+			emit(c, c->snd_nxt, c->rcv_nxt, TCP_RST | TCP_ACK, 0);
+		set_closed(c, TCP_WHY_TIMEOUT);
+		return;
+	}
+	c->retries++;
+	c->rto = min_u64(c->rto * 2, c->cfg.rto_max_ns);
+	c->rto_at = now + c->rto;
+	c->dupacks = 0;
+	c->in_recovery = false;
+	c->timing = false;
+	if (c->state == TCP_SYN_SENT) {
+		resend_first(c);
+		return;
+	}
+	/* Go back: everything from snd_una is sent again as the window allows. */
+	c->snd_nxt = c->snd_una;
+	tcp_output(c, now);
+}
+
+/* The persist timer: a probe that makes the peer tell its window. */
+static void probe_window(struct tcp_conn *c, uint64_t now)
+{
+	if (c->probes >= c->cfg.max_retries) {
+		emit(c, c->snd_nxt, c->rcv_nxt, TCP_RST | TCP_ACK, 0);
+		set_closed(c, TCP_WHY_TIMEOUT);
+		return;
+	}
+	if (emit(c, c->snd_una - 1, c->rcv_nxt, TCP_ACK, 0))
+		c->st.zwin_probes++;
+	c->probes++;
+	if (c->persist_backoff < 16)
+		c->persist_backoff++;
+	c->persist_at = now + min_u64(c->rto << c->persist_backoff, c->cfg.rto_max_ns);
+}
+
+void tcp_timers(struct tcp_conn *c, uint64_t now)
+{
+	if (c->state == TCP_CLOSED)
+		return;
+	if (c->rto_at && now >= c->rto_at) {
+		rto_expired(c, now);
+		if (c->state == TCP_CLOSED)
+			return;
+	}
+	if (c->persist_at && now >= c->persist_at) {
+		if (c->snd_wnd || c->snd_una != c->snd_max || c->snd_nxt == c->snd_end)
+			c->persist_at = 0;	/* the window opened, or an ACK is on its way */
+		else
+			probe_window(c, now);
+		if (c->state == TCP_CLOSED)
+			return;
+	}
+	tcp_output(c, now);
+}
