@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause)
 /*
- * XDP steering: the configured UDP flows (feed groups, the order-reply port)
- * go to the AF_XDP socket of the interface's receive queue, stamped with
- * their arrival time; every other packet goes to the kernel untouched.
+ * XDP steering: the configured UDP flows (feed groups, re-request answers)
+ * and the order connection's TCP segments (by 4-tuple) go to the AF_XDP
+ * socket of the interface's receive queue, stamped with their arrival
+ * time; every other packet goes to the kernel untouched.
  * With two feed lines (A and B, one interface each), the first copy of each
  * message is kept and the other dropped here (struct steer_arb).
  */
@@ -13,6 +14,7 @@
 #include "bpf/steer.h"
 
 #define ETH_P_IP	0x0800
+#define IPPROTO_TCP	6
 #define IPPROTO_UDP	17
 #define IP_MF		0x2000
 #define IP_OFFSET	0x1fff
@@ -23,6 +25,13 @@ struct {
 	__type(key, struct steer_flow_key);
 	__type(value, struct steer_flow_val);
 } flows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, STEER_MAX_TCP);
+	__type(key, struct steer_tcp_key);
+	__type(value, __u32);
+} tcp_flows SEC(".maps");
 
 /* Socket of (interface slot, queue): key slot * STEER_MAX_QUEUES + queue. */
 struct {
@@ -138,6 +147,49 @@ static __always_inline int pass(__u32 why)
 	return XDP_PASS;
 }
 
+/* The stamp in the metadata, then the socket of the packet's queue. */
+static __always_inline int to_socket(struct xdp_md *ctx, __u64 now)
+{
+	__u32 ifindex = ctx->ingress_ifindex, *slot, key_q;
+	struct steer_meta *meta;
+	void *data;
+
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)) == 0) {
+		/* adjust_meta moved the pointers: re-derive and re-check them. */
+		meta = (void *)(long)ctx->data_meta;
+		data = (void *)(long)ctx->data;
+		if ((void *)(meta + 1) <= data)
+			meta->hook_ns = now;
+	} else {
+		count(STEER_NO_META);
+	}
+
+	slot = bpf_map_lookup_elem(&ifslots, &ifindex);
+	key_q = (slot && *slot < STEER_MAX_IFS ? *slot : 0) * STEER_MAX_QUEUES +
+		(ctx->rx_queue_index & (STEER_MAX_QUEUES - 1));
+	count(STEER_STEERED);
+	return bpf_redirect_map(&xsks, key_q, XDP_PASS);
+}
+
+/* A segment of the order connection: every one of them, whatever its flags. */
+static __always_inline int tcp(struct xdp_md *ctx, __u64 now, struct iphdr *ip, __u32 ihl,
+			       void *end)
+{
+	struct tcphdr *th = (void *)ip + ihl;
+	struct steer_tcp_key key = {};
+
+	if ((void *)(th + 1) > end)
+		return pass(STEER_SHORT);
+	key.saddr = ip->saddr;
+	key.daddr = ip->daddr;
+	key.sport = th->source;
+	key.dport = th->dest;
+	if (!bpf_map_lookup_elem(&tcp_flows, &key))
+		return pass(STEER_PASSED);
+	count(STEER_TCP);
+	return to_socket(ctx, now);
+}
+
 SEC("xdp")
 int steer(struct xdp_md *ctx)
 {
@@ -147,11 +199,10 @@ int steer(struct xdp_md *ctx)
 	void *end = (void *)(long)ctx->data_end;
 	struct steer_flow_key key = {};
 	struct steer_flow_val *flow;
-	struct steer_meta *meta;
 	struct ethhdr *eth = data;
 	struct udphdr *udp;
 	struct iphdr *ip;
-	__u32 ihl, ifindex = ctx->ingress_ifindex, *slot, key_q;
+	__u32 ihl;
 
 	count(STEER_SEEN);
 	if ((void *)(eth + 1) > end)
@@ -164,10 +215,12 @@ int steer(struct xdp_md *ctx)
 	ihl = ip->ihl * 4;
 	if (ip->version != 4 || ihl < sizeof(*ip))
 		return pass(STEER_SHORT);
-	if (ip->protocol != IPPROTO_UDP)
-		return pass(STEER_PASSED);
 	/* Fragments are for the kernel to reassemble. */
 	if (ip->frag_off & bpf_htons(IP_MF | IP_OFFSET))
+		return pass(STEER_PASSED);
+	if (ip->protocol == IPPROTO_TCP)
+		return tcp(ctx, now, ip, ihl, end);
+	if (ip->protocol != IPPROTO_UDP)
 		return pass(STEER_PASSED);
 	udp = (void *)ip + ihl;
 	if ((void *)(udp + 1) > end)
@@ -185,21 +238,7 @@ int steer(struct xdp_md *ctx)
 	if (flow->kind == STEER_FLOW_FEED && !arbitrate((const __u8 *)(udp + 1), end, flow->line))
 		return XDP_DROP;
 
-	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)) == 0) {
-		/* adjust_meta moved the pointers: re-derive and re-check them. */
-		meta = (void *)(long)ctx->data_meta;
-		data = (void *)(long)ctx->data;
-		if ((void *)(meta + 1) <= data)
-			meta->hook_ns = now;
-	} else {
-		count(STEER_NO_META);
-	}
-
-	slot = bpf_map_lookup_elem(&ifslots, &ifindex);
-	key_q = (slot && *slot < STEER_MAX_IFS ? *slot : 0) * STEER_MAX_QUEUES +
-		(ctx->rx_queue_index & (STEER_MAX_QUEUES - 1));
-	count(STEER_STEERED);
-	return bpf_redirect_map(&xsks, key_q, XDP_PASS);
+	return to_socket(ctx, now);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

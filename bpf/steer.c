@@ -19,6 +19,7 @@ const char *const steer_counter_names[STEER_NR_COUNTERS] = {
 	[STEER_SHORT] = "short",
 	[STEER_SPOOFED] = "spoofed",
 	[STEER_NO_META] = "no_meta",
+	[STEER_TCP] = "tcp",
 };
 
 const char *const steer_line_counter_names[STEER_LINE_NR] = {
@@ -169,6 +170,26 @@ int xdp_steer_add_flow(struct xdp_steer *s, uint32_t daddr, uint16_t dport,
 
 	return bpf_map__update_elem(s->skel->maps.flows, &k, sizeof(k), &v,
 				    sizeof(v), BPF_ANY);
+}
+
+int xdp_steer_add_tcp(struct xdp_steer *s, uint32_t saddr, uint16_t sport, uint32_t daddr,
+		      uint16_t dport)
+{
+	struct steer_tcp_key k = { .saddr = saddr, .daddr = daddr, .sport = sport, .dport = dport };
+	uint32_t v = 1;
+
+	return bpf_map__update_elem(s->skel->maps.tcp_flows, &k, sizeof(k), &v, sizeof(v),
+				    BPF_ANY);
+}
+
+int xdp_steer_del_tcp(struct xdp_steer *s, uint32_t saddr, uint16_t sport, uint32_t daddr,
+		      uint16_t dport)
+{
+	struct steer_tcp_key k = { .saddr = saddr, .daddr = daddr, .sport = sport, .dport = dport };
+
+	if (bpf_map__delete_elem(s->skel->maps.tcp_flows, &k, sizeof(k), 0) && errno != ENOENT)
+		return -errno;
+	return 0;
 }
 
 void xdp_steer_arm(struct xdp_steer *s, const uint8_t session[STEER_SESSION_LEN],

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0 OR BSD-2-Clause) */
 /*
  * Shared between the XDP steering program and its user-space loader: the
- * flow table key/value and the per-CPU counters.  Fixed-width fields only.
+ * flow tables' keys and values and the per-CPU counters.  Fixed-width
+ * fields only.
  */
 #ifndef BPF_STEER_H
 #define BPF_STEER_H
@@ -11,6 +12,7 @@
 #endif
 
 #define STEER_MAX_FLOWS	64
+#define STEER_MAX_TCP	8	/* order connections (one live, a few closing) */
 #define STEER_MAX_QUEUES 64
 #define STEER_MAX_IFS	2	/* interfaces: one per feed line */
 #define STEER_LINES	2	/* feed lines: A and B */
@@ -31,8 +33,20 @@ struct steer_flow_key {
 
 enum steer_flow_kind {
 	STEER_FLOW_FEED = 1,	/* market data */
-	STEER_FLOW_REPLY = 2,	/* order-entry replies */
 	STEER_FLOW_RETRANS = 3,	/* MoldUDP64 re-request answers */
+};
+
+/*
+ * A TCP connection the gateway terminates itself (the order session): the
+ * exchange's segments to it, by their 4-tuple, network order.  Every one
+ * of them goes to the socket, so the kernel, which has no such connection,
+ * never answers one with a reset.
+ */
+struct steer_tcp_key {
+	__u32 saddr;		/* the exchange */
+	__u32 daddr;		/* us */
+	__u16 sport;
+	__u16 dport;
 };
 
 struct steer_flow_val {
@@ -77,6 +91,7 @@ enum steer_counter {
 	STEER_SHORT,		/* truncated or malformed headers: passed */
 	STEER_SPOOFED,		/* configured flow, wrong source: dropped */
 	STEER_NO_META,		/* metadata refused: steered without a stamp */
+	STEER_TCP,		/* order-connection segments steered */
 	STEER_NR_COUNTERS,
 };
 

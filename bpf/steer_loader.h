@@ -49,6 +49,14 @@ int xdp_steer_add_if(struct xdp_steer *s, const char *ifname, bool replace_forei
  */
 int xdp_steer_add_flow(struct xdp_steer *s, uint32_t daddr, uint16_t dport,
 		       enum steer_flow_kind kind, uint32_t saddr, uint32_t line);
+/*
+ * Steer the TCP segments from saddr:sport to daddr:dport (network order):
+ * an order connection of ours.  _del_ stops it (0 also when it was not).
+ */
+int xdp_steer_add_tcp(struct xdp_steer *s, uint32_t saddr, uint16_t sport, uint32_t daddr,
+		      uint16_t dport);
+int xdp_steer_del_tcp(struct xdp_steer *s, uint32_t saddr, uint16_t sport, uint32_t daddr,
+		      uint16_t dport);
 int xdp_steer_xskmap_fd(const struct xdp_steer *s);
 /* The XSKMAP key of interface slot @slot's queue @queue. */
 static inline unsigned int xdp_steer_xskmap_key(unsigned int slot, unsigned int queue)

@@ -1,51 +1,19 @@
 // SPDX-License-Identifier: MIT
-/* OUCH 4.2 over SoupBinTCP-style UDP framing. */
+/* OUCH 4.2 messages in SoupBinTCP packets. */
 #include <string.h>
 
 #include "proto/be.h"
 #include "proto/ouch.h"
 #include "proto/proto_err.h"
 
-static void soup_header(uint8_t *dst, char type, size_t msg_len)
-{
-	be16_store(dst + SOUP_OFF_LEN, (uint16_t)(1 + msg_len));
-	dst[SOUP_OFF_TYPE] = (uint8_t)type;
-}
-
-/*
- * Check the framing and return the OUCH message, or NULL with *err set.
- * The Packet Length must account for exactly the rest of the datagram.
- */
-static const uint8_t *soup_payload(const uint8_t *pkt, size_t len, char type,
-				   size_t *msg_len, int *err)
-{
-	uint16_t plen;
-
-	if (len < SOUP_HDR_LEN + 1) {
-		*err = PROTO_E_SHORT;
-		return NULL;
-	}
-	plen = be16_load(pkt + SOUP_OFF_LEN);
-	if ((size_t)plen + 2 != len) {
-		*err = PROTO_E_LENGTH;
-		return NULL;
-	}
-	if (pkt[SOUP_OFF_TYPE] != (uint8_t)type) {
-		*err = PROTO_E_PKT_TYPE;
-		return NULL;
-	}
-	*msg_len = len - SOUP_HDR_LEN;
-	return pkt + SOUP_HDR_LEN;
-}
-
 int ouch_encode_enter_order(uint8_t *dst, size_t cap,
 			    const struct ouch_enter_order *o)
 {
 	uint8_t *m = dst + SOUP_HDR_LEN;
 
-	if (cap < OUCH_ENTER_DGRAM_LEN)
+	if (cap < OUCH_ENTER_PKT_LEN)
 		return PROTO_E_NOSPACE;
-	soup_header(dst, SOUP_TYPE_UNSEQ, OUCH_LEN_ENTER);
+	soup_put_header(dst, SOUP_UNSEQ_DATA, OUCH_LEN_ENTER);
 	m[0] = 'O';
 	memcpy(m + OUCH_O_OFF_TOKEN, o->token, ORDER_TOKEN_LEN);
 	m[OUCH_O_OFF_SIDE] = (uint8_t)o->side;
@@ -60,36 +28,30 @@ int ouch_encode_enter_order(uint8_t *dst, size_t cap,
 	be32_store(m + OUCH_O_OFF_MIN_QTY, o->min_qty);
 	m[OUCH_O_OFF_CROSS] = (uint8_t)o->cross_type;
 	m[OUCH_O_OFF_CUSTOMER] = (uint8_t)o->customer_type;
-	return OUCH_ENTER_DGRAM_LEN;
+	return OUCH_ENTER_PKT_LEN;
 }
 
 void ouch_order_tmpl_init(struct ouch_order_tmpl *t,
 			  const struct ouch_enter_order *proto)
 {
-	uint8_t *m = t->dgram + SOUP_HDR_LEN;
+	uint8_t *m = t->pkt + SOUP_HDR_LEN;
 
-	ouch_encode_enter_order(t->dgram, sizeof(t->dgram), proto);
+	ouch_encode_enter_order(t->pkt, sizeof(t->pkt), proto);
 	memset(m + OUCH_O_OFF_TOKEN, 0, ORDER_TOKEN_LEN);
 	m[OUCH_O_OFF_SIDE] = 0;
 	memset(m + OUCH_O_OFF_SHARES, 0, 4);
 	memset(m + OUCH_O_OFF_STOCK, 0, 8);
 	memset(m + OUCH_O_OFF_PRICE, 0, 4);
-	t->fixed_sum = csum_partial(t->dgram, sizeof(t->dgram), 0);
+	t->fixed_sum = csum_partial(t->pkt, sizeof(t->pkt), 0);
 }
 
-int ouch_decode_enter_order(const uint8_t *pkt, size_t len,
-			    struct ouch_enter_order *o)
+int ouch_decode_enter_order(const uint8_t *m, size_t len, struct ouch_enter_order *o)
 {
-	const uint8_t *m;
-	size_t mlen;
-	int err;
-
-	m = soup_payload(pkt, len, SOUP_TYPE_UNSEQ, &mlen, &err);
-	if (!m)
-		return err;
+	if (!len)
+		return PROTO_E_SHORT;
 	if (m[0] != 'O')
 		return PROTO_E_MSG_TYPE;
-	if (mlen != OUCH_LEN_ENTER)
+	if (len != OUCH_LEN_ENTER)
 		return PROTO_E_LENGTH;
 
 	memcpy(o->token, m + OUCH_O_OFF_TOKEN, ORDER_TOKEN_LEN);
@@ -105,7 +67,7 @@ int ouch_decode_enter_order(const uint8_t *pkt, size_t len,
 	o->min_qty = be32_load(m + OUCH_O_OFF_MIN_QTY);
 	o->cross_type = (char)m[OUCH_O_OFF_CROSS];
 	o->customer_type = (char)m[OUCH_O_OFF_CUSTOMER];
-	return (int)len;
+	return OUCH_LEN_ENTER;
 }
 
 int ouch_reply_len(char type)
@@ -122,16 +84,13 @@ int ouch_reply_len(char type)
 int ouch_encode_reply(uint8_t *dst, size_t cap, const struct ouch_reply *r)
 {
 	int mlen = ouch_reply_len(r->type);
-	size_t pre = r->number ? OUCH_REPLY_NO_LEN : 0;
-	uint8_t *m = dst + SOUP_HDR_LEN + pre;
+	uint8_t *m = dst + SOUP_HDR_LEN;
 
 	if (mlen < 0)
 		return mlen;
-	if (cap < SOUP_HDR_LEN + pre + (size_t)mlen)
+	if (cap < SOUP_HDR_LEN + (size_t)mlen)
 		return PROTO_E_NOSPACE;
-	soup_header(dst, r->number ? SOUP_TYPE_NUMBERED : SOUP_TYPE_SEQ, pre + (size_t)mlen);
-	if (r->number)
-		be64_store(dst + SOUP_HDR_LEN, r->number);
+	soup_put_header(dst, SOUP_SEQ_DATA, (uint16_t)mlen);
 	m[0] = (uint8_t)r->type;
 	be64_store(m + OUCH_R_OFF_TIMESTAMP, r->timestamp);
 	memcpy(m + OUCH_R_OFF_TOKEN, r->token, ORDER_TOKEN_LEN);
@@ -170,37 +129,22 @@ int ouch_encode_reply(uint8_t *dst, size_t cap, const struct ouch_reply *r)
 		m[OUCH_J_OFF_REASON] = (uint8_t)r->rejected.reason;
 		break;
 	}
-	return (int)(SOUP_HDR_LEN + pre) + mlen;
+	return SOUP_HDR_LEN + mlen;
 }
 
-int ouch_decode_reply(const uint8_t *pkt, size_t len, struct ouch_reply *r)
+int ouch_decode_reply(const uint8_t *m, size_t len, struct ouch_reply *r)
 {
-	const uint8_t *m;
-	uint64_t number = 0;
-	size_t mlen;
-	int want, err;
+	int want;
 
-	m = soup_payload(pkt, len, SOUP_TYPE_SEQ, &mlen, &err);
-	if (!m && err == PROTO_E_PKT_TYPE) {
-		m = soup_payload(pkt, len, SOUP_TYPE_NUMBERED, &mlen, &err);
-		if (m && mlen <= OUCH_REPLY_NO_LEN)
-			return PROTO_E_LENGTH;
-		if (m) {
-			number = be64_load(m);
-			m += OUCH_REPLY_NO_LEN;
-			mlen -= OUCH_REPLY_NO_LEN;
-		}
-	}
-	if (!m)
-		return err;
+	if (!len)
+		return PROTO_E_SHORT;
 	want = ouch_reply_len((char)m[0]);
 	if (want < 0)
 		return want;
-	if (mlen != (size_t)want)
+	if (len != (size_t)want)
 		return PROTO_E_LENGTH;
 
 	memset(r, 0, sizeof(*r));
-	r->number = number;
 	r->type = (char)m[0];
 	r->timestamp = be64_load(m + OUCH_R_OFF_TIMESTAMP);
 	memcpy(r->token, m + OUCH_R_OFF_TOKEN, ORDER_TOKEN_LEN);
@@ -240,33 +184,4 @@ int ouch_decode_reply(const uint8_t *pkt, size_t len, struct ouch_reply *r)
 		break;
 	}
 	return (int)len;
-}
-
-int ouch_encode_resend(uint8_t *dst, size_t cap, uint64_t first, uint16_t count)
-{
-	if (cap < OUCH_RESEND_DGRAM_LEN)
-		return PROTO_E_NOSPACE;
-	soup_header(dst, SOUP_TYPE_RESEND, 10);
-	be64_store(dst + SOUP_HDR_LEN, first);
-	be16_store(dst + SOUP_HDR_LEN + 8, count);
-	return OUCH_RESEND_DGRAM_LEN;
-}
-
-int ouch_decode_resend(const uint8_t *pkt, size_t len, uint64_t *first,
-		       uint16_t *count)
-{
-	const uint8_t *m;
-	size_t mlen;
-	int err;
-
-	m = soup_payload(pkt, len, SOUP_TYPE_RESEND, &mlen, &err);
-	if (!m)
-		return err;
-	if (mlen != 10)
-		return PROTO_E_LENGTH;
-	*first = be64_load(m);
-	*count = be16_load(m + 8);
-	if (!*first || !*count)
-		return PROTO_E_RANGE;
-	return OUCH_RESEND_DGRAM_LEN;
 }

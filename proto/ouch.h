@@ -1,19 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * OUCH 4.2 messages in SoupBinTCP-style UDP datagrams
- * (contract: docs/wire.md).
+ * OUCH 4.2 messages (contract: docs/wire.md), carried in SoupBinTCP 3.0
+ * packets over TCP (proto/soupbin.h): the client's Enter Order in an
+ * Unsequenced Data packet ('U'), each of the exchange's replies in a
+ * Sequenced Data packet ('S'), numbered by the session (proto/soup_client.h).
  *
- * Datagram: Packet Length (2, counts the type byte and payload), Packet Type
- * (1: 'U' client -> exchange, 'S' exchange -> client), one OUCH message.
- *
- * Over UDP a reply can be lost, so the project adds two packet types
- * (docs/wire.md, "Reply recovery"): 's', a reply with its number in the
- * client's reply stream (Reply Number (8) before the OUCH message), and
- * 'r', the client's request to send replies again (First Reply Number (8),
- * Count (2)).  A plain 'S' reply is accepted as well: it carries no number,
- * so its loss cannot be seen.
- * Gateway side: encode Enter Order, decode the four replies.  Simulator side:
- * decode Enter Order, encode the replies.  Decoders check every length and
+ * Gateway side: the Enter Order packet (from a template, on the hot path),
+ * the replies decoded from the messages the session hands on.  Simulator
+ * side: the Enter Order message decoded from a 'U' packet's payload, the
+ * replies encoded as whole 'S' packets.  Decoders check every length and
  * never read past @len; alphanumeric fields stay raw space-padded bytes.
  */
 #ifndef PROTO_OUCH_H
@@ -25,20 +20,7 @@
 #include "proto/be.h"
 #include "proto/csum.h"
 #include "proto/order_token.h"
-
-#define SOUP_OFF_LEN		0
-#define SOUP_OFF_TYPE		2
-#define SOUP_HDR_LEN		3
-#define SOUP_TYPE_UNSEQ		'U'
-#define SOUP_TYPE_SEQ		'S'
-#define SOUP_TYPE_NUMBERED	's'	/* reply with its Reply Number */
-#define SOUP_TYPE_RESEND	'r'	/* client: send replies again */
-
-#define OUCH_REPLY_NO_LEN	8	/* Reply Number after the type byte */
-#define OUCH_RESEND_DGRAM_LEN	(SOUP_HDR_LEN + 8 + 2)
-#define OUCH_RESEND_MAX		1024	/* replies one request may ask for */
-/* Largest reply datagram: a numbered Accepted. */
-#define OUCH_REPLY_DGRAM_MAX	(SOUP_HDR_LEN + OUCH_REPLY_NO_LEN + 66)
+#include "proto/soupbin.h"
 
 #define OUCH_LEN_ENTER		49
 #define OUCH_LEN_ACCEPTED	66
@@ -46,10 +28,12 @@
 #define OUCH_LEN_CANCELED	28
 #define OUCH_LEN_REJECTED	24
 
-/* Datagram length of an Enter Order. */
-#define OUCH_ENTER_DGRAM_LEN	(SOUP_HDR_LEN + OUCH_LEN_ENTER)
+/* The Enter Order's Unsequenced Data packet. */
+#define OUCH_ENTER_PKT_LEN	(SOUP_HDR_LEN + OUCH_LEN_ENTER)		/* 52 */
+/* The largest reply's Sequenced Data packet (an Accepted). */
+#define OUCH_REPLY_PKT_MAX	(SOUP_HDR_LEN + OUCH_LEN_ACCEPTED)	/* 69 */
 
-/* Offsets inside the OUCH message (add SOUP_HDR_LEN for the datagram). */
+/* Offsets inside the OUCH message (add SOUP_HDR_LEN for the packet). */
 #define OUCH_O_OFF_TOKEN	1
 #define OUCH_O_OFF_SIDE		15
 #define OUCH_O_OFF_SHARES	16
@@ -147,7 +131,6 @@ struct ouch_rejected {
 
 /* A reply from the exchange: 'A', 'E', 'C' or 'J'. */
 struct ouch_reply {
-	uint64_t number;	/* in the client's reply stream; 0: unnumbered ('S') */
 	char type;
 	uint64_t timestamp;
 	char token[ORDER_TOKEN_LEN];
@@ -159,30 +142,30 @@ struct ouch_reply {
 	};
 };
 
-/* Enter Order datagram ('U').  Returns OUCH_ENTER_DGRAM_LEN or PROTO_E_NOSPACE. */
+/* The Enter Order packet ('U').  Returns OUCH_ENTER_PKT_LEN or PROTO_E_NOSPACE. */
 int ouch_encode_enter_order(uint8_t *dst, size_t cap,
 			    const struct ouch_enter_order *o);
 
 /*
- * Hot path: an Enter Order datagram prefilled once from a prototype order
+ * Hot path: an Enter Order packet prefilled once from a prototype order
  * (firm, time in force, display, capacity, ...).  Per order only the token,
  * side, shares, stock and price are written, and the one's complement sum of
- * the datagram is returned, built from the fixed part's sum and the new
- * field values in registers: frame_finish_sum() then checksums the UDP
- * payload without reading back bytes that were just stored.
+ * the packet is returned, built from the fixed part's sum and the new
+ * field values in registers: the frame's checksum (tcp_frame_finish())
+ * then covers the payload without reading back bytes just stored.
  */
 struct ouch_order_tmpl {
-	uint8_t dgram[OUCH_ENTER_DGRAM_LEN];	/* per-order fields zero */
-	uint64_t fixed_sum;			/* csum_partial of dgram */
+	uint8_t pkt[OUCH_ENTER_PKT_LEN];	/* per-order fields zero */
+	uint64_t fixed_sum;			/* csum_partial of pkt */
 };
 
 void ouch_order_tmpl_init(struct ouch_order_tmpl *t,
 			  const struct ouch_enter_order *proto);
 
 /*
- * Write the datagram (OUCH_ENTER_DGRAM_LEN bytes) at @dst, which must start
- * at an even offset of the checksummed data (a UDP payload does).  Returns
- * its csum_partial()-compatible sum.
+ * Write the packet (OUCH_ENTER_PKT_LEN bytes) at @dst, which must start at
+ * an even offset of the checksummed data (a TCP payload does).  Returns its
+ * csum_partial()-compatible sum.
  */
 static inline uint64_t ouch_order_tmpl_write(const struct ouch_order_tmpl *t,
 					     uint8_t *dst, uint64_t md_seq,
@@ -191,7 +174,7 @@ static inline uint64_t ouch_order_tmpl_write(const struct ouch_order_tmpl *t,
 					     const char stock[8],
 					     uint32_t price)
 {
-	enum {	/* datagram offsets: even ones, then odd ones */
+	enum {	/* packet offsets: even ones, then odd ones */
 		TOKEN = SOUP_HDR_LEN + OUCH_O_OFF_TOKEN,	/* 4 */
 		SIDE = SOUP_HDR_LEN + OUCH_O_OFF_SIDE,		/* 18 */
 		SHARES = SOUP_HDR_LEN + OUCH_O_OFF_SHARES,	/* 19 */
@@ -204,7 +187,7 @@ static inline uint64_t ouch_order_tmpl_write(const struct ouch_order_tmpl *t,
 	_Static_assert(TOKEN % 2 == 0 && SIDE % 2 == 0 && SHARES % 2 == 1 &&
 		       STOCK % 2 == 1 && PRICE % 2 == 1,
 		       "checksum parity of Enter Order fields");
-	__builtin_memcpy(dst, t->dgram, OUCH_ENTER_DGRAM_LEN);
+	__builtin_memcpy(dst, t->pkt, OUCH_ENTER_PKT_LEN);
 	__builtin_memcpy(&stock_mem, stock, 8);
 
 	be64_store(dst + TOKEN, w.w8);
@@ -226,35 +209,20 @@ static inline uint64_t ouch_order_tmpl_write(const struct ouch_order_tmpl *t,
 }
 
 /*
- * Simulator side: decode an Enter Order datagram.  Returns the datagram
- * length, or PROTO_E_SHORT, PROTO_E_LENGTH (Packet Length disagrees with the
- * datagram, or not 1 + 49), PROTO_E_PKT_TYPE (not 'U'), PROTO_E_MSG_TYPE
- * (not 'O').
+ * Simulator side: the Enter Order message, the payload of a 'U' packet.
+ * Returns OUCH_LEN_ENTER, or PROTO_E_SHORT (empty), PROTO_E_MSG_TYPE (not
+ * 'O'), PROTO_E_LENGTH (not 49 bytes).
  */
-int ouch_decode_enter_order(const uint8_t *pkt, size_t len,
-			    struct ouch_enter_order *o);
+int ouch_decode_enter_order(const uint8_t *msg, size_t len, struct ouch_enter_order *o);
 
-/*
- * Simulator side: reply datagram, 's' with r->number when it is not 0,
- * else 'S'.  Returns its length or < 0.
- */
+/* Simulator side: the reply as a whole 'S' packet.  Returns its length or < 0. */
 int ouch_encode_reply(uint8_t *dst, size_t cap, const struct ouch_reply *r);
 
 /*
- * Gateway side: decode a reply datagram ('S', or 's' with its number).
- * Returns the datagram length or PROTO_E_SHORT, PROTO_E_LENGTH,
- * PROTO_E_PKT_TYPE (neither), PROTO_E_MSG_TYPE (not A E C J).
+ * Gateway side: a reply message, the payload of an 'S' packet.  Returns its
+ * length, or PROTO_E_SHORT, PROTO_E_MSG_TYPE (not A E C J), PROTO_E_LENGTH.
  */
-int ouch_decode_reply(const uint8_t *pkt, size_t len, struct ouch_reply *r);
-
-/* Resend request ('r'): replies [first, first + count). */
-int ouch_encode_resend(uint8_t *dst, size_t cap, uint64_t first, uint16_t count);
-/*
- * Returns OUCH_RESEND_DGRAM_LEN, or PROTO_E_SHORT / PROTO_E_LENGTH /
- * PROTO_E_PKT_TYPE (not 'r') / PROTO_E_RANGE (number 0 or count 0).
- */
-int ouch_decode_resend(const uint8_t *pkt, size_t len, uint64_t *first,
-		       uint16_t *count);
+int ouch_decode_reply(const uint8_t *msg, size_t len, struct ouch_reply *r);
 
 /* Fixed message length of a reply type, or PROTO_E_MSG_TYPE. */
 int ouch_reply_len(char type);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * OUCH 4.2 in SoupBinTCP-style UDP framing: Enter Order and the four
- * replies, round trips, offsets against docs/wire.md (as numbers),
- * every decode error, and the order token.
+ * OUCH 4.2 in SoupBinTCP packets: the Enter Order packet and the four
+ * replies, round trips, offsets against docs/wire.md (as numbers), every
+ * decode error, the order token, and the hot path's template in a TCP
+ * frame equal to the plain encoder and a full checksum.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -14,6 +15,7 @@
 
 #include "proto/csum.h"
 #include "proto/frame.h"
+#include "proto/tcp_seg.h"
 
 #include "proto/order_token.h"
 #include "proto/ouch.h"
@@ -73,7 +75,7 @@ static void test_enter_order(void **state)
 	assert_int_equal(m[48], 'R');
 
 	memset(&back, 0x55, sizeof(back));
-	assert_int_equal(ouch_decode_enter_order(b, 52, &back), 52);
+	assert_int_equal(ouch_decode_enter_order(m, 49, &back), 49);
 	/* Compare field by field: padding is not part of the contract. */
 	assert_memory_equal(back.token, o.token, 14);
 	assert_int_equal(back.side, o.side);
@@ -100,20 +102,12 @@ static void test_enter_order_errors(void **state)
 	(void)state;
 	make_order(&o);
 	ouch_encode_enter_order(b, sizeof(b), &o);
-	assert_int_equal(ouch_decode_enter_order(b, 0, &o), PROTO_E_SHORT);
-	assert_int_equal(ouch_decode_enter_order(b, 3, &o), PROTO_E_SHORT);
-	/* Datagram shorter / longer than its Packet Length says. */
-	assert_int_equal(ouch_decode_enter_order(b, 51, &o), PROTO_E_LENGTH);
-	assert_int_equal(ouch_decode_enter_order(b, 53, &o), PROTO_E_LENGTH);
-	/* Consistent framing, but not 49 bytes of message. */
-	b[1] = 49;
-	assert_int_equal(ouch_decode_enter_order(b, 51, &o), PROTO_E_LENGTH);
-	b[1] = 50;
-	b[2] = 'S';
-	assert_int_equal(ouch_decode_enter_order(b, 52, &o), PROTO_E_PKT_TYPE);
-	b[2] = 'U';
+	assert_int_equal(ouch_decode_enter_order(b + 3, 0, &o), PROTO_E_SHORT);
+	/* A message shorter or longer than an Enter Order. */
+	assert_int_equal(ouch_decode_enter_order(b + 3, 48, &o), PROTO_E_LENGTH);
+	assert_int_equal(ouch_decode_enter_order(b + 3, 50, &o), PROTO_E_LENGTH);
 	b[3] = 'X';
-	assert_int_equal(ouch_decode_enter_order(b, 52, &o), PROTO_E_MSG_TYPE);
+	assert_int_equal(ouch_decode_enter_order(b + 3, 49, &o), PROTO_E_MSG_TYPE);
 }
 
 static void reply_hdr(struct ouch_reply *r, char type)
@@ -138,8 +132,7 @@ static const uint8_t *reply_round_trip(const struct ouch_reply *r, int mlen,
 	assert_int_equal(b[3], (uint8_t)r->type);
 	assert_memory_equal(b + 3 + 1, ts, 8);
 	assert_memory_equal(b + 3 + 9, token, 14);
-	assert_int_equal(ouch_decode_reply(b, (size_t)(3 + mlen), &back),
-			 3 + mlen);
+	assert_int_equal(ouch_decode_reply(b + 3, (size_t)mlen, &back), mlen);
 	assert_memory_equal(&back, r, sizeof(back));
 	assert_int_equal(ouch_encode_reply(b, (size_t)(2 + mlen), r),
 			 PROTO_E_NOSPACE);
@@ -233,61 +226,21 @@ static void test_reply_errors(void **state)
 
 	(void)state;
 	reply_hdr(&r, 'E');
-	ouch_encode_reply(b, sizeof(b), &r);		/* 43-byte datagram */
-	assert_int_equal(ouch_decode_reply(b, 2, &r), PROTO_E_SHORT);
-	assert_int_equal(ouch_decode_reply(b, 42, &r), PROTO_E_LENGTH);
-	assert_int_equal(ouch_decode_reply(b, 44, &r), PROTO_E_LENGTH);
-	b[2] = 'U';
-	assert_int_equal(ouch_decode_reply(b, 43, &r), PROTO_E_PKT_TYPE);
-	b[2] = 'S';
+	ouch_encode_reply(b, sizeof(b), &r);		/* a 43-byte packet */
+	assert_int_equal(ouch_decode_reply(b + 3, 0, &r), PROTO_E_SHORT);
+	assert_int_equal(ouch_decode_reply(b + 3, 39, &r), PROTO_E_LENGTH);
+	assert_int_equal(ouch_decode_reply(b + 3, 41, &r), PROTO_E_LENGTH);
 	b[3] = 'Q';
-	assert_int_equal(ouch_decode_reply(b, 43, &r), PROTO_E_MSG_TYPE);
-	/* Executed type byte, Rejected length (framing consistent). */
+	assert_int_equal(ouch_decode_reply(b + 3, 40, &r), PROTO_E_MSG_TYPE);
+	/* An Executed type byte with a Rejected's length. */
 	b[3] = 'E';
-	b[1] = 25;
-	assert_int_equal(ouch_decode_reply(b, 27, &r), PROTO_E_LENGTH);
+	assert_int_equal(ouch_decode_reply(b + 3, 24, &r), PROTO_E_LENGTH);
 	/* 'A' with an Executed body. */
-	b[1] = 41;
 	b[3] = 'A';
-	assert_int_equal(ouch_decode_reply(b, 43, &r), PROTO_E_LENGTH);
+	assert_int_equal(ouch_decode_reply(b + 3, 40, &r), PROTO_E_LENGTH);
 	r.type = 'O';
 	assert_int_equal(ouch_encode_reply(b, sizeof(b), &r), PROTO_E_MSG_TYPE);
 	assert_int_equal(ouch_reply_len('J'), 24);
-}
-
-/* 's': the Reply Number between the packet type and the OUCH reply. */
-static void test_numbered_reply(void **state)
-{
-	struct ouch_reply r, back;
-	uint8_t b[128];
-
-	(void)state;
-	reply_hdr(&r, 'E');
-	r.executed.shares = 100;
-	r.executed.price = 1000000;
-	r.number = 0x0102030405060708ull;
-	assert_int_equal(ouch_encode_reply(b, sizeof(b), &r), 3 + 8 + 40);
-	assert_int_equal(b[0], 0);
-	assert_int_equal(b[1], 49);		/* type + number + message */
-	assert_int_equal(b[2], 's');
-	assert_int_equal(b[3], 0x01);
-	assert_int_equal(b[10], 0x08);
-	assert_int_equal(b[11], 'E');
-	assert_int_equal(ouch_decode_reply(b, 51, &back), 51);
-	assert_int_equal(back.number, r.number);
-	assert_int_equal(back.type, 'E');
-	assert_int_equal(back.executed.shares, 100);
-	/* The plain 'S' form carries no number. */
-	r.number = 0;
-	assert_int_equal(ouch_encode_reply(b, sizeof(b), &r), 43);
-	assert_int_equal(ouch_decode_reply(b, 43, &back), 43);
-	assert_int_equal(back.number, 0);
-	/* Too short for a number and a message, or cut: refused. */
-	b[1] = 9;
-	b[2] = 's';
-	assert_int_equal(ouch_decode_reply(b, 11, &back), PROTO_E_LENGTH);
-	assert_int_equal(ouch_encode_reply(b, 50, &(struct ouch_reply){ .type = 'E', .number = 1 }),
-			 PROTO_E_NOSPACE);
 }
 
 static void test_token(void **state)
@@ -342,7 +295,7 @@ static void test_order_template(void **state)
 					"\0\0\0\0\0\0\0\0", "QQQ     " };
 	struct frame_endpoint a = { { 2, 0, 0, 0, 0, 1 }, 0x0a4d0001, 40001 };
 	struct frame_endpoint b = { { 2, 0, 0, 0, 0, 2 }, 0x0a4d0002, 9001 };
-	struct frame_template ft1, ft2;
+	struct tcp_template ft1, ft2;
 	struct ouch_order_tmpl t;
 	struct ouch_enter_order o;
 	uint8_t want[128], got[128];
@@ -351,8 +304,8 @@ static void test_order_template(void **state)
 	(void)state;
 	make_order(&o);
 	ouch_order_tmpl_init(&t, &o);
-	frame_template_init(&ft1, &a, &b, 64, 0);
-	frame_template_init(&ft2, &a, &b, 64, 0);
+	tcp_template_init(&ft1, &a, &b, 64);
+	tcp_template_init(&ft2, &a, &b, 64);
 	srand(42);
 	for (i = 0; i < 20000; i++) {
 		uint64_t seq = (uint64_t)rand() << 31 ^ (uint64_t)rand();
@@ -366,22 +319,33 @@ static void test_order_template(void **state)
 		o.price = i < 2 ? -(uint32_t)i : (uint32_t)rand() * 5u;
 		memcpy(o.stock, stocks[i % 5], 8);
 		order_token_encode(o.token, seq, num);
-		ouch_encode_enter_order(want + FRAME_HDR_LEN, 64, &o);
+		ouch_encode_enter_order(want + FRAME_TCP_HDR_LEN, 64, &o);
 
-		sum = ouch_order_tmpl_write(&t, got + FRAME_HDR_LEN, seq, num,
+		sum = ouch_order_tmpl_write(&t, got + FRAME_TCP_HDR_LEN, seq, num,
 					    o.side, o.shares, o.stock, o.price);
-		assert_memory_equal(got + FRAME_HDR_LEN, want + FRAME_HDR_LEN,
-				    OUCH_ENTER_DGRAM_LEN);
+		assert_memory_equal(got + FRAME_TCP_HDR_LEN, want + FRAME_TCP_HDR_LEN,
+				    OUCH_ENTER_PKT_LEN);
 		assert_int_equal(csum_fold(sum),
-				 csum_fold(csum_partial(want + FRAME_HDR_LEN,
-							OUCH_ENTER_DGRAM_LEN, 0)));
+				 csum_fold(csum_partial(want + FRAME_TCP_HDR_LEN,
+							OUCH_ENTER_PKT_LEN, 0)));
 
-		assert_int_equal(frame_finish(&ft1, want, OUCH_ENTER_DGRAM_LEN),
-				 FRAME_HDR_LEN + OUCH_ENTER_DGRAM_LEN);
-		assert_int_equal(frame_finish_sum(&ft2, got, OUCH_ENTER_DGRAM_LEN,
-						  sum),
-				 FRAME_HDR_LEN + OUCH_ENTER_DGRAM_LEN);
-		assert_memory_equal(got, want, FRAME_HDR_LEN + OUCH_ENTER_DGRAM_LEN);
+		/* The frame from the template's sum, against a full checksum. */
+		assert_int_equal(tcp_frame_finish(&ft1, want, (uint32_t)seq, num, TCP_ACK | TCP_PSH,
+						  65535, 0, OUCH_ENTER_PKT_LEN,
+						  csum_partial(want + FRAME_TCP_HDR_LEN,
+							       OUCH_ENTER_PKT_LEN, 0)),
+				 FRAME_TCP_HDR_LEN + OUCH_ENTER_PKT_LEN);
+		assert_int_equal(tcp_frame_finish(&ft2, got, (uint32_t)seq, num, TCP_ACK | TCP_PSH,
+						  65535, 0, OUCH_ENTER_PKT_LEN, sum),
+				 FRAME_TCP_HDR_LEN + OUCH_ENTER_PKT_LEN);
+		assert_memory_equal(got, want, FRAME_TCP_HDR_LEN + OUCH_ENTER_PKT_LEN);
+		{
+			struct tcp_seg sg;
+
+			assert_int_equal(frame_parse_tcp(got, FRAME_TCP_HDR_LEN + OUCH_ENTER_PKT_LEN,
+							 &sg), 0);
+			assert_int_equal(tcp_seg_verify(&sg), 0);
+		}
 	}
 }
 
@@ -401,7 +365,6 @@ int main(void)
 		cmocka_unit_test(test_executed),
 		cmocka_unit_test(test_canceled_rejected),
 		cmocka_unit_test(test_reply_errors),
-		cmocka_unit_test(test_numbered_reply),
 		cmocka_unit_test(test_token),
 		cmocka_unit_test(test_order_template),
 		cmocka_unit_test(test_strerror),

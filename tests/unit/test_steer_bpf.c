@@ -7,8 +7,9 @@
  * from the wrong source is dropped and counted; the A/B arbitration keeps
  * the first copy of each message and drops the other, lets gaps, other
  * sessions, heartbeats and implausible counts through without moving on,
- * and under two CPUs racing with the same packets takes each exactly once.
- * Needs root.
+ * and under two CPUs racing with the same packets takes each exactly once;
+ * the order connection's TCP segments are steered by their 4-tuple, every
+ * flag combination alike, and other TCP passes.  Needs root.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -33,6 +34,8 @@
 #define FEED	26400
 #define SRC	0x0A000001u	/* 10.0.0.1 */
 #define GW	0x0A000002u
+#define EXCH_PORT 26401
+#define GW_PORT	40001
 
 static struct xdp_steer s;
 
@@ -52,7 +55,7 @@ static int setup(void **state)
 		return -1;
 	if (xdp_steer_add_flow(&s, htonl(GROUP_B), htons(FEED), STEER_FLOW_FEED, 0, 1))
 		return -1;
-	return xdp_steer_add_flow(&s, htonl(GW), htons(26402), STEER_FLOW_REPLY, 0, 0);
+	return xdp_steer_add_tcp(&s, htonl(SRC), htons(EXCH_PORT), htonl(GW), htons(GW_PORT));
 }
 
 static int teardown(void **state)
@@ -131,9 +134,70 @@ static void test_feed_steered(void **state)
 	run(f, len, d);
 	assert_int_equal(d[STEER_STEERED], 1);
 
-	len = udp_frame(f, 0x0A0000FE, GW, 26402, 5, 0);	/* replies: any source */
-	run(f, len, d);
-	assert_int_equal(d[STEER_STEERED], 1);
+}
+
+/* A TCP segment of 20 header bytes (@flags) and 8 bytes of data. */
+static size_t tcp_frame(uint8_t *f, uint32_t saddr, uint16_t sport, uint32_t daddr,
+			uint16_t dport, uint8_t flags)
+{
+	size_t len = udp_frame(f, saddr, daddr, dport, 5, 0) + 12;
+	uint8_t *ip = f + 14, *tcp = ip + 20;
+
+	memset(tcp, 0, 28);
+	ip[2] = 0;
+	ip[3] = 48;
+	ip[9] = 6;
+	be16_store(tcp + 0, sport);
+	be16_store(tcp + 2, dport);
+	tcp[12] = 5 << 4;
+	tcp[13] = flags;
+	return len;
+}
+
+static void test_order_connection_steered(void **state)
+{
+	static const uint8_t flags[] = { 0x12, 0x10, 0x18, 0x11, 0x04, 0x14, 0x02, 0x00 };
+	uint8_t f[128];
+	uint64_t d[STEER_NR_COUNTERS];
+	size_t len;
+
+	(void)state;
+	/* SYN-ACK, ACK, data, FIN, RST, RST-ACK, even a stray SYN: all ours. */
+	for (unsigned int i = 0; i < sizeof(flags); i++) {
+		len = tcp_frame(f, SRC, EXCH_PORT, GW, GW_PORT, flags[i]);
+		run(f, len, d);
+		assert_int_equal(d[STEER_STEERED], 1);
+		assert_int_equal(d[STEER_TCP], 1);
+		assert_int_equal(d[STEER_PASSED], 0);
+	}
+	/* Any other 4-tuple is the kernel's: another port either side, another peer. */
+	len = tcp_frame(f, SRC, EXCH_PORT, GW, GW_PORT + 1, 0x10);
+	assert_int_equal(run(f, len, d), XDP_PASS);
+	assert_int_equal(d[STEER_PASSED], 1);
+	len = tcp_frame(f, SRC, EXCH_PORT + 1, GW, GW_PORT, 0x10);
+	assert_int_equal(run(f, len, d), XDP_PASS);
+	assert_int_equal(d[STEER_PASSED], 1);
+	len = tcp_frame(f, SRC + 5, EXCH_PORT, GW, GW_PORT, 0x10);
+	assert_int_equal(run(f, len, d), XDP_PASS);
+	assert_int_equal(d[STEER_PASSED], 1);
+	/* A header cut short: passed and counted. */
+	len = tcp_frame(f, SRC, EXCH_PORT, GW, GW_PORT, 0x10);
+	assert_int_equal(run(f, 14 + 20 + 10, d), XDP_PASS);
+	assert_int_equal(d[STEER_SHORT], 1);
+	/* A fragment is the kernel's to reassemble. */
+	f[14 + 6] = 0x20;
+	assert_int_equal(run(f, len, d), XDP_PASS);
+	assert_int_equal(d[STEER_STEERED], 0);
+	/* Removed: the kernel's again. */
+	assert_int_equal(xdp_steer_del_tcp(&s, htonl(SRC), htons(EXCH_PORT), htonl(GW),
+					   htons(GW_PORT)), 0);
+	len = tcp_frame(f, SRC, EXCH_PORT, GW, GW_PORT, 0x10);
+	assert_int_equal(run(f, len, d), XDP_PASS);
+	assert_int_equal(d[STEER_PASSED], 1);
+	assert_int_equal(xdp_steer_del_tcp(&s, htonl(SRC), htons(EXCH_PORT), htonl(GW),
+					   htons(GW_PORT)), 0);
+	assert_int_equal(xdp_steer_add_tcp(&s, htonl(SRC), htons(EXCH_PORT), htonl(GW),
+					   htons(GW_PORT)), 0);
 }
 
 static void test_others_pass(void **state)
@@ -170,7 +234,10 @@ static void test_others_pass(void **state)
 	assert_int_equal(d[STEER_PASSED], 1);
 
 	len = udp_frame(f, SRC, GROUP, FEED, 5, 0);
-	f[14 + 9] = 6;						/* TCP */
+	f[14 + 9] = 6;						/* TCP to the feed */
+	assert_int_equal(run(f, len, d), XDP_PASS);
+	assert_int_equal(d[STEER_PASSED], 1);
+	f[14 + 9] = 1;						/* ICMP */
 	assert_int_equal(run(f, len, d), XDP_PASS);
 	assert_int_equal(d[STEER_PASSED], 1);
 }
@@ -401,6 +468,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_feed_steered),
+		cmocka_unit_test(test_order_connection_steered),
 		cmocka_unit_test(test_others_pass),
 		cmocka_unit_test(test_short_and_bad_headers),
 		cmocka_unit_test(test_spoofed_source_dropped),

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: MIT
+/* The order session: SoupBinTCP over the own TCP or the kernel's. */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "net/order_conn.h"
+#include "proto/proto_err.h"
+
+/* Local ports the own stack rotates through, one per connection. */
+#define PORT_SPAN	64
+
+const char *const oc_state_names[] = {
+	[OC_WAITING] = "waiting",
+	[OC_CONNECTING] = "connecting",
+	[OC_LOGGING_IN] = "logging in",
+	[OC_UP] = "up",
+	[OC_CLOSING] = "closing",
+	[OC_STOPPED] = "stopped",
+};
+
+const char *const oc_lost_names[OC_LOST_NR] = {
+	[OC_LOST_REFUSED] = "refused",
+	[OC_LOST_RESET] = "reset",
+	[OC_LOST_FIN] = "closed by the exchange",
+	[OC_LOST_SILENCE] = "silent",
+	[OC_LOST_RETRANS] = "retransmissions unanswered",
+	[OC_LOST_BROKEN] = "broken stream",
+};
+
+static uint64_t splitmix64(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+int order_conn_init(struct order_conn *oc, const struct order_conn_cfg *cfg,
+		    const struct order_conn_ops *ops, const struct tcp_tx *tx,
+		    char *err, size_t errlen)
+{
+	memset(oc, 0, sizeof(*oc));
+	oc->cfg = *cfg;
+	oc->ops = *ops;
+	oc->fd = oc->port_fd = -1;
+	oc->state = OC_WAITING;
+	oc->backoff = cfg->backoff_min_ns;
+	soup_client_init(&oc->soup, &cfg->soup);
+	if (getrandom(&oc->rng, sizeof(oc->rng), 0) != sizeof(oc->rng))
+		oc->rng ^= (uint64_t)getpid() << 32;
+	if (cfg->stack != OC_STACK_OWN)
+		return 0;
+	oc->tcp = aligned_alloc(64, (sizeof(*oc->tcp) + 63) & ~(size_t)63);
+	if (!oc->tcp) {
+		snprintf(err, errlen, "the own TCP's state: out of memory");
+		return -ENOMEM;
+	}
+	{
+		struct tcp_cfg t = {
+			.local = cfg->local, .remote = cfg->remote, .mss = cfg->mss,
+			.rcv_wnd = 65535, .rto_init_ns = cfg->rto_init_ns,
+			.rto_min_ns = cfg->rto_min_ns, .rto_max_ns = cfg->rto_max_ns,
+			.max_retries = cfg->retries, .ack_delay_ns = cfg->ack_delay_ns,
+		};
+
+		tcp_init(oc->tcp, &t, tx);
+	}
+	/* Touched by the hot loop: in memory now, not at the first order. */
+	memset(oc->tcp->sbuf, 0, sizeof(oc->tcp->sbuf));
+	return 0;
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+void order_conn_destroy(struct order_conn *oc)
+{
+	close_fd(&oc->fd);
+	close_fd(&oc->port_fd);
+	free(oc->tcp);
+	oc->tcp = NULL;
+}
+
+/* The connection's bytes onto the stream, whatever the state. */
+static int stream_write(struct order_conn *oc, const uint8_t *buf, size_t len, uint64_t now)
+{
+	ssize_t n = 0;
+
+	if (oc->cfg.stack == OC_STACK_OWN) {
+		if (tcp_write(oc->tcp, buf, len))
+			return -1;
+		tcp_output(oc->tcp, now);
+		soup_client_sent(&oc->soup, now);
+		return 0;
+	}
+	if (oc->fd < 0)
+		return -1;
+	if (!oc->kout_len) {
+		n = send(oc->fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+			oc->st.send_errors++;
+			return -1;
+		}
+		if (n < 0)
+			n = 0;
+	}
+	if ((size_t)n < len) {
+		/* Whole packets or nothing: the rest waits for the socket. */
+		if (oc->kout_len + len - (size_t)n > sizeof(oc->kout))
+			return -1;
+		memcpy(oc->kout + oc->kout_len, buf + n, len - (size_t)n);
+		oc->kout_len += (uint32_t)(len - (size_t)n);
+		oc->st.partial_writes++;
+	}
+	soup_client_sent(&oc->soup, now);
+	return 0;
+}
+
+/* Kernel stack: what send() did not take before. */
+static void flush_kout(struct order_conn *oc)
+{
+	ssize_t n;
+
+	if (!oc->kout_len || oc->fd < 0)
+		return;
+	n = send(oc->fd, oc->kout, oc->kout_len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n <= 0)
+		return;
+	memmove(oc->kout, oc->kout + n, oc->kout_len - (size_t)n);
+	oc->kout_len -= (uint32_t)n;
+}
+
+int order_conn_send(struct order_conn *oc, const uint8_t *buf, size_t len, uint64_t now)
+{
+	if (oc->state != OC_UP || stream_write(oc, buf, len, now)) {
+		oc->st.send_fail++;
+		return -1;
+	}
+	return 0;
+}
+
+/* Leave the logged-in state, telling the caller once. */
+static void go_down(struct order_conn *oc, uint64_t now)
+{
+	bool was_up = oc->state == OC_UP;
+
+	if (was_up && oc->ops.on_down)
+		oc->ops.on_down(oc->ops.ctx, now);
+}
+
+/* The transport goes; the TCP's own close or reset as the case says. */
+static void drop_transport(struct order_conn *oc, uint64_t now)
+{
+	if (oc->cfg.stack == OC_STACK_OWN) {
+		if (oc->tcp->state == TCPS_CLOSE_WAIT)
+			tcp_close(oc->tcp, now);	/* the peer closed: our FIN */
+		else if (!tcp_is_done(oc->tcp) && oc->tcp->state != TCPS_LAST_ACK)
+			tcp_abort(oc->tcp, now);
+	} else {
+		close_fd(&oc->fd);
+		oc->kout_len = 0;
+	}
+}
+
+static void lose(struct order_conn *oc, enum oc_lost why, uint64_t now)
+{
+	go_down(oc, now);
+	oc->st.lost[why]++;
+	oc->last_lost = (uint8_t)why;
+	drop_transport(oc, now);
+	soup_client_disconnected(&oc->soup);
+	if (soup_client_final(&oc->soup)) {
+		oc->state = OC_STOPPED;
+		return;
+	}
+	oc->state = OC_WAITING;
+	oc->retry_at = now + oc->backoff;
+	oc->backoff = oc->backoff * 2 > oc->cfg.backoff_max_ns ? oc->cfg.backoff_max_ns :
+								  oc->backoff * 2;
+}
+
+/* For good: no connection will be tried again. */
+static void stop(struct order_conn *oc, enum oc_stop why, uint64_t now)
+{
+	go_down(oc, now);
+	oc->stop = (uint8_t)why;
+	drop_transport(oc, now);
+	soup_client_disconnected(&oc->soup);
+	oc->state = OC_STOPPED;
+}
+
+/* Own stack: the next local port the kernel is not using, held for us. */
+static int reserve_port(struct order_conn *oc)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET,
+				 .sin_addr.s_addr = htonl(oc->cfg.local.ip) };
+
+	close_fd(&oc->port_fd);
+	for (int i = 0; i < PORT_SPAN; i++) {
+		uint16_t port = (uint16_t)(oc->cfg.local.port + (oc->conn_no + i) % PORT_SPAN);
+		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (fd < 0)
+			return -errno;
+		a.sin_port = htons(port);
+		if (!bind(fd, (struct sockaddr *)&a, sizeof(a))) {
+			oc->port_fd = fd;
+			return port;
+		}
+		close(fd);
+	}
+	return -EADDRINUSE;
+}
+
+static void connect_own(struct order_conn *oc, uint64_t now)
+{
+	uint16_t old = oc->port;
+	int port = reserve_port(oc);
+
+	if (port < 0) {
+		oc->st.steer_errors++;
+		lose(oc, OC_LOST_REFUSED, now);
+		return;
+	}
+	oc->port = (uint16_t)port;
+	if (oc->ops.steer && oc->ops.steer(oc->ops.ctx, old, oc->port)) {
+		oc->st.steer_errors++;
+		lose(oc, OC_LOST_REFUSED, now);
+		return;
+	}
+	if (!tcp_is_done(oc->tcp))
+		tcp_abort(oc->tcp, now);
+	tcp_connect(oc->tcp, oc->port, (uint32_t)splitmix64(&oc->rng), now);
+}
+
+/* TCP_USER_TIMEOUT: about as long as the own stack's retries take. */
+static unsigned int user_timeout_ms(const struct order_conn_cfg *c)
+{
+	uint64_t rto = c->rto_min_ns, total = 0;
+
+	for (uint32_t i = 0; i <= c->retries; i++) {
+		total += rto;
+		rto = rto * 2 > c->rto_max_ns ? c->rto_max_ns : rto * 2;
+	}
+	return (unsigned int)(total / 1000000 + 1);
+}
+
+static void connect_kernel(struct order_conn *oc, uint64_t now)
+{
+	struct sockaddr_in to = { .sin_family = AF_INET, .sin_port = htons(oc->cfg.remote.port),
+				  .sin_addr.s_addr = htonl(oc->cfg.remote.ip) };
+	struct sockaddr_in from = { .sin_family = AF_INET, .sin_port = htons(oc->cfg.local.port),
+				    .sin_addr.s_addr = htonl(oc->cfg.local.ip) };
+	unsigned int tmo = user_timeout_ms(&oc->cfg);
+	int one = 1;
+	char err[128];
+
+	oc->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (oc->fd < 0) {
+		lose(oc, OC_LOST_REFUSED, now);
+		return;
+	}
+	setsockopt(oc->fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+	setsockopt(oc->fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &tmo, sizeof(tmo));
+	busy_poll_set(oc->fd, &oc->cfg.busy_poll, err, sizeof(err));
+	if (oc->cfg.local.ip || oc->cfg.local.port) {
+		setsockopt(oc->fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+		bind(oc->fd, (struct sockaddr *)&from, sizeof(from));
+	}
+	if (connect(oc->fd, (struct sockaddr *)&to, sizeof(to)) && errno != EINPROGRESS) {
+		lose(oc, errno == ECONNREFUSED ? OC_LOST_REFUSED : OC_LOST_RESET, now);
+		return;
+	}
+	oc->deadline = now + oc->cfg.connect_timeout_ns;
+	{
+		struct sockaddr_in me;
+		socklen_t len = sizeof(me);
+
+		if (!getsockname(oc->fd, (struct sockaddr *)&me, &len))
+			oc->port = ntohs(me.sin_port);
+	}
+}
+
+static void connect_now(struct order_conn *oc, uint64_t now)
+{
+	oc->conn_no++;
+	oc->st.attempts++;
+	oc->state = OC_CONNECTING;
+	if (oc->cfg.stack == OC_STACK_OWN)
+		connect_own(oc, now);
+	else
+		connect_kernel(oc, now);
+}
+
+void order_conn_start(struct order_conn *oc, uint64_t now)
+{
+	if (oc->state == OC_WAITING)
+		connect_now(oc, now);
+}
+
+/* TCP is up: log in. */
+static void connected(struct order_conn *oc, uint64_t now)
+{
+	uint8_t buf[SOUP_LOGIN_REQUEST_LEN];
+	int len = soup_client_login(&oc->soup, buf, sizeof(buf), now);
+
+	oc->st.connected++;
+	if (len < 0 || stream_write(oc, buf, (size_t)len, now)) {
+		lose(oc, OC_LOST_BROKEN, now);
+		return;
+	}
+	oc->state = OC_LOGGING_IN;
+}
+
+/* What the session's bytes say, until they are used up. */
+static void session_events(struct order_conn *oc, uint64_t now)
+{
+	struct soup_msg m;
+
+	for (;;) {
+		switch (soup_client_next(&oc->soup, &m)) {
+		case SOUP_EV_NONE:
+			return;
+		case SOUP_EV_MSG:
+			oc->ops.on_msg(oc->ops.ctx, &m, now);
+			break;
+		case SOUP_EV_LOGGED_IN:
+			oc->state = OC_UP;
+			oc->backoff = oc->cfg.backoff_min_ns;
+			if (oc->ops.on_up)
+				oc->ops.on_up(oc->ops.ctx, now);
+			break;
+		case SOUP_EV_REJECTED:
+			stop(oc, OC_STOP_REJECTED, now);
+			return;
+		case SOUP_EV_END:
+			/* No more messages this session: log out and close. */
+			oc->stop = OC_STOP_ENDED;
+			order_conn_shutdown(oc, now);
+			return;
+		case SOUP_EV_LOST:
+			lose(oc, OC_LOST_BROKEN, now);
+			return;
+		}
+	}
+}
+
+/* Own stack: what the TCP's state says of the connection. */
+static void follow_tcp(struct order_conn *oc, uint64_t now)
+{
+	struct tcp_conn *t = oc->tcp;
+
+	if (oc->state == OC_CONNECTING && tcp_is_established(t)) {
+		connected(oc, now);
+		return;
+	}
+	if (oc->state == OC_CLOSING) {
+		if (tcp_is_done(t))
+			oc->state = OC_STOPPED;
+		return;
+	}
+	if (oc->state == OC_WAITING || oc->state == OC_STOPPED)
+		return;
+	if (t->state == TCPS_CLOSE_WAIT)
+		lose(oc, OC_LOST_FIN, now);
+	else if (t->state == TCPS_CLOSED)
+		lose(oc, t->why == TCP_WHY_REFUSED ? OC_LOST_REFUSED :
+			 t->why == TCP_WHY_TIMEOUT ? OC_LOST_RETRANS : OC_LOST_RESET, now);
+}
+
+void order_conn_on_segment(struct order_conn *oc, const struct tcp_seg *s, uint64_t now)
+{
+	const uint8_t *p;
+	size_t n;
+
+	tcp_input(oc->tcp, s, now);
+	while (tcp_read(oc->tcp, &p, &n)) {
+		if (oc->state != OC_LOGGING_IN && oc->state != OC_UP && oc->state != OC_CLOSING)
+			continue;
+		soup_client_on_bytes(&oc->soup, p, n, now);
+		session_events(oc, now);
+	}
+	follow_tcp(oc, now);
+}
+
+void order_conn_poll(struct order_conn *oc, uint64_t now)
+{
+	ssize_t n;
+
+	if (oc->fd < 0 || (oc->state != OC_LOGGING_IN && oc->state != OC_UP &&
+			   oc->state != OC_CLOSING))
+		return;
+	for (;;) {
+		n = recv(oc->fd, oc->kin, sizeof(oc->kin), MSG_DONTWAIT);
+		if (n > 0) {
+			soup_client_on_bytes(&oc->soup, oc->kin, (size_t)n, now);
+			session_events(oc, now);
+			if (oc->fd < 0)
+				return;
+			continue;
+		}
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+			return;
+		if (oc->state == OC_CLOSING) {
+			close_fd(&oc->fd);
+			oc->state = OC_STOPPED;
+			return;
+		}
+		lose(oc, n == 0 ? OC_LOST_FIN : errno == ETIMEDOUT ? OC_LOST_RETRANS :
+			 OC_LOST_RESET, now);
+		return;
+	}
+}
+
+/* Kernel stack: has the connect completed? */
+static void kernel_connecting(struct order_conn *oc, uint64_t now)
+{
+	struct pollfd p = { .fd = oc->fd, .events = POLLOUT };
+	socklen_t len = sizeof(int);
+	int soerr = 0;
+
+	if (poll(&p, 1, 0) <= 0) {
+		if (now >= oc->deadline)
+			lose(oc, OC_LOST_REFUSED, now);
+		return;
+	}
+	getsockopt(oc->fd, SOL_SOCKET, SO_ERROR, &soerr, &len);
+	if (soerr) {
+		lose(oc, soerr == ECONNREFUSED ? OC_LOST_REFUSED : OC_LOST_RESET, now);
+		return;
+	}
+	connected(oc, now);
+}
+
+void order_conn_idle(struct order_conn *oc, uint64_t now)
+{
+	uint8_t hb[SOUP_EMPTY_LEN];
+	int ret;
+
+	switch (oc->state) {
+	case OC_STOPPED:
+		return;
+	case OC_WAITING:
+		if (now >= oc->retry_at)
+			connect_now(oc, now);
+		return;
+	case OC_CONNECTING:
+		if (oc->cfg.stack == OC_STACK_OWN) {
+			tcp_timers(oc->tcp, now);
+			follow_tcp(oc, now);
+		} else if (oc->fd >= 0) {
+			kernel_connecting(oc, now);
+		}
+		return;
+	default:
+		break;
+	}
+	if (oc->cfg.stack == OC_STACK_OWN) {
+		tcp_timers(oc->tcp, now);
+		follow_tcp(oc, now);
+	} else {
+		flush_kout(oc);
+		order_conn_poll(oc, now);
+	}
+	if (oc->state == OC_CLOSING && now >= oc->deadline) {
+		drop_transport(oc, now);
+		if (oc->cfg.stack == OC_STACK_OWN && !tcp_is_done(oc->tcp))
+			tcp_abort(oc->tcp, now);
+		oc->state = OC_STOPPED;
+		return;
+	}
+	if (oc->state != OC_LOGGING_IN && oc->state != OC_UP)
+		return;
+	ret = soup_client_tick(&oc->soup, hb, now);
+	if (ret < 0)
+		lose(oc, OC_LOST_SILENCE, now);
+	else if (ret > 0)
+		stream_write(oc, hb, sizeof(hb), now);
+}
+
+void order_conn_shutdown(struct order_conn *oc, uint64_t now)
+{
+	uint8_t buf[SOUP_EMPTY_LEN];
+
+	if (oc->state != OC_UP && oc->state != OC_LOGGING_IN) {
+		if (oc->state != OC_CLOSING && oc->state != OC_STOPPED) {
+			drop_transport(oc, now);
+			oc->state = OC_STOPPED;
+		}
+		if (!oc->stop)
+			oc->stop = OC_STOP_SHUTDOWN;
+		return;
+	}
+	go_down(oc, now);
+	if (!oc->stop)
+		oc->stop = OC_STOP_SHUTDOWN;
+	if (soup_client_logout(&oc->soup, buf, sizeof(buf)) > 0)
+		stream_write(oc, buf, sizeof(buf), now);
+	if (oc->cfg.stack == OC_STACK_OWN) {
+		tcp_close(oc->tcp, now);
+	} else {
+		flush_kout(oc);
+		shutdown(oc->fd, SHUT_WR);
+	}
+	oc->state = OC_CLOSING;
+	oc->deadline = now + oc->cfg.close_ns;
+}

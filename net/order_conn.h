@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The order session: a SoupBinTCP 3.0 client (proto/soup_client.h) over a
+ * TCP connection to the exchange's order port, on one of two stacks:
+ *
+ *   own     the TCP client of net/tcp.h, its frames on the caller's AF_XDP
+ *           socket (struct tcp_tx), its segments steered there by the XDP
+ *           program (ops.steer: the connection's 4-tuple);
+ *   kernel  a non-blocking kernel TCP socket: TCP_NODELAY (an order is one
+ *           small write that must leave at once: no Nagle), TCP_USER_TIMEOUT
+ *           (unacknowledged data for as long as the own stack's retries
+ *           last is a lost connection, not 15 minutes of kernel retries),
+ *           busy polling when configured; delayed ACKs are left to the
+ *           kernel (the exchange's replies need no prompt ACK: its window is
+ *           never the limit and its RTO is far longer than the delay).
+ *
+ * Recovery: a lost connection (RST, FIN, the 15 s rule, retransmissions
+ * unanswered, a broken stream, a connect that fails) is reconnected after
+ * a backoff (doubling from backoff_min to backoff_max, back to the minimum
+ * after a login), from the next local port, and logs in asking for the next
+ * sequenced message it lacks; a rejected login or an End of Session stops
+ * the session for good.  The callbacks say when orders may leave (on_up)
+ * and when they may not (on_down), and hand on every sequenced message
+ * once (on_msg).
+ *
+ * Everything the hot loop calls is allocation- and syscall-free on the own
+ * stack; the kernel stack's send() and recv() are the fallback's own cost.
+ * Connecting, timers and logging out happen in idle turns.
+ */
+#ifndef NET_ORDER_CONN_H
+#define NET_ORDER_CONN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net/busy_poll.h"
+#include "net/tcp.h"
+#include "proto/frame.h"
+#include "proto/soup_client.h"
+
+enum oc_stack { OC_STACK_OWN, OC_STACK_KERNEL };
+
+enum oc_state {
+	OC_WAITING,		/* for the next connection attempt */
+	OC_CONNECTING,		/* TCP handshake */
+	OC_LOGGING_IN,
+	OC_UP,			/* logged in: orders may leave */
+	OC_CLOSING,		/* logged out, closing at shutdown */
+	OC_STOPPED,		/* for good: rejected, ended, or shut down */
+};
+
+enum oc_lost {
+	OC_LOST_REFUSED,	/* the SYN was refused (RST), or connect() failed */
+	OC_LOST_RESET,		/* the exchange reset the connection */
+	OC_LOST_FIN,		/* the exchange closed it */
+	OC_LOST_SILENCE,	/* 15 s (--soup-timeout) without a byte */
+	OC_LOST_RETRANS,	/* retransmissions unanswered */
+	OC_LOST_BROKEN,		/* a Packet Length no reader can follow */
+	OC_LOST_NR,
+};
+
+enum oc_stop {
+	OC_STOP_NONE,
+	OC_STOP_REJECTED,	/* the login was refused: soup.reject_reason */
+	OC_STOP_ENDED,		/* End of Session */
+	OC_STOP_SHUTDOWN,
+};
+
+extern const char *const oc_state_names[];
+extern const char *const oc_lost_names[OC_LOST_NR];
+
+struct order_conn_cfg {
+	int stack;			/* enum oc_stack */
+	struct frame_endpoint local;	/* port: the first local port (kernel: 0 = any) */
+	struct frame_endpoint remote;	/* the exchange; MACs for the own stack */
+	uint16_t mss;			/* own stack: announced */
+	struct soup_client_cfg soup;
+	uint64_t rto_init_ns, rto_min_ns, rto_max_ns;
+	uint32_t retries;
+	uint64_t ack_delay_ns;
+	uint64_t connect_timeout_ns;	/* kernel stack: a connect still pending */
+	uint64_t backoff_min_ns, backoff_max_ns;
+	uint64_t close_ns;		/* at shutdown: logout, FIN, and the peer's */
+	struct busy_poll_cfg busy_poll;	/* kernel stack */
+};
+
+struct order_conn_ops {
+	/* One sequenced message: an OUCH reply, each exactly once. */
+	void (*on_msg)(void *ctx, const struct soup_msg *m, uint64_t now);
+	/* Logged in: orders may leave. */
+	void (*on_up)(void *ctx, uint64_t now);
+	/* The connection is gone or the session stopped: no order may leave. */
+	void (*on_down)(void *ctx, uint64_t now);
+	/* Own stack: steer the exchange's segments to @new_port to our socket
+	 * (and no longer those to @old_port; 0: none).  0 or -errno. */
+	int (*steer)(void *ctx, uint16_t old_port, uint16_t new_port);
+	void *ctx;
+};
+
+struct order_conn_stats {
+	uint64_t attempts;		/* connections tried */
+	uint64_t connected;		/* TCP up */
+	uint64_t lost[OC_LOST_NR];
+	uint64_t send_fail;		/* an order the stream could not take */
+	uint64_t send_errors;		/* kernel: send() refused for another reason */
+	uint64_t partial_writes;	/* kernel: bytes left for a later send() */
+	uint64_t steer_errors;
+};
+
+#define OC_KBUF_OUT	8192
+#define OC_KBUF_IN	65536
+
+struct order_conn {
+	struct order_conn_cfg cfg;
+	struct order_conn_ops ops;
+	uint8_t state;			/* enum oc_state */
+	uint8_t stop;			/* enum oc_stop */
+	uint8_t last_lost;		/* enum oc_lost, of the last connection lost */
+	struct soup_client soup;
+	struct tcp_conn *tcp;		/* own stack */
+	int fd;				/* kernel stack's socket */
+	int port_fd;			/* own stack: holds the local port in the kernel */
+	uint16_t port;			/* the connection's local port */
+	uint32_t conn_no;		/* connections made, this one included */
+	uint64_t retry_at;
+	uint64_t backoff;
+	uint64_t deadline;		/* connect (kernel) or close */
+	uint64_t rng;			/* initial sequence numbers */
+	struct order_conn_stats st;
+	uint32_t kout_len;		/* kernel: bytes send() has not taken yet */
+	uint8_t kout[OC_KBUF_OUT];
+	uint8_t kin[OC_KBUF_IN];
+};
+
+/*
+ * Set up (the own stack's TCP state is allocated here, @tx its frames'
+ * way out; NULL for the kernel stack).  0, or -errno with err set.
+ */
+int order_conn_init(struct order_conn *oc, const struct order_conn_cfg *cfg,
+		    const struct order_conn_ops *ops, const struct tcp_tx *tx,
+		    char *err, size_t errlen);
+void order_conn_destroy(struct order_conn *oc);
+
+/* The first connection, now (idle turns take it from there). */
+void order_conn_start(struct order_conn *oc, uint64_t now);
+
+static inline bool order_conn_up(const struct order_conn *oc)
+{
+	return oc->state == OC_UP;
+}
+
+/* Own stack: is this segment the connection's?  (Its 4-tuple.) */
+static inline bool order_conn_owns(const struct order_conn *oc, const struct tcp_seg *s)
+{
+	return s->dst_port == oc->port && s->src_port == oc->cfg.remote.port &&
+	       s->src_ip == oc->cfg.remote.ip;
+}
+
+/* Own stack: a segment of the connection (checksums verified). */
+void order_conn_on_segment(struct order_conn *oc, const struct tcp_seg *s, uint64_t now);
+
+/* Kernel stack: read what has arrived, without blocking. */
+void order_conn_poll(struct order_conn *oc, uint64_t now);
+
+/* Timers, connecting, heartbeats, the 15 s rule: in idle turns. */
+void order_conn_idle(struct order_conn *oc, uint64_t now);
+
+/*
+ * Own stack, the hot path: an Unsequenced Data packet of @len bytes built
+ * at frame + FRAME_TCP_HDR_LEN with its sum.  Returns the frame length to
+ * transmit, 0 when only queued (the frame is the caller's again), -1 when
+ * not taken (counted).
+ */
+static inline int order_conn_send_frame(struct order_conn *oc, uint8_t *frame, uint32_t len,
+					uint64_t sum, uint64_t now)
+{
+	int ret;
+
+	if (__builtin_expect(oc->state != OC_UP, 0)) {
+		oc->st.send_fail++;
+		return -1;
+	}
+	ret = tcp_send_built(oc->tcp, frame, len, sum, now);
+	if (__builtin_expect(ret < 0, 0))
+		oc->st.send_fail++;
+	else
+		soup_client_sent(&oc->soup, now);
+	return ret;
+}
+
+/*
+ * Either stack: @len bytes of whole packets onto the stream.  0, or -1 when
+ * not taken (not logged in, or no room: counted).
+ */
+int order_conn_send(struct order_conn *oc, const uint8_t *buf, size_t len, uint64_t now);
+
+/* Log out and close, within cfg.close_ns; then stopped. */
+void order_conn_shutdown(struct order_conn *oc, uint64_t now);
+
+static inline bool order_conn_stopped(const struct order_conn *oc)
+{
+	return oc->state == OC_STOPPED;
+}
+
+#endif /* NET_ORDER_CONN_H */

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: MIT
+/* A SoupBinTCP 3.0 client session: login, numbering, liveness. */
+#include <string.h>
+
+#include "proto/proto_err.h"
+#include "proto/soup_client.h"
+
+const char *const soup_client_state_names[] = {
+	[SOUP_C_IDLE] = "idle",
+	[SOUP_C_LOGIN_SENT] = "login sent",
+	[SOUP_C_LOGGED_IN] = "logged in",
+	[SOUP_C_REJECTED] = "rejected",
+	[SOUP_C_ENDED] = "ended",
+};
+
+void soup_client_init(struct soup_client *c, const struct soup_client_cfg *cfg)
+{
+	memset(c, 0, sizeof(*c));
+	c->cfg = *cfg;
+	memcpy(c->session, cfg->session, SOUP_SESSION_LEN);
+	c->next_seq = 1;
+	c->live.hb_ns = cfg->hb_ns ? cfg->hb_ns : SOUP_HEARTBEAT_NS;
+	c->live.timeout_ns = cfg->timeout_ns ? cfg->timeout_ns : SOUP_TIMEOUT_NS;
+	soup_rx_init(&c->rx, 0);
+}
+
+int soup_client_login(struct soup_client *c, uint8_t *dst, size_t cap, uint64_t now)
+{
+	struct soup_login_request l;
+	int len;
+
+	if (soup_client_final(c))
+		return PROTO_E_RANGE;
+	memcpy(l.user, c->cfg.user, SOUP_USER_LEN);
+	memcpy(l.password, c->cfg.password, SOUP_PASSWORD_LEN);
+	memcpy(l.session, c->session, SOUP_SESSION_LEN);
+	l.seq = c->next_seq;
+	len = soup_encode_login_request(dst, cap, &l);
+	if (len < 0)
+		return len;
+	soup_rx_reset(&c->rx);
+	soup_live_start(&c->live, now);
+	c->state = SOUP_C_LOGIN_SENT;
+	c->st.logins++;
+	return len;
+}
+
+/* Login Accepted: where the server's numbering stands against ours. */
+static int accepted(struct soup_client *c, const struct soup_pkt *p)
+{
+	struct soup_login_accepted a;
+
+	if (c->state != SOUP_C_LOGIN_SENT || soup_decode_login_accepted(p->payload, p->len, &a)) {
+		c->st.bad++;
+		return SOUP_EV_LOST;
+	}
+	memcpy(c->session, a.session, SOUP_SESSION_LEN);
+	c->recv_seq = a.seq;
+	if (a.seq > c->next_seq) {
+		c->st.skipped += a.seq - c->next_seq;
+		c->next_seq = a.seq;
+	}
+	c->state = SOUP_C_LOGGED_IN;
+	c->st.accepted++;
+	return SOUP_EV_LOGGED_IN;
+}
+
+static int rejected(struct soup_client *c, const struct soup_pkt *p)
+{
+	char reason;
+
+	if (c->state != SOUP_C_LOGIN_SENT || soup_decode_login_rejected(p->payload, p->len, &reason)) {
+		c->st.bad++;
+		return SOUP_EV_LOST;
+	}
+	c->reject_reason = reason;
+	c->state = SOUP_C_REJECTED;
+	c->st.rejected++;
+	return SOUP_EV_REJECTED;
+}
+
+/* One sequenced message: handed on once, whatever the connection. */
+static int sequenced(struct soup_client *c, const struct soup_pkt *p, struct soup_msg *m)
+{
+	uint64_t seq;
+
+	if (c->state != SOUP_C_LOGGED_IN || !p->len) {
+		c->st.bad++;
+		return SOUP_EV_NONE;
+	}
+	seq = c->recv_seq++;
+	if (seq < c->next_seq) {
+		c->st.dup_msgs++;
+		return SOUP_EV_NONE;
+	}
+	c->next_seq = seq + 1;
+	c->st.seq_msgs++;
+	m->data = p->payload;
+	m->len = p->len;
+	m->seq = seq;
+	return SOUP_EV_MSG;
+}
+
+int soup_client_next(struct soup_client *c, struct soup_msg *m)
+{
+	struct soup_pkt p;
+	int ret, ev;
+
+	while ((ret = soup_rx_next(&c->rx, &p)) == 1) {
+		switch (p.type) {
+		case SOUP_SEQ_DATA:
+			ev = sequenced(c, &p, m);
+			if (ev != SOUP_EV_NONE)
+				return ev;
+			continue;
+		case SOUP_LOGIN_ACCEPTED:
+			return accepted(c, &p);
+		case SOUP_LOGIN_REJECTED:
+			return rejected(c, &p);
+		case SOUP_SERVER_HEARTBEAT:
+			if (p.len)
+				c->st.bad++;
+			c->st.hb_in++;
+			continue;
+		case SOUP_END_OF_SESSION:
+			if (c->state != SOUP_C_LOGGED_IN) {
+				c->st.bad++;
+				continue;
+			}
+			c->state = SOUP_C_ENDED;
+			c->st.ends++;
+			return SOUP_EV_END;
+		case SOUP_DEBUG:
+			c->st.debug_in++;
+			continue;
+		default:
+			/* A client's packet type from the server is as wrong as none. */
+			if (soup_check(p.type, p.len) == PROTO_E_PKT_TYPE)
+				c->st.unknown++;
+			else
+				c->st.bad++;
+			continue;
+		}
+	}
+	if (ret < 0) {
+		c->st.broken++;
+		return SOUP_EV_LOST;
+	}
+	return SOUP_EV_NONE;
+}
+
+int soup_client_tick(struct soup_client *c, uint8_t *dst, uint64_t now)
+{
+	if (c->state != SOUP_C_LOGIN_SENT && c->state != SOUP_C_LOGGED_IN)
+		return 0;
+	if (soup_live_lost(&c->live, now)) {
+		c->st.timeouts++;
+		return -1;
+	}
+	if (c->state != SOUP_C_LOGGED_IN || !soup_live_hb_due(&c->live, now))
+		return 0;
+	soup_encode_empty(dst, SOUP_EMPTY_LEN, SOUP_CLIENT_HEARTBEAT);
+	c->live.last_tx = now;
+	c->st.hb_out++;
+	return 1;
+}
+
+int soup_client_logout(struct soup_client *c, uint8_t *dst, size_t cap)
+{
+	int len = soup_encode_empty(dst, cap, SOUP_LOGOUT_REQUEST);
+
+	if (len > 0)
+		c->st.logouts++;
+	return len;
+}
+
+void soup_client_disconnected(struct soup_client *c)
+{
+	if (!soup_client_final(c))
+		c->state = SOUP_C_IDLE;
+	soup_rx_reset(&c->rx);
+}
