@@ -187,10 +187,19 @@ setup_end() {
 		run nsrun "$ns" sh -c "echo 1 > /proc/sys/net/ipv6/conf/$dev/disable_ipv6"
 	fi
 
-	# TX checksum offload off: with it on, veth passes frames with partial
-	# UDP checksums, which AF_XDP sees as they are and a receiving kernel
-	# socket drops (see docs/platform.md).
-	run nsrun "$ns" ethtool -K "$dev" tx off >/dev/null
+	# Offloads off, so that what crosses the pair is a valid frame as it
+	# stands: an XDP program (the gateway's, and generic mode alike) sees
+	# the skb as the sender's kernel built it, and the gateway's own TCP
+	# takes it as it is.  tx: else veth passes partial UDP/TCP checksums
+	# (AF_XDP sees them as they are, a kernel socket drops them; see
+	# docs/platform.md).  tso: else veth passes TCP super-segments larger
+	# than the MTU; tx off drops most of TSO but, on 6.18, leaves
+	# tx-tcp-accecn-segmentation on.  gro (veth's default, made explicit):
+	# else a receiving end in NAPI mode (XDP attached) may merge segments
+	# before its tc ingress and stack.  Not gso: the kernel
+	# cuts a TCP skb into segments in software before the veth whatever
+	# that flag says; gso_max_segs below is what makes skbs single ones.
+	run nsrun "$ns" ethtool -K "$dev" tx off tso off gro off >/dev/null
 
 	# One RX and one TX queue (veth's default, made explicit): an AF_XDP
 	# socket serves one queue, and packets on a queue without a socket
@@ -216,6 +225,15 @@ setup_end() {
 	run ip -n "$ns" route replace "$grp/32" dev "$dev" src "$ip"
 }
 
+# exchange_end DEV: what only the exchange end needs.  Its TCP builds skbs
+# of many segments (GSO, whatever the device's gso flag) and the kernel cuts
+# them only after the tc egress hook, so netem would drop, duplicate
+# or delay 20-odd segments at a time (measured: 58 skbs for 1393 segments);
+# one segment per skb makes its faults per segment, as on a wire.
+exchange_end() {
+	run ip -n "$ns_ex" link set dev "$1" gso_max_segs 1
+}
+
 # make_pair EX_DEV GW_DEV: the veth pair, made anew unless both ends are
 # where they belong.
 make_pair() {
@@ -238,17 +256,20 @@ do_up() {
 
 	make_pair "$if_ex" "$if_gw"
 	setup_end "$ns_ex" "$if_ex" "$mac_ex" "$ip_ex" "$ip_gw" "$mac_gw" "$group"
+	exchange_end "$if_ex"
 	setup_end "$ns_gw" "$if_gw" "$mac_gw" "$ip_gw" "$ip_ex" "$mac_ex" "$group"
 	if [ -n "$base_b" ]; then
 		make_pair "$if_ex_b" "$if_gw_b"
 		setup_end "$ns_ex" "$if_ex_b" "$mac_ex_b" "$ip_ex_b" "$ip_gw_b" "$mac_gw_b" "$group_b"
+		exchange_end "$if_ex_b"
 		setup_end "$ns_gw" "$if_gw_b" "$mac_gw_b" "$ip_gw_b" "$ip_ex_b" "$mac_ex_b" "$group_b"
 	else
 		remove_pair "$if_ex_b" "$if_gw_b"
 	fi
 
 	echo "rig $prefix up: $ns_ex/$if_ex $ip_ex $mac_ex <-> $ns_gw/$if_gw $ip_gw $mac_gw, feed group $group"
-	echo "  static neighbours both ways (no ARP), tx checksum offload off both ends, IPv6 off on the veth,"
+	echo "  static neighbours both ways (no ARP), tx checksum, TSO and GRO off both ends, one segment per skb"
+	echo "  on the exchange end (gso_max_segs 1), IPv6 off on the veth,"
 	[ -z "$base_b" ] ||
 		echo "  line B: $ns_ex/$if_ex_b $ip_ex_b <-> $ns_gw/$if_gw_b $ip_gw_b, feed group $group_b"
 	echo "  route $group/32 via the veth in both namespaces, lo up; scripts: eval \"\$($0 --prefix $prefix --subnet $base.0/24 --group $group${base_b:+ --line-b $base_b.0/24} env)\""
@@ -302,9 +323,10 @@ do_down() {
 
 # ---- status ----
 
-# One line per end: state, MAC, address, checksum offload, XDP.
+# One line per end: state, MAC, address, offloads, XDP.
 show_end() {
-	local ns=$1 dev=$2 peer_ip=$3 group=${4:-$group} line addr csum queues xdp prog neigh route
+	local ns=$1 dev=$2 peer_ip=$3 group=${4:-$group} line addr offl csum tso gro
+	local segs queues xdp prog neigh route
 
 	if ! ns_exists "$ns"; then
 		echo "  $ns: absent"
@@ -316,8 +338,11 @@ show_end() {
 	fi
 	line=$(ip -n "$ns" -br link show dev "$dev")
 	addr=$(ip -n "$ns" -4 -o addr show dev "$dev" | awk '{printf "%s ", $4}')
-	csum=$(nsrun "$ns" ethtool -k "$dev" 2>/dev/null |
-		awk -F': ' '$1 == "tx-checksumming" {print $2}')
+	offl=$(nsrun "$ns" ethtool -k "$dev" 2>/dev/null || true)
+	csum=$(awk -F': ' '$1 == "tx-checksumming" {print $2}' <<<"$offl")
+	tso=$(awk -F': ' '$1 == "tcp-segmentation-offload" {print $2}' <<<"$offl")
+	gro=$(awk -F': ' '$1 == "generic-receive-offload" {print $2}' <<<"$offl")
+	segs=$(ip -n "$ns" -d link show dev "$dev" | grep -oE 'gso_max_segs [0-9]+' | cut -d' ' -f2 || true)
 	queues=$(nsrun "$ns" ethtool -l "$dev" 2>/dev/null |
 		awk '/^Current/ {cur = 1} cur && /^(RX|TX):/ {printf "%s%s", sep, $2; sep = "/"}')
 	# ip names the attach mode on the first line ("xdp" = driver mode,
@@ -334,12 +359,14 @@ show_end() {
 	neigh=$(ip -n "$ns" neigh show "$peer_ip" dev "$dev")
 	route=$(ip -n "$ns" route show "$group/32" dev "$dev")
 	echo "  $ns: $line"
-	echo "      addr ${addr:-none}| tx-checksumming ${csum:-?} | queues rx/tx ${queues:-?}"
+	echo "      addr ${addr:-none}| queues rx/tx ${queues:-?}"
+	echo "      tx-checksumming ${csum:-?} | tso ${tso:-?} | gro ${gro:-?} | gso_max_segs ${segs:-?}"
 	echo "      xdp ${xdp:-none}"
 	echo "      neighbour ${neigh:-none}"
 	echo "      route ${route:-$group absent}"
 
-	[ -n "$addr" ] && [ "$csum" = off ] && [ "$queues" = 1/1 ] &&
+	[ -n "$addr" ] && [ "$csum" = off ] && [ "$tso" = off ] && [ "$gro" = off ] &&
+		{ [ "$ns" != "$ns_ex" ] || [ "$segs" = 1 ]; } && [ "$queues" = 1/1 ] &&
 		[[ "$neigh" == *PERMANENT* ]] && [ -n "$route" ] &&
 		[[ "$line" == *UP* ]]
 }
