@@ -69,6 +69,7 @@ transfer() {
 	ip netns exec "$from" taskset -c "$CPU" timeout 30 \
 		bash -c 'cat "$1" >"/dev/tcp/$2/$3"' _ "$DATA" "$ip" "$PORT" ||
 		fail "$1: the sender failed"
+	# shellcheck disable=SC2154 # bg set it
 	wait "$rx_pid" || fail "$1: the receiver failed: $(cat "$T_TMP/rx.err")"
 	# The last ACK of the close on its way, then nothing moves.
 	sleep 0.5
@@ -128,8 +129,8 @@ test_duplicates_reach_the_receiver_both_ways() {
 	local way tx rx dup
 	rig_up
 	for way in out in; do
-		tx=ex rx=gw
-		[ "$way" = in ] && { tx=gw rx=ex; }
+		tx="ex" rx=gw
+		[ "$way" = in ] && { tx=gw rx="ex"; }
 		netem "duplicate 3%" || return 1
 		transfer "$way" || return 1
 		dup=$(vf "$way" duplicated)
@@ -146,7 +147,7 @@ test_reordering_is_seen_by_the_receiver_both_ways() {
 	rig_up
 	for way in out in; do
 		rx=gw
-		[ "$way" = in ] && rx=ex
+		[ "$way" = in ] && rx="ex"
 		netem "reorder 5% delay 200us" || return 1
 		transfer "$way" || return 1
 		delayed=$(vf "$way" delayed)
