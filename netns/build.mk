@@ -2,6 +2,6 @@
 # (netns/exsim/, netns/exsim.mk) and the test tools (netns/tools/,
 # netns/tools.mk).
 
-INT_TESTS += tests/integration/rig_updown.sh
+INT_TESTS += tests/integration/rig_updown.sh tests/integration/rig_netem_tcp.sh
 
 include netns/exsim.mk netns/tools.mk

@@ -15,6 +15,8 @@
 #                  carrying the B group.  Env RIG_LINE_B.  Default: none.
 #   --group-b G    the B line's group.  Env RIG_GROUP_B.  Default 239.1.1.2.
 #   --line a|b     which line's exchange side netem acts on (default a).
+#   --dir D        which way netem hurts that line: both (default), out
+#                  (exchange -> gateway) or in (gateway -> exchange).
 #
 # Two rigs with different prefixes never touch each other (each lives in its
 # own namespaces); give them different subnets too so that captures and logs
@@ -23,16 +25,21 @@
 # up      create or complete the rig; safe to repeat.
 # down    remove whatever of the rig exists (also after a half-failed up);
 #         safe to repeat.
-# status  show it; exit 0 when complete, 1 when partial, 2 when absent.
+# status  show it (netem included); exit 0 when complete, 1 when partial,
+#         2 when absent.
 # env     print shell assignments for scripts: eval "$(netns/rig.sh env)".
-# netem SPEC  network faults on the exchange veth's egress (line A: feed,
-#         order replies, re-request answers; line B: its feed): SPEC as for
-#         tc netem, e.g.
-#         "loss 2% duplicate 1% reorder 20% delay 1ms", or "off".  Without
-#         sch_netem in the kernel: loss/duplicate by a tc BPF program
-#         (build/tools/vethfault), reorder P% by sending P% of the frames
-#         through a slow HTB class (a 100-byte frame takes DELAY) where they
-#         queue while later frames overtake them.  Gone with "off" or down.
+# netem SPEC  network faults on the line, both on the exchange side: out on
+#         its veth's egress (line A: feed, order replies, re-request answers;
+#         line B: its feed), in on its veth's ingress, redirected through an
+#         ifb (P-iex, line B P-ixb): the gateway's AF_XDP TX passes no qdisc
+#         and no tc hook of its own veth.  SPEC as for tc netem, e.g.
+#         "loss 2% duplicate 1% reorder 20% delay 1ms", or "off".  Each call
+#         replaces the line's faults; "off" and down remove them, ifb
+#         included.  Without sch_netem in the kernel: loss/duplicate by a tc
+#         BPF program (build/tools/vethfault; a loss is lost on the wire, the
+#         sender's TCP must resend it), reorder P% by sending P% of the
+#         frames through a slow HTB class (a 100-byte frame takes DELAY)
+#         where they queue while later frames overtake them.
 set -euo pipefail
 
 PROG=${0##*/}
@@ -42,8 +49,9 @@ die() {
 	exit 1
 }
 
+# The comment block at the top of this file.
 usage() {
-	sed -n '2,30s/^# \{0,1\}//p' "$0" >&2
+	awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0" >&2
 	exit 2
 }
 
@@ -53,6 +61,7 @@ group=${RIG_GROUP:-239.1.1.1}
 subnet_b=${RIG_LINE_B:-}
 group_b=${RIG_GROUP_B:-239.1.1.2}
 line=a
+dir=both
 cmd=
 netem_spec=
 
@@ -67,6 +76,8 @@ while [ $# -gt 0 ]; do
 	--line-b) [ $# -ge 2 ] || usage; subnet_b=$2; shift 2 ;;
 	--group-b) [ $# -ge 2 ] || usage; group_b=$2; shift 2 ;;
 	--line) [ $# -ge 2 ] || usage; line=$2; shift 2 ;;
+	--dir) [ $# -ge 2 ] || usage; dir=$2; shift 2 ;;
+	--dir=*) dir=${1#*=}; shift ;;
 	-h|--help) usage ;;
 	up|down|status|env) [ -z "$cmd" ] || usage; cmd=$1; shift ;;
 	netem) [ -z "$cmd" ] || usage; [ $# -ge 2 ] || usage; cmd=$1; netem_spec=$2; shift 2 ;;
@@ -105,6 +116,7 @@ if [ -n "$subnet_b" ]; then
 	[ "$group_b" != "$group" ] || die "--group-b: line B needs a group of its own"
 fi
 case "$line" in a|b) ;; *) die "--line is a or b" ;; esac
+case "$dir" in both|in|out) ;; *) die "--dir is both, in or out" ;; esac
 
 ns_ex=$prefix-ex
 ns_gw=$prefix-gw
@@ -112,6 +124,9 @@ if_ex=$prefix-vex
 if_gw=$prefix-vgw
 if_ex_b=$prefix-vxb
 if_gw_b=$prefix-vgb
+# The ifbs that carry each line's incoming frames through netem "in".
+ifb_ex=$prefix-iex
+ifb_ex_b=$prefix-ixb
 ip_ex=$base.1
 ip_gw=$base.2
 ip_ex_b=$base_b.1
@@ -187,10 +202,19 @@ setup_end() {
 		run nsrun "$ns" sh -c "echo 1 > /proc/sys/net/ipv6/conf/$dev/disable_ipv6"
 	fi
 
-	# TX checksum offload off: with it on, veth passes frames with partial
-	# UDP checksums, which AF_XDP sees as they are and a receiving kernel
-	# socket drops (see docs/platform.md).
-	run nsrun "$ns" ethtool -K "$dev" tx off >/dev/null
+	# Offloads off, so that what crosses the pair is a valid frame as it
+	# stands: an XDP program (the gateway's, and generic mode alike) sees
+	# the skb as the sender's kernel built it, and the gateway's own TCP
+	# takes it as it is.  tx: else veth passes partial UDP/TCP checksums
+	# (AF_XDP sees them as they are, a kernel socket drops them; see
+	# docs/platform.md).  tso: else veth passes TCP super-segments larger
+	# than the MTU; tx off drops most of TSO but, on 6.18, leaves
+	# tx-tcp-accecn-segmentation on.  gro (veth's default, made explicit):
+	# else a receiving end in NAPI mode (XDP attached) may merge segments
+	# before its tc ingress (netem "in") and stack.  Not gso: the kernel
+	# cuts a TCP skb into segments in software before the veth whatever
+	# that flag says; gso_max_segs below is what makes skbs single ones.
+	run nsrun "$ns" ethtool -K "$dev" tx off tso off gro off >/dev/null
 
 	# One RX and one TX queue (veth's default, made explicit): an AF_XDP
 	# socket serves one queue, and packets on a queue without a socket
@@ -216,6 +240,15 @@ setup_end() {
 	run ip -n "$ns" route replace "$grp/32" dev "$dev" src "$ip"
 }
 
+# exchange_end DEV: what only the exchange end needs.  Its TCP builds skbs
+# of many segments (GSO, whatever the device's gso flag) and the kernel cuts
+# them only after the tc egress hook, so netem "out" would drop, duplicate
+# or delay 20-odd segments at a time (measured: 58 skbs for 1393 segments);
+# one segment per skb makes its faults per segment, as on a wire.
+exchange_end() {
+	run ip -n "$ns_ex" link set dev "$1" gso_max_segs 1
+}
+
 # make_pair EX_DEV GW_DEV: the veth pair, made anew unless both ends are
 # where they belong.
 make_pair() {
@@ -238,17 +271,20 @@ do_up() {
 
 	make_pair "$if_ex" "$if_gw"
 	setup_end "$ns_ex" "$if_ex" "$mac_ex" "$ip_ex" "$ip_gw" "$mac_gw" "$group"
+	exchange_end "$if_ex"
 	setup_end "$ns_gw" "$if_gw" "$mac_gw" "$ip_gw" "$ip_ex" "$mac_ex" "$group"
 	if [ -n "$base_b" ]; then
 		make_pair "$if_ex_b" "$if_gw_b"
 		setup_end "$ns_ex" "$if_ex_b" "$mac_ex_b" "$ip_ex_b" "$ip_gw_b" "$mac_gw_b" "$group_b"
+		exchange_end "$if_ex_b"
 		setup_end "$ns_gw" "$if_gw_b" "$mac_gw_b" "$ip_gw_b" "$ip_ex_b" "$mac_ex_b" "$group_b"
 	else
 		remove_pair "$if_ex_b" "$if_gw_b"
 	fi
 
 	echo "rig $prefix up: $ns_ex/$if_ex $ip_ex $mac_ex <-> $ns_gw/$if_gw $ip_gw $mac_gw, feed group $group"
-	echo "  static neighbours both ways (no ARP), tx checksum offload off both ends, IPv6 off on the veth,"
+	echo "  static neighbours both ways (no ARP), tx checksum, TSO and GRO off both ends, one segment per skb"
+	echo "  on the exchange end (gso_max_segs 1), IPv6 off on the veth,"
 	[ -z "$base_b" ] ||
 		echo "  line B: $ns_ex/$if_ex_b $ip_ex_b <-> $ns_gw/$if_gw_b $ip_gw_b, feed group $group_b"
 	echo "  route $group/32 via the veth in both namespaces, lo up; scripts: eval \"\$($0 --prefix $prefix --subnet $base.0/24 --group $group${base_b:+ --line-b $base_b.0/24} env)\""
@@ -271,10 +307,11 @@ remove_pair() {
 	done
 }
 
-# Both lines' pairs, whether or not this call named line B.
+# Both lines' pairs and ifbs, whether or not this call named line B.
 remove_links() {
 	remove_pair "$if_ex" "$if_gw"
 	remove_pair "$if_ex_b" "$if_gw_b"
+	remove_pair "$ifb_ex" "$ifb_ex_b"
 }
 
 do_down() {
@@ -302,9 +339,11 @@ do_down() {
 
 # ---- status ----
 
-# One line per end: state, MAC, address, checksum offload, XDP.
+# One line per end: state, MAC, address, offloads, XDP; on the exchange end
+# (IFB given) its netem too.
 show_end() {
-	local ns=$1 dev=$2 peer_ip=$3 group=${4:-$group} line addr csum queues xdp prog neigh route
+	local ns=$1 dev=$2 peer_ip=$3 group=${4:-$group} ifb=${5:-} line addr offl csum tso gro
+	local segs queues xdp prog neigh route
 
 	if ! ns_exists "$ns"; then
 		echo "  $ns: absent"
@@ -316,8 +355,11 @@ show_end() {
 	fi
 	line=$(ip -n "$ns" -br link show dev "$dev")
 	addr=$(ip -n "$ns" -4 -o addr show dev "$dev" | awk '{printf "%s ", $4}')
-	csum=$(nsrun "$ns" ethtool -k "$dev" 2>/dev/null |
-		awk -F': ' '$1 == "tx-checksumming" {print $2}')
+	offl=$(nsrun "$ns" ethtool -k "$dev" 2>/dev/null || true)
+	csum=$(awk -F': ' '$1 == "tx-checksumming" {print $2}' <<<"$offl")
+	tso=$(awk -F': ' '$1 == "tcp-segmentation-offload" {print $2}' <<<"$offl")
+	gro=$(awk -F': ' '$1 == "generic-receive-offload" {print $2}' <<<"$offl")
+	segs=$(ip -n "$ns" -d link show dev "$dev" | grep -oE 'gso_max_segs [0-9]+' | cut -d' ' -f2 || true)
 	queues=$(nsrun "$ns" ethtool -l "$dev" 2>/dev/null |
 		awk '/^Current/ {cur = 1} cur && /^(RX|TX):/ {printf "%s%s", sep, $2; sep = "/"}')
 	# ip names the attach mode on the first line ("xdp" = driver mode,
@@ -334,14 +376,46 @@ show_end() {
 	neigh=$(ip -n "$ns" neigh show "$peer_ip" dev "$dev")
 	route=$(ip -n "$ns" route show "$group/32" dev "$dev")
 	echo "  $ns: $line"
-	echo "      addr ${addr:-none}| tx-checksumming ${csum:-?} | queues rx/tx ${queues:-?}"
+	echo "      addr ${addr:-none}| queues rx/tx ${queues:-?}"
+	echo "      tx-checksumming ${csum:-?} | tso ${tso:-?} | gro ${gro:-?} | gso_max_segs ${segs:-?}"
 	echo "      xdp ${xdp:-none}"
 	echo "      neighbour ${neigh:-none}"
 	echo "      route ${route:-$group absent}"
+	[ -z "$ifb" ] || show_netem "$dev" "$ifb"
 
-	[ -n "$addr" ] && [ "$csum" = off ] && [ "$queues" = 1/1 ] &&
+	[ -n "$addr" ] && [ "$csum" = off ] && [ "$tso" = off ] && [ "$gro" = off ] &&
+		{ [ "$ns" != "$ns_ex" ] || [ "$segs" = 1 ]; } && [ "$queues" = 1/1 ] &&
 		[[ "$neigh" == *PERMANENT* ]] && [ -n "$route" ] &&
 		[[ "$line" == *UP* ]]
+}
+
+# show_netem DEV IFB: which faults the exchange veth DEV has, each way.
+show_netem() {
+	local dev=$1 ifb=$2 out in
+	out=$(faults_on "$dev")
+	if link_in "$ns_ex" "$ifb"; then
+		if nsrun "$ns_ex" tc filter show dev "$dev" ingress | grep -q "to device $ifb)"; then
+			in="$(faults_on "$ifb") (ingress via $ifb)"
+		else
+			in="$ifb left without its redirect (netem off removes it)"
+		fi
+	elif [ -n "$(nsrun "$ns_ex" tc filter show dev "$dev" ingress)" ]; then
+		in="a filter on the ingress but no $ifb (netem off removes it)"
+	else
+		in=off
+	fi
+	echo "      netem out ${out:-off} | in $in"
+}
+
+# faults_on DEV: what of netem's is on DEV's egress, or nothing.
+faults_on() {
+	local q what=
+	q=$(nsrun "$ns_ex" tc qdisc show dev "$1")
+	grep -q '^qdisc netem' <<<"$q" && what="netem qdisc,"
+	[ -z "$(nsrun "$ns_ex" tc filter show dev "$1" egress)" ] || what+=" tc bpf,"
+	grep -q '^qdisc htb' <<<"$q" && what+=" htb,"
+	what=${what# }
+	echo "${what%,}"
 }
 
 do_status() {
@@ -350,11 +424,11 @@ do_status() {
 	need_tools
 
 	echo "rig $prefix (subnet $base.0/24, group $group)"
-	show_end "$ns_ex" "$if_ex" "$ip_gw" || ex_ok=0
+	show_end "$ns_ex" "$if_ex" "$ip_gw" "$group" "$ifb_ex" || ex_ok=0
 	show_end "$ns_gw" "$if_gw" "$ip_ex" || gw_ok=0
 	if [ -n "$base_b" ]; then
 		echo " line B (subnet $base_b.0/24, group $group_b)"
-		show_end "$ns_ex" "$if_ex_b" "$ip_gw_b" "$group_b" || ex_ok=0
+		show_end "$ns_ex" "$if_ex_b" "$ip_gw_b" "$group_b" "$ifb_ex_b" || ex_ok=0
 		show_end "$ns_gw" "$if_gw_b" "$ip_ex_b" "$group_b" || gw_ok=0
 	fi
 	if [ "$ex_ok" -eq 1 ] && [ "$gw_ok" -eq 1 ]; then
@@ -388,6 +462,7 @@ RIG_NETNS_EX=/var/run/netns/$ns_ex
 RIG_NETNS_GW=/var/run/netns/$ns_gw
 RIG_IF_EX=$if_ex
 RIG_IF_GW=$if_gw
+RIG_IFB_EX=$ifb_ex
 RIG_IFINDEX_EX=$(ifindex_of "$ns_ex" "$if_ex")
 RIG_IFINDEX_GW=$(ifindex_of "$ns_gw" "$if_gw")
 RIG_IP_EX=$ip_ex
@@ -406,6 +481,7 @@ EOF
 RIG_LINE_B=$base_b.0/24
 RIG_IF_EX_B=$if_ex_b
 RIG_IF_GW_B=$if_gw_b
+RIG_IFB_EX_B=$ifb_ex_b
 RIG_IFINDEX_GW_B=$(ifindex_of "$ns_gw" "$if_gw_b")
 RIG_IP_EX_B=$ip_ex_b
 RIG_IP_GW_B=$ip_gw_b
@@ -432,16 +508,25 @@ usec_of() {
 		'BEGIN { m = u == "s" ? 1e6 : u == "ms" ? 1e3 : 1; printf "%d", v * m }'
 }
 
+# Everything netem put on the line, both ways: the qdiscs and filters of
+# the exchange veth (clsact holds the egress faults and the ingress
+# redirect) and the ifb with its own.
 netem_off() {
 	nsrun "$ns_ex" tc qdisc del dev "$nif" root 2>/dev/null || true
 	nsrun "$ns_ex" tc qdisc del dev "$nif" clsact 2>/dev/null || true
+	if link_in "$ns_ex" "$nifb"; then
+		ip -n "$ns_ex" link del dev "$nifb" 2>/dev/null || true
+	fi
 }
 
 # Without sch_netem: tc BPF for loss and duplication, a slow HTB class for
-# reordering by delay.
+# reordering by delay.  netem_fallback DEV [VETHFAULT OPTIONS]: on DEV's
+# egress; what it did in $how.
 netem_fallback() {
-	local loss=0 dup=0 reorder=0 delay_us=0 w tool rate ignored="" args=()
+	local dev=$1 loss=0 dup=0 reorder=0 delay_us=0 w tool rate ignored="" args=()
 	local -a words
+	shift
+	args=("$@")
 	read -ra words <<<"$netem_spec"
 	set -- "${words[@]}"
 	while [ $# -gt 0 ]; do
@@ -467,43 +552,85 @@ netem_fallback() {
 		[ "$delay_us" -gt 0 ] || die "netem: reorder needs a delay (e.g. 'reorder 20% delay 1ms')"
 		# bits per second so that a 100-byte frame takes delay_us
 		rate=$(awk -v d="$delay_us" 'BEGIN { printf "%d", 800 * 1e6 / d }')
-		run nsrun "$ns_ex" tc qdisc replace dev "$nif" root handle 1: htb default 10
-		run nsrun "$ns_ex" tc class add dev "$nif" parent 1: classid 1:10 htb rate 10gbit quantum 60000
-		run nsrun "$ns_ex" tc class add dev "$nif" parent 1: classid 1:20 htb \
+		run nsrun "$ns_ex" tc qdisc replace dev "$dev" root handle 1: htb default 10
+		run nsrun "$ns_ex" tc class add dev "$dev" parent 1: classid 1:10 htb rate 10gbit quantum 60000
+		run nsrun "$ns_ex" tc class add dev "$dev" parent 1: classid 1:20 htb \
 			rate "${rate}bit" ceil "${rate}bit" burst 1 cburst 1
 		args+=(--delay "$reorder" --slow-class 1:20)
 	fi
-	run nsrun "$ns_ex" "$tool" attach "$nif" --loss "$loss" --duplicate "$dup" "${args[@]}"
-	echo "rig $prefix netem on $nif (emulated, no sch_netem here: tc bpf + htb): loss $loss duplicate $dup reorder $reorder delay ${delay_us}us${ignored:+ (ignored:$ignored)}"
+	run nsrun "$ns_ex" "$tool" attach "$dev" --loss "$loss" --duplicate "$dup" "${args[@]}"
+	emulated=" (emulated, no sch_netem here: tc bpf + htb)"
+	how="loss $loss duplicate $dup reorder $reorder delay ${delay_us}us${ignored:+ (ignored:$ignored)}"
+}
+
+# netem_on DEV [VETHFAULT OPTIONS]: the faults on DEV's egress, tc netem
+# where the kernel has it; what was done in $how.
+netem_on() {
+	local dev=$1 err
+	# shellcheck disable=SC2086 # the spec is tc's words
+	if err=$(nsrun "$ns_ex" tc qdisc replace dev "$dev" root netem $netem_spec 2>&1); then
+		how="netem $netem_spec"
+		return
+	fi
+	case "$err" in
+	*"qdisc kind is unknown"*) netem_fallback "$@" ;;
+	*) die "netem: tc: $err" ;;
+	esac
+}
+
+# The gateway -> exchange faults: every frame the exchange veth receives is
+# redirected (tc mirred, from its clsact ingress; u32 matching everything,
+# as this kernel has no cls_matchall) to the egress of an ifb, where the
+# faults are, and the ifb hands it back to the veth's ingress (skipping the
+# redirect this time).
+netem_in() {
+	run ip -n "$ns_ex" link add "$nifb" type ifb
+	# Quiet (no IPv6 of its own: the ifb drops what it sends itself), and
+	# the queue length of a veth for the HTB classes (ifb's default is 32).
+	if nsrun "$ns_ex" test -w "/proc/sys/net/ipv6/conf/$nifb/disable_ipv6"; then
+		run nsrun "$ns_ex" sh -c "echo 1 > /proc/sys/net/ipv6/conf/$nifb/disable_ipv6"
+	fi
+	run ip -n "$ns_ex" link set dev "$nifb" txqueuelen 1000 up
+	netem_on "$nifb" --ifb-for "$nif"
+	run nsrun "$ns_ex" tc qdisc replace dev "$nif" clsact
+	run nsrun "$ns_ex" tc filter add dev "$nif" ingress protocol all prio 1 u32 \
+		match u32 0 0 action mirred egress redirect dev "$nifb"
 }
 
 do_netem() {
-	local err
+	local how emulated="" out=off in=off
 	need_root
 	command -v tc >/dev/null 2>&1 || die "'tc' not found: run scripts/deps.sh (iproute2)"
 	link_in "$ns_ex" "$nif" || die "netem: the rig $prefix is not up"
 	netem_off
 	if [ "$netem_spec" = off ]; then
-		echo "rig $prefix netem off"
+		echo "rig $prefix netem off on $nif (both ways)"
 		return
 	fi
 	[ -n "$netem_spec" ] || usage
-	# shellcheck disable=SC2086 # the spec is tc's words
-	if err=$(nsrun "$ns_ex" tc qdisc replace dev "$nif" root netem $netem_spec 2>&1); then
-		echo "rig $prefix netem on $nif: $netem_spec"
-		return
+	# All or nothing: a failure half way removes what was done.
+	trap netem_off EXIT
+	if [ "$dir" != in ]; then
+		netem_on "$nif"
+		out=$how
 	fi
-	case "$err" in
-	*"qdisc kind is unknown"*) netem_fallback ;;
-	*) die "netem: tc: $err" ;;
-	esac
+	if [ "$dir" != out ]; then
+		netem_in
+		in=$how
+	fi
+	trap - EXIT
+	echo "rig $prefix netem on $nif$emulated: out (exchange -> gateway, $nif egress): $out;" \
+		"in (gateway -> exchange, $nif ingress via $nifb): $in"
 }
 
-# The device netem acts on: the exchange side of the chosen line.
+# The devices netem acts on: the exchange side of the chosen line, and its
+# ifb.
 nif=$if_ex
+nifb=$ifb_ex
 if [ "$line" = b ]; then
 	[ -n "$base_b" ] || die "--line b: the rig has no line B (--line-b SUBNET)"
 	nif=$if_ex_b
+	nifb=$ifb_ex_b
 fi
 
 case "$cmd" in

@@ -21,8 +21,9 @@
 #     --out DIR         results (default build/paper)
 #     --gw-extra OPTS   more gateway options (word-split)
 #     --ex-extra OPTS   more exchange simulator options (word-split)
-#     --netem ARGS      tc netem on the exchange side of the veth (feed and
-#                       replies), e.g. "loss 1% duplicate 1%"
+#     --netem ARGS      tc netem on the exchange side of the veth, exchange
+#                       -> gateway only (feed, replies, re-request answers:
+#                       rig.sh netem --dir out), e.g. "loss 1% duplicate 1%"
 #     --expect-gaps     check that gaps happened (they must always all be
 #                       filled, the session never stale)
 #     --no-reconcile    skip the position check (replies may be lost)
@@ -127,7 +128,7 @@ mkdir -p "$out"
 eval "$("${rig[@]}" env)"
 if [ -n "$netem" ]; then
 	# The rig emulates netem where the kernel has no sch_netem.
-	"${rig[@]}" netem "$netem" >>"$out/rig.log" || die "netem '$netem' refused"
+	"${rig[@]}" netem "$netem" --dir out >>"$out/rig.log" || die "netem '$netem' refused"
 fi
 
 gw_symbols=()

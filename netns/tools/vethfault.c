@@ -6,13 +6,18 @@
  * namespace.
  *
  *   vethfault attach DEV [--loss P] [--duplicate P] [--delay P --slow-class M:N]
+ *                        [--ifb-for VETH]
  *   vethfault stats DEV      seen, dropped, duplicated, delayed (key=value)
  *   vethfault detach DEV
  *
  * P are fractions 0..1.  --delay puts that fraction of the frames into the
  * HTB class M:N of the device's root qdisc, which the caller set up slow, so
- * that later frames overtake them.  The filter stays after this program
- * exits (the kernel holds it) until detached or the device goes away.
+ * that later frames overtake them.  --ifb-for: DEV is an ifb that a tc
+ * mirred action feeds from VETH's ingress; duplicates are then sent into
+ * VETH's ingress (see vethfault.bpf.c).  A lost frame is stolen
+ * (TC_ACT_STOLEN): a sender's TCP believes it left and must retransmit it.
+ * The filter stays after this program exits (the kernel holds it) until
+ * detached or the device goes away.
  * Exit 0 ok, 1 failure, 2 usage.
  */
 #include <errno.h>
@@ -35,6 +40,7 @@
 struct cfg {
 	double loss, dup, delay;	/* fractions 0..1 */
 	uint32_t slow;			/* the slow HTB class, TC_H_MAKE(M, N) */
+	const char *ifb_for;		/* DEV is an ifb fed from this one's ingress */
 };
 
 static int slow_class(void *cfg, const char *a, char *why, size_t n)
@@ -60,22 +66,29 @@ static const struct opt opts[] = {
 	OPT("slow-class", 0, OPT_CALL, 0, "M:N",
 	    "the HTB class of the device's root qdisc the caller set up slow",
 	    .call = slow_class),
+	OPT("ifb-for", 0, OPT_STR, OFF(struct cfg, ifb_for), "VETH",
+	    "DEV is an ifb fed from VETH's ingress (tc mirred): duplicates "
+	    "go into VETH's ingress, where the ifb re-injects its frames",
+	    .max = IF_NAMESIZE - 1),
 	OPT_END,
 };
 
 static const struct opt_prog prog = {
 	.name = "vethfault",
 	.usage = "attach DEV [--loss P] [--duplicate P] [--delay P --slow-class M:N]\n"
+		 "                 [--ifb-for VETH]\n"
 		 "       vethfault stats DEV\n"
 		 "       vethfault detach DEV",
 	.about =
 "Network faults on a device's egress where the kernel has no sch_netem: a tc\n"
 "clsact egress BPF program (vethfault.bpf.c) drops, duplicates, and delays\n"
 "into a slow HTB class (so that later frames overtake them) fractions P\n"
-"(0..1) of the frames.  netns/rig.sh netem falls back to it; run it in the\n"
-"device's namespace.  The filter stays after this program exits until\n"
-"detached or the device goes away.  stats prints seen, dropped, duplicated\n"
-"and delayed (key=value).\n",
+"(0..1) of the frames; a lost frame is stolen (the sender believes it left).\n"
+"On an ifb fed from a veth's ingress (--ifb-for), faults hit what the veth\n"
+"receives.  netns/rig.sh netem falls back to it; run it in the device's\n"
+"namespace.  The filter stays after this program exits until detached or\n"
+"the device goes away.  stats prints seen, dropped, duplicated and delayed\n"
+"(key=value).\n",
 	.more = "Exit status: 0 ok, 1 failure, 2 bad usage.\n",
 	.opts = opts,
 };
@@ -93,7 +106,7 @@ static int attach(int ifindex, int argc, char **argv)
 			    .priority = VF_TC_PRIO);
 	struct vethfault_bpf *skel;
 	struct cfg c = { 0 };
-	int err;
+	int err, dup_ifindex = ifindex;
 
 	/* argv[0] is DEV: the options follow it. */
 	err = opt_parse(&prog, &c, argc, argv, NULL);
@@ -101,6 +114,13 @@ static int attach(int ifindex, int argc, char **argv)
 		return err == 1 ? 0 : 2;
 	if (c.delay > 0 && !c.slow)
 		return opt_error(&prog, "--delay needs --slow-class M:N");
+	if (c.ifb_for) {
+		dup_ifindex = (int)if_nametoindex(c.ifb_for);
+		if (!dup_ifindex) {
+			fprintf(stderr, "vethfault: --ifb-for %s: no such device here\n", c.ifb_for);
+			return 1;
+		}
+	}
 
 	skel = vethfault_bpf__open();
 	if (!skel) {
@@ -110,7 +130,8 @@ static int attach(int ifindex, int argc, char **argv)
 	skel->rodata->loss_thr = c.loss > 0 ? thr(c.loss) : 0;
 	skel->rodata->dup_thr = c.dup > 0 ? thr(c.dup) : 0;
 	skel->rodata->delay_thr = c.delay > 0 ? thr(c.delay) : 0;
-	skel->rodata->ifindex = (uint32_t)ifindex;
+	skel->rodata->dup_ifindex = (uint32_t)dup_ifindex;
+	skel->rodata->dup_flags = c.ifb_for ? BPF_F_INGRESS : 0;
 	skel->rodata->slow_class = c.slow;
 	err = vethfault_bpf__load(skel);
 	if (err) {

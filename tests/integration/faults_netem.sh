@@ -1,14 +1,16 @@
 #!/bin/bash
-# Network faults on the rig's veth (exchange side egress) with
-# 'netns/rig.sh netem': tc netem where the kernel has it, else the rig's
-# emulation (tc BPF for loss and duplication, a slow HTB class for
-# reordering).  With "loss 2% duplicate 1% reorder 20% delay 1ms":
+# Network faults on the rig's veth with 'netns/rig.sh netem' (both ways,
+# its default): tc netem where the kernel has it, else the rig's emulation
+# (tc BPF for loss and duplication, a slow HTB class for reordering).  With
+# "loss 2% duplicate 1% reorder 20% delay 1ms":
 #  - a kernel receiver in the gateway namespace sees lost, duplicated and
 #    late packets, fills every gap through the re-request server (whose
-#    answers cross the same faulty veth) and ends with trades == record;
-#  - the emulation's own counters saw drops, duplicates and delays;
-#  - 'netem off' leaves the veth with no qdisc or filter of ours, and a
-#    rig taken down with faults on leaves nothing behind.
+#    requests and answers cross the same faulty veth) and ends with
+#    trades == record;
+#  - the emulation's own counters (exchange -> gateway) saw drops,
+#    duplicates and delays;
+#  - 'netem off' leaves the veth with no qdisc or filter of ours and no
+#    ifb, and a rig taken down with faults on leaves nothing behind.
 # A netem spec with correlation and jitter values is accepted too.
 #
 # One rig for the file (its faults stay on from test to test, as they
@@ -69,11 +71,13 @@ test_netem_off_leaves_nothing() {
 	X=(ip netns exec "$RIG_NS_EX")
 	"${RIG[@]}" netem off >/dev/null 2>&1 || fail "netem off"
 	q=$("${X[@]}" tc qdisc show dev "$RIG_IF_EX")
-	f=$("${X[@]}" tc filter show dev "$RIG_IF_EX" egress 2>/dev/null)
-	if ! grep -qE 'netem|htb|clsact' <<<"$q" && [ -z "$f" ]; then
-		ok "netem off: no qdisc or filter left ($q)"
+	f=$("${X[@]}" tc filter show dev "$RIG_IF_EX" egress 2>/dev/null
+	    "${X[@]}" tc filter show dev "$RIG_IF_EX" ingress 2>/dev/null)
+	if ! grep -qE 'netem|htb|clsact' <<<"$q" && [ -z "$f" ] &&
+	   ! ip -n "$RIG_NS_EX" link show dev "$RIG_IFB_EX" >/dev/null 2>&1; then
+		ok "netem off: no qdisc, filter or ifb left ($q)"
 	else
-		fail "netem off left: $q $f"
+		fail "netem off left: $q $f $(ip -n "$RIG_NS_EX" -o link show dev "$RIG_IFB_EX" 2>&1)"
 	fi
 }
 

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The rig comes up (twice: idempotent), carries unicast both ways and the
 # feed group from the exchange to a plain receiver in the gateway namespace,
-# has what the gateway needs (static neighbours, TX checksum offload off, one
-# queue), and goes down leaving nothing, also from a half-made state.
+# has what the gateway needs (static neighbours, TX checksum offload, TSO
+# and GRO off, one segment per skb on the exchange end, one queue), and
+# goes down leaving nothing, also from a half-made state.
 #
 # Uses only namespaces of its own (the rig's names, T_ID), taken down at exit
 # whatever happens.
@@ -72,9 +73,21 @@ test_the_rig_has_what_the_gateway_relies_on() {
 		ns=${!ns_var} dev=${!if_var} mac=${!mac_var}
 		if [ "$side" = EX ]; then peer_ip=$RIG_IP_GW peer_mac=$RIG_MAC_GW; else peer_ip=$RIG_IP_EX peer_mac=$RIG_MAC_EX; fi
 
-		ip netns exec "$ns" ethtool -k "$dev" | grep -qx 'tx-checksumming: off' &&
+		ip netns exec "$ns" ethtool -k "$dev" >"$T_TMP/offloads"
+		grep -qx 'tx-checksumming: off' "$T_TMP/offloads" &&
 			ok "$dev: tx checksum offload off" ||
 			fail "$dev: tx checksum offload not off"
+		grep -qx 'tcp-segmentation-offload: off' "$T_TMP/offloads" &&
+			! grep -qE '^	tx-tcp.*segmentation: on' "$T_TMP/offloads" &&
+			ok "$dev: TSO off, every kind of it" ||
+			fail "$dev: TSO not off: $(grep -E 'tcp.*segmentation' "$T_TMP/offloads" | tr -d '\t' | tr '\n' ' ')"
+		grep -qx 'generic-receive-offload: off' "$T_TMP/offloads" &&
+			ok "$dev: GRO off" || fail "$dev: GRO not off"
+		if [ "$side" = EX ]; then
+			ip -n "$ns" -d link show dev "$dev" | grep -q 'gso_max_segs 1 ' &&
+				ok "$dev: one segment per skb (gso_max_segs 1)" ||
+				fail "$dev: gso_max_segs is not 1"
+		fi
 		[ "$(ip netns exec "$ns" cat "/sys/class/net/$dev/address")" = "$mac" ] &&
 			ok "$dev: MAC $mac" || fail "$dev: MAC is not $mac"
 		ip -n "$ns" neigh show "$peer_ip" dev "$dev" | grep -q "lladdr $peer_mac PERMANENT" &&
