@@ -1,9 +1,10 @@
 # proto/: wire-protocol library shared by the gateway and the exchange
-# simulator (MoldUDP64/ITCH 5.0, OUCH 4.2, Ethernet/IPv4/UDP frames).
+# simulator (MoldUDP64/ITCH 5.0, OUCH 4.2, SoupBinTCP 3.0, Ethernet/IPv4/UDP
+# frames).
 
 PROTO_SRCS := proto/proto_err.c proto/itch.c proto/moldudp64.c \
 	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c \
-	proto/itch_filter.c
+	proto/itch_filter.c proto/soupbin.c
 PROTO_HDRS := $(wildcard proto/*.h)
 
 PROTO_LIB      := $(BUILD)/libproto.a
