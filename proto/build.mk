@@ -1,9 +1,10 @@
 # proto/: wire-protocol library shared by the gateway and the exchange
-# simulator (MoldUDP64/ITCH 5.0, OUCH 4.2, Ethernet/IPv4/UDP frames).
+# simulator (MoldUDP64/ITCH 5.0, OUCH 4.2, SoupBinTCP 3.0, Ethernet/IPv4/UDP
+# frames).
 
 PROTO_SRCS := proto/proto_err.c proto/itch.c proto/moldudp64.c \
 	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c \
-	proto/itch_filter.c proto/tcp_seg.c proto/soup_client.c
+	proto/itch_filter.c proto/soupbin.c proto/soup_client.c proto/tcp_seg.c
 PROTO_HDRS := $(wildcard proto/*.h)
 
 PROTO_LIB      := $(BUILD)/libproto.a
@@ -56,6 +57,17 @@ $(PROTO_FUZZ): tests/fuzz/fuzz_proto_feed.c $(PROTO_FUZZ_SRCS) $(PROTO_HDRS) $(w
 	@mkdir -p $(@D)
 	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_proto_feed.c $(PROTO_FUZZ_SRCS) -o $@ -lz
 
+# The SoupBinTCP stream fuzzer: the reassembler read whole and in chunks,
+# and the payload decoders.  Seeds: tests/fuzz/make_soup_seeds.sh.
+SOUP_FUZZ := $(BUILD)/fuzz/fuzz_soup_stream
+
+$(SOUP_FUZZ): tests/fuzz/fuzz_soup_stream.c proto/soupbin.c $(PROTO_HDRS)
+	@mkdir -p $(@D)
+	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_soup_stream.c proto/soupbin.c -o $@
+
+BINS += $(SOUP_FUZZ)
+INT_TESTS += tests/integration/soup_fuzz.sh
+
 # Seed corpus writer (the checked-in corpus was made with it).
 $(BUILD)/tools/proto-fuzz-seeds: $(BUILD)/tests/fuzz/make_seeds.o $(PROTO_LIB)
 	$(CC) $^ -o $@ $(LDLIBS)
@@ -63,11 +75,13 @@ $(BUILD)/tools/proto-fuzz-seeds: $(BUILD)/tests/fuzz/make_seeds.o $(PROTO_LIB)
 BINS += $(PROTO_FUZZ) $(BUILD)/tools/proto-fuzz-seeds
 
 # Longer fuzz run: make fuzz (FUZZ_SECONDS=600 by default).
-.PHONY: fuzz fuzz-proto bench-proto
+.PHONY: fuzz fuzz-proto fuzz-soup bench-proto
 FUZZ_SECONDS ?= 600
-fuzz: fuzz-proto
+fuzz: fuzz-proto fuzz-soup
 fuzz-proto: $(PROTO_FUZZ)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/integration/proto_fuzz.sh
+fuzz-soup: $(SOUP_FUZZ)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/integration/soup_fuzz.sh
 
 # Benchmark: P-message decode rate and order-frame encode time.
 $(BUILD)/bench/bench_proto: $(BUILD)/proto/bench/bench_proto.o $(BUILD)/libbook.a $(PROTO_LIB)
