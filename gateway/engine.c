@@ -11,6 +11,7 @@ const char *const untraded_names[UNTRADED_NR] = {
 	[UNTRADED_COVERED] = "covered",
 	[UNTRADED_RISK] = "risk",
 	[UNTRADED_OVERFLOW] = "overflow",
+	[UNTRADED_SESSION] = "session",
 };
 
 /* The stock directory names a locate: ours, or listed but not traded. */
@@ -60,9 +61,8 @@ void gw_cfg_defaults(struct gw_cfg *c)
 	c->orders.limit_bp = 10;
 	strcpy(c->orders.firm, "T2TG");
 	c->orders.timeout_ns = 1000 * 1000000ull;
-	/* Replies come back in tens of microseconds: a few ms is a lost one. */
-	c->orders.retry_ns = 5 * 1000000ull;
-	c->orders.probe_ns = 2 * 1000000ull;
+	/* A day's replies replay in a few ms at a veth's round trip. */
+	c->orders.resend_after_ns = 20 * 1000000ull;
 	/*
 	 * 8192 packets: at the fastest tested rate (about 32,000 packed
 	 * packets a second) 250 ms of feed, so a stall of 50 ms and the
@@ -168,25 +168,37 @@ void engine_destroy(struct gw_engine *e)
 	e->book = NULL;
 }
 
-void engine_on_reply(struct gw_engine *e, const uint8_t *pkt, size_t len)
+unsigned int engine_on_reply(struct gw_engine *e, const uint8_t *msg, size_t len,
+			     uint64_t t_hook, uint64_t now, struct gw_decision *out)
 {
 	struct gw_order *r;
 	struct gw_inst *in;
 	uint32_t shares;
+	char type = orders_on_reply(&e->ord, msg, len, &r, &shares);
 
-	switch (orders_on_reply(&e->ord, pkt, len, &r, &shares)) {
+	if (!type || type == 'A')
+		return 0;
+	in = &e->inst[r->inst];
+	switch (type) {
 	case 'E':
-		inst_fill(&e->inst[r->inst], r->side, shares, r->fill_price);
+		inst_fill(in, r->side, shares, r->fill_price);
 		break;
 	case 'C':
-		in = &e->inst[r->inst];
 		in->cancels++;
 		break;
 	case 'J':
-		in = &e->inst[r->inst];
 		in->rejects++;
 		break;
 	}
+	if (!in->covered || !e->ord.up || e->gap.stale ||
+	    engine_decide(e, r->inst, 0, in->covered_px, now, out) <= 0)
+		return 0;
+	in->covered = false;
+	out->md_seq = in->covered_seq;
+	out->t_exch48 = in->covered_ts;
+	out->t_hook = t_hook;
+	out->flags |= ORDER_F_ONREPLY;
+	return 1;
 }
 
 int64_t engine_pnl(const struct gw_engine *e)

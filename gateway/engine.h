@@ -64,6 +64,7 @@ enum gw_untraded_why {
 	UNTRADED_COVERED,	/* position and orders in flight already make the target */
 	UNTRADED_RISK,		/* refused by a limit (counted in risk.refused) */
 	UNTRADED_OVERFLOW,	/* more than GW_MAX_DECISIONS in one packet */
+	UNTRADED_SESSION,	/* the order session was not logged in */
 	UNTRADED_NR,
 };
 
@@ -91,6 +92,7 @@ struct gw_stats {
 	uint64_t untraded;		/* strategy changes not traded at their tick */
 	uint64_t untraded_by[UNTRADED_NR];
 	uint64_t restores;		/* orders with no strategy change at their tick */
+	uint64_t on_reply;		/* ... of them, made up when a reply ended one */
 };
 
 struct gw_engine {
@@ -162,11 +164,18 @@ static inline int engine_decide(struct gw_engine *e, unsigned int k, int chg,
 	return 1;
 }
 
-/* A strategy change that did not become an order at its tick, for the report. */
+/*
+ * A strategy change that did not become an order at its tick, for the
+ * report.  One covered by orders in flight is remembered: the reply that
+ * ends one of them makes it up (engine_on_reply()).
+ */
 static inline void engine_untraded(struct gw_engine *e, unsigned int k, int chg,
 				   uint64_t md_seq, enum gw_untraded_why why)
 {
 	struct gw_untraded *u = &e->untraded[e->st.untraded & e->ord.mask];
+
+	if (why == UNTRADED_COVERED)
+		inst_note_covered(&e->inst[k], md_seq);
 
 	u->md_seq = md_seq;
 	u->shares = (int64_t)chg * e->inst[k].unit;
@@ -215,10 +224,15 @@ static inline unsigned int engine_on_ticks(struct gw_engine *e, uint32_t n,
 		}
 		in->ticks++;
 		e->st.ticks_ours++;
-		inst_note_print(in, px, r->shares[slot]);
+		inst_note_print(in, px, r->shares[slot], r->seq[slot], r->exch_ts[slot]);
 		if (unlikely(late)) {
 			if (chg)
 				engine_untraded(e, k - 1, chg, r->seq[slot], UNTRADED_LATE);
+			continue;
+		}
+		if (unlikely(!e->ord.up)) {
+			if (chg)
+				engine_untraded(e, k - 1, chg, r->seq[slot], UNTRADED_SESSION);
 			continue;
 		}
 		if (unlikely(nd == GW_MAX_DECISIONS)) {
@@ -237,6 +251,7 @@ static inline unsigned int engine_on_ticks(struct gw_engine *e, uint32_t n,
 		out[nd].t_exch48 = r->exch_ts[slot];
 		out[nd].t_hook = t_hook;
 		out[nd].flags |= (uint8_t)flags;
+		in->covered = false;
 		nd++;
 	}
 	return nd;
@@ -342,7 +357,7 @@ static inline bool engine_gap_request(struct gw_engine *e, uint64_t now,
 }
 
 /*
- * Write the Enter Order datagram of decision d (from engine_decide()) into
+ * Write the Enter Order packet of decision d (from engine_decide()) into
  * buf and open its record (orders_build()).
  */
 static inline uint64_t engine_build_order(struct gw_engine *e,
@@ -355,12 +370,21 @@ static inline uint64_t engine_build_order(struct gw_engine *e,
 	in->orders++;
 	in->restores += !!(d->flags & ORDER_F_RESTORE);
 	e->st.restores += !!(d->flags & ORDER_F_RESTORE);
+	e->st.on_reply += !!(d->flags & ORDER_F_ONREPLY);
 	e->st.catchup_orders += !!(d->flags & ORDER_F_CATCHUP);
 	return orders_build(&e->ord, in, d, t_seen, buf, rec);
 }
 
-/* Account one reply datagram from the exchange. */
-void engine_on_reply(struct gw_engine *e, const uint8_t *pkt, size_t len);
+/*
+ * One reply of the order session (an OUCH message).  When it ends an order
+ * of an instrument whose strategy change was left covered by it and the
+ * exposure no longer makes the target, the make-up order is decided now,
+ * at that change's print: a reversal signaled while the previous order was
+ * in flight trades within one round trip.  Returns the decisions in
+ * out[] (0 or 1), their t_hook @t_hook (the reply's arrival).
+ */
+unsigned int engine_on_reply(struct gw_engine *e, const uint8_t *msg, size_t len,
+			     uint64_t t_hook, uint64_t now, struct gw_decision *out);
 
 /* Marked-to-market PnL of all instruments, in Price(4) units. */
 int64_t engine_pnl(const struct gw_engine *e);

@@ -17,6 +17,7 @@
 #ifndef GATEWAY_INST_H
 #define GATEWAY_INST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "proto/ouch.h"
@@ -33,6 +34,12 @@ struct gw_inst {
 	struct strat strat;
 	uint32_t last_price;
 	uint32_t last_shares;
+	uint64_t last_seq;	/* the last print's sequence number and timestamp */
+	uint64_t last_ts;
+	/* a strategy change covered by orders in flight, not yet made up */
+	bool covered;
+	uint32_t covered_px;
+	uint64_t covered_seq, covered_ts;
 	uint32_t ref[INST_REF_PRINTS];	/* last prints, newest at ref_at */
 	uint32_t ref_at;
 	/* what the exchange confirmed */
@@ -47,12 +54,24 @@ struct gw_inst {
 int inst_init(struct gw_inst *in, const struct inst_spec *spec, const char *firm);
 
 /* A valid print of the instrument: last print and the reference's window. */
-static inline void inst_note_print(struct gw_inst *in, uint32_t px, uint32_t shares)
+static inline void inst_note_print(struct gw_inst *in, uint32_t px, uint32_t shares,
+				   uint64_t seq, uint64_t ts48)
 {
 	in->last_price = px;
 	in->last_shares = shares;
+	in->last_seq = seq;
+	in->last_ts = ts48;
 	in->ref_at = in->ref_at + 1 == INST_REF_PRINTS ? 0 : in->ref_at + 1;
 	in->ref[in->ref_at] = px;
+}
+
+/* The last print's change was covered by orders in flight: remember it. */
+static inline void inst_note_covered(struct gw_inst *in, uint64_t seq)
+{
+	in->covered = true;
+	in->covered_px = in->last_price;
+	in->covered_seq = seq;
+	in->covered_ts = in->last_ts;
 }
 
 /*

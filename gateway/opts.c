@@ -21,6 +21,7 @@ static const char *const book_pages[] = { "auto", "4k", "thp", NULL };
 static const char *const clocks[] = { "tod", "mono", NULL };
 static const char *const udp_recvs[] = { "spin", "block", NULL };
 
+
 static int xdp_mode(void *cfg, const char *a, char *why, size_t n)
 {
 	struct gw_opts *o = cfg;
@@ -104,6 +105,71 @@ static int firm(void *cfg, const char *a, char *why, size_t n)
 	return 0;
 }
 
+static int login(void *cfg, const char *a, char *why, size_t n)
+{
+	struct gw_opts *o = cfg;
+
+	if (soup_parse_login(a, o->session.soup.user, o->session.soup.password))
+		return snprintf(why, n, "wants USER:PASSWORD, at most 6 and 10 printable "
+				"characters, no spaces"), -1;
+	return 0;
+}
+
+static int soup_session(void *cfg, const char *a, char *why, size_t n)
+{
+	struct gw_opts *o = cfg;
+
+	if (soup_parse_session(a, o->session.soup.session))
+		return snprintf(why, n, "wants at most 10 printable characters, no spaces"), -1;
+	return 0;
+}
+
+static int order_stack(void *cfg, const char *a, char *why, size_t n)
+{
+	struct gw_opts *o = cfg;
+
+	if (!strcmp(a, "own"))
+		o->session.stack = OC_STACK_OWN;
+	else if (!strcmp(a, "kernel"))
+		o->session.stack = OC_STACK_KERNEL;
+	else
+		return snprintf(why, n, "is own or kernel"), -1;
+	o->stack_given = true;
+	return 0;
+}
+
+static int reconnect(void *cfg, const char *a, char *why, size_t n)
+{
+	struct gw_opts *o = cfg;
+	char buf[64], *colon;
+	uint64_t lo, hi;
+
+	snprintf(buf, sizeof(buf), "%s", a);
+	colon = strchr(buf, ':');
+	if (colon)
+		*colon = '\0';
+	if (opt_parse_u64(buf, 1, 600000, &lo))
+		return snprintf(why, n, "wants MS[:MAX_MS], 1 to 600000"), -1;
+	hi = lo;
+	if (colon && (opt_parse_u64(colon + 1, lo, 600000, &hi)))
+		return snprintf(why, n, "wants MS[:MAX_MS] with MAX_MS >= MS"), -1;
+	o->session.backoff_min_ns = lo * 1000000;
+	o->session.backoff_max_ns = hi * 1000000;
+	return 0;
+}
+
+static int local_port(void *cfg, const char *a, char *why, size_t n)
+{
+	struct gw_opts *o = cfg;
+	uint64_t v;
+
+	if (opt_parse_u64(a, 1, 65535 - 64, &v))
+		return snprintf(why, n, "wants a port of 1 to 65471"), -1;
+	o->local_port = (uint16_t)v;
+	o->local_port_given = true;
+	return 0;
+}
+
 static int capture_note(void *cfg, const char *a, char *why, size_t n)
 {
 	struct gw_opts *o = cfg;
@@ -173,12 +239,8 @@ static const struct opt opts[] = {
 	    "feed), or this host's CLOCK_MONOTONIC (the rig's simulator with --stamp "
 	    "mono); only with mono are send->hook and send->ack measured",
 	    .choices = clocks),
-	OPT("exchange", 0, OPT_IP_PORT, G(exch_ip), "IP:PORT",
-	  "order entry; on a rig other than the default one, give it", .off2 = G(exch_port)),
 	OPT("exchange-mac", 0, OPT_CALL, 0, "MAC", "next-hop MAC (default: the neighbour "
 	  "table's entry for the exchange)", .call = exchange_mac),
-	OPT("local-port", 0, OPT_PORT, G(local_port), "PORT",
-	  "UDP port orders leave from and replies arrive on"),
 	OPT("books", 0, OPT_ENUM, G(eng.books), "ours|all|off",
 	    "keep the order books of the traded symbols only (others skipped by locate), "
 	    "of every symbol, or none (then only P messages are prints)", .choices = books),
@@ -189,6 +251,46 @@ static const struct opt opts[] = {
 	OPT("book-orders", 0, OPT_U32, G(eng.book.max_orders), "N",
 	    "live orders the book holds (prefaulted at start; a real day peaks near "
 	    "2 million)", .min = 1024, .max = 1u << 30, .def = "2097152"),
+	OPT_SECTION("Order session (SoupBinTCP 3.0 over TCP; gateway/README.md):"),
+	OPT("exchange", 0, OPT_IP_PORT, G(exch_ip), "IP:PORT",
+	  "the exchange's SoupBinTCP server (order entry); on a rig other than the "
+	  "default one, give it", .off2 = G(exch_port)),
+	OPT("login", 0, OPT_CALL, 0, "USER:PASSWORD", "the session's login",
+	  .call = login, .def = "T2TG:secret"),
+	OPT("soup-session", 0, OPT_CALL, 0, "ID",
+	  "the session to log in to (default blank: the current one)", .call = soup_session),
+	OPT("order-stack", 0, OPT_CALL, 0, "own|kernel",
+	  "the session's TCP: the gateway's own on the AF_XDP socket, or a kernel TCP "
+	  "socket (always with --mode udp)", .call = order_stack, .def = "own (kernel "
+	  "with --mode udp)"),
+	OPT("local-port", 0, OPT_CALL, 0, "PORT",
+	  "the own TCP's first local port; each new connection takes the next of 64 "
+	  "(kernel TCP: its port, default any)", .call = local_port, .def = "26402"),
+	OPT("soup-timeout", 0, OPT_MS, G(session.soup.timeout_ns), "MS",
+	  "nothing heard from the exchange for MS: the connection is lost "
+	  "(SoupBinTCP's 15 s)", .min = 10, .max = 3600000),
+	OPT("soup-heartbeat", 0, OPT_MS, G(session.soup.hb_ns), "MS",
+	  "a heartbeat after MS with nothing sent (SoupBinTCP's 1 s)", .min = 1,
+	  .max = 3600000),
+	OPT("reconnect", 0, OPT_CALL, 0, "MS[:MAX_MS]",
+	  "a lost connection is made again after MS, doubling up to MAX_MS while it "
+	  "fails", .call = reconnect, .def = "20:1000"),
+	OPT("resend-after", 0, OPT_MS, G(eng.orders.resend_after_ns), "MS",
+	  "after a new login, orders still without any reply go again (same token: "
+	  "the exchange takes each once) after the replay had MS to arrive", .max = 60000),
+	OPT("tcp-rto-min", 0, OPT_MS, G(session.rto_min_ns), "MS",
+	  "own TCP: the shortest retransmission timeout (above the exchange's delayed "
+	  "ACK, 40 ms on Linux)", .min = 1, .max = 60000),
+	OPT("tcp-rto-max", 0, OPT_MS, G(session.rto_max_ns), "MS",
+	  "own TCP: the longest retransmission timeout", .min = 1, .max = 120000),
+	OPT("tcp-rto-init", 0, OPT_MS, G(session.rto_init_ns), "MS",
+	  "own TCP: the timeout before any round trip was measured (the SYN's; RFC 6298: "
+	  "1 s)", .min = 1, .max = 120000),
+	OPT("tcp-retries", 0, OPT_U32, G(session.retries), "N",
+	  "retransmission timeouts in a row before the connection is lost (both stacks)",
+	  .min = 1, .max = 30),
+	OPT("tcp-ack-delay", 0, OPT_MS, G(session.ack_delay_ns), "MS",
+	  "own TCP: the longest a pure ACK waits for an order to carry it", .max = 100),
 	OPT_SECTION("Gaps (gateway/README.md):"),
 	OPT("rerequest", 0, OPT_CALL, 0, "IP:PORT|off",
 	  "MoldUDP64 re-request server; off: no gap recovery", .call = rerequest,
@@ -223,13 +325,8 @@ static const struct opt opts[] = {
 	OPT("max-open", 0, OPT_U32, G(eng.risk.max_open), "N", "orders awaiting a final reply",
 	  .max = 1e9, .def = "off"),
 	OPT("order-timeout", 0, OPT_MS, G(eng.orders.timeout_ns), "MS",
-	  "no final reply after MS: timed out, reported, not resent, still counted as "
-	  "possibly filled", .min = 1),
-	OPT("reply-probe", 0, OPT_MS, G(eng.orders.probe_ns), "MS",
-	  "an order open MS asks the exchange for the replies after the last one seen",
-	  .min = 1),
-	OPT("reply-retry", 0, OPT_MS, G(eng.orders.retry_ns), "MS",
-	  "a missing reply is asked for again after MS", .min = 1),
+	  "no final reply after MS: timed out, reported, still counted as possibly "
+	  "filled", .min = 1),
 	OPT("kill-file", 0, OPT_STR, G(kill_file), "PATH",
 	  "kill switch: no new orders once PATH exists (also SIGUSR1)"),
 	OPT_SECTION("Strategy:"),
@@ -289,6 +386,7 @@ static void set_defaults(struct gw_opts *o)
 	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
 	o->exch_port = 26401;
 	o->local_port = 26402;
+	order_session_defaults(&o->session);
 	o->rerequest_port = 26403;
 	/* 50 ms at the fastest tested rate (about 32,000 packed packets/s) */
 	o->ring_size = 4096;
@@ -311,10 +409,14 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		return ret;
 	if ((o->feed_group >> 28) != 0xE)
 		fprintf(stderr, "t2t-gateway: note: feed address is unicast; no group is joined\n");
-	if (o->local_port == o->feed_port)
-		return opt_error(&prog, "--local-port must differ from the feed port");
-	if (o->rerequest_port && o->retrans_port == o->local_port)
-		return opt_error(&prog, "--retrans-port must differ from --local-port");
+	if (o->mode == GW_MODE_UDP) {
+		if (o->session.stack == OC_STACK_OWN && o->stack_given)
+			return opt_error(&prog, "--order-stack own needs the AF_XDP path "
+					 "(--mode xdp): the kernel path's orders go on kernel TCP");
+		o->session.stack = OC_STACK_KERNEL;
+	}
+	if (o->session.rto_min_ns > o->session.rto_max_ns)
+		return opt_error(&prog, "--tcp-rto-min must not be above --tcp-rto-max");
 	if (!o->rerequest_given)
 		o->rerequest_ip = o->exch_ip;
 	if (!o->feed_b_port)

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "net/busy_poll.h"
+#include "net/order_conn.h"
 #include "gateway/engine.h"
 
 #define GW_CAPTURE_NOTES 16
@@ -38,7 +39,9 @@ struct gw_opts {
 	uint16_t exch_port;
 	uint8_t exch_mac[6];
 	bool have_exch_mac;
-	uint16_t local_port;		/* where replies arrive */
+	uint16_t local_port;		/* the own TCP's first local port */
+	bool local_port_given;
+	bool stack_given;		/* --order-stack on the command line */
 	uint32_t rerequest_ip;		/* MoldUDP64 re-request server */
 	uint16_t rerequest_port;	/* 0 = no gap recovery */
 	uint16_t retrans_port;		/* where its answers arrive */
@@ -58,6 +61,7 @@ struct gw_opts {
 	int feed_clock_mono;		/* the feed stamps this host's CLOCK_MONOTONIC */
 	bool symbols_given;		/* the first --symbol replaces the defaults */
 	bool rerequest_given;		/* else the re-request server is the exchange's */
+	struct order_conn_cfg session;	/* the order session; addresses by the path */
 	struct gw_cfg eng;
 };
 

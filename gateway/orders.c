@@ -28,7 +28,6 @@ int orders_init(struct orders *o, const struct orders_cfg *cfg, char *err,
 	}
 	memset(o->log, 0, len);
 	o->mask = cfg->log_size - 1;
-	o->rs.next = o->rs.high = 1;
 	return 0;
 }
 
@@ -65,9 +64,6 @@ void orders_failed(struct orders *o, struct gw_order *r)
 
 void orders_expire(struct orders *o, uint64_t now)
 {
-	/* Any open order may be the one a missing reply concerns. */
-	if (o->rs.next < o->rs.high)
-		return;
 	while (o->oldest_live != o->next) {
 		struct gw_order *r = &o->log[o->oldest_live & o->mask];
 
@@ -84,83 +80,67 @@ void orders_expire(struct orders *o, uint64_t now)
 	}
 }
 
-bool orders_resend_due(struct orders *o, uint64_t now, uint64_t *first,
-		       uint16_t *count)
+/* An order that is still waiting for its first reply. */
+static bool unanswered(const struct gw_order *r)
 {
-	struct reply_stream *rs = &o->rs;
-	const struct gw_order *r;
-	uint64_t n;
-
-	if (!rs->numbered || (rs->last_ask_ns && now - rs->last_ask_ns < o->cfg.retry_ns))
-		return false;
-	if (rs->next < rs->high) {
-		/* The hole: up to the first reply seen beyond it. */
-		for (n = 1; rs->next + n < rs->high; n++)
-			if (rs->seen[(rs->next + n) / 64 % (REPLY_WINDOW / 64)] &
-			    (1ull << ((rs->next + n) % 64)))
-				break;
-	} else {
-		/* The last reply may be the lost one: ask what follows it. */
-		r = &o->log[o->oldest_live & o->mask];
-		if (o->oldest_live == o->next || !orders_is_open(r) || !r->t.t_sent ||
-		    now < r->t.t_sent || now - r->t.t_sent < o->cfg.probe_ns)
-			return false;
-		n = 64;
-	}
-	*first = rs->next;
-	*count = (uint16_t)(n > OUCH_RESEND_MAX ? OUCH_RESEND_MAX : n);
-	rs->last_ask_ns = now;
-	o->st.resend_requests++;
-	return true;
-}
-
-static bool seen_bit(const struct reply_stream *rs, uint64_t no)
-{
-	return rs->seen[no / 64 % (REPLY_WINDOW / 64)] & (1ull << (no % 64));
-}
-
-static void set_bit(struct reply_stream *rs, uint64_t no, bool on)
-{
-	uint64_t *w = &rs->seen[no / 64 % (REPLY_WINDOW / 64)];
-
-	if (on)
-		*w |= 1ull << (no % 64);
-	else
-		*w &= ~(1ull << (no % 64));
+	return orders_is_open(r) && !r->answered;
 }
 
 /*
- * Place a numbered reply in the stream; false if it was seen before (a
- * duplicate, or a resend of one that did arrive).
+ * The first order that may be unanswered: everything before it has had a
+ * reply, failed, or fell out of the log.
  */
-static bool reply_number(struct orders *o, uint64_t no)
+static uint32_t first_unanswered(struct orders *o)
 {
-	struct reply_stream *rs = &o->rs;
+	uint32_t no = o->next - o->unanswered_from > o->mask + 1 ? o->next - (o->mask + 1) :
+								   o->unanswered_from;
 
-	rs->numbered = true;
-	if (no < rs->next || (no < rs->high && seen_bit(rs, no)))
-		return false;
-	if (no > rs->next && no >= rs->high) {
-		o->st.reply_holes += no - rs->high;
-		rs->last_ask_ns = 0;	/* ask at once */
-	} else if (no < rs->high) {
-		o->st.reply_recovered++;
+	while (no != o->next && !unanswered(&o->log[no & o->mask]))
+		no++;
+	o->unanswered_from = no;
+	return no;
+}
+
+void orders_session_up(struct orders *o, uint64_t now)
+{
+	o->conn++;
+	o->resend_cursor = first_unanswered(o);
+	o->resend_at = o->resend_cursor != o->next ? now + o->cfg.resend_after_ns : 0;
+	o->up = true;
+}
+
+void orders_session_down(struct orders *o)
+{
+	o->up = false;
+	o->resend_at = 0;
+	for (uint32_t no = first_unanswered(o); no != o->next; no++) {
+		const struct gw_order *r = &o->log[no & o->mask];
+
+		if (unanswered(r) && r->conn == o->conn)
+			o->st.in_doubt++;
 	}
-	/* A number beyond the window: what falls out of it is lost for good. */
-	while (no >= rs->next + REPLY_WINDOW) {
-		if (!seen_bit(rs, rs->next))
-			o->st.reply_lost++;
-		set_bit(rs, rs->next, false);
-		rs->next++;
+}
+
+struct gw_order *orders_resend_next(struct orders *o, uint64_t now)
+{
+	if (!o->resend_at || now < o->resend_at || !o->up)
+		return NULL;
+	for (; o->resend_cursor != o->next; o->resend_cursor++) {
+		struct gw_order *r = &o->log[o->resend_cursor & o->mask];
+
+		if (!unanswered(r))
+			continue;
+		/* Sent on this connection: so is everything after it. */
+		if (r->conn == o->conn)
+			break;
+		r->conn = o->conn;
+		r->flags |= ORDER_F_RESENT;
+		o->st.resent++;
+		o->resend_cursor++;
+		return r;
 	}
-	if (no + 1 > rs->high)
-		rs->high = no + 1;
-	set_bit(rs, no, true);
-	while (rs->next < rs->high && seen_bit(rs, rs->next)) {
-		set_bit(rs, rs->next, false);
-		rs->next++;
-	}
-	return true;
+	o->resend_at = 0;
+	return NULL;
 }
 
 /* The order a reply's token names, if it is still in the log. */
@@ -187,35 +167,26 @@ static bool is_final(const struct gw_order *r)
 
 /*
  * The order a reply is about; NULL (counted) when the reply changes
- * nothing: seen before, for no order in the log, or a second final one.
+ * nothing: for no order in the log, or a second final one.
  */
 static inline struct gw_order *reply_order(struct orders *o, const struct ouch_reply *rep)
 {
-	struct gw_order *r;
+	struct gw_order *r = find_order(o, rep->token);
 
-	if (rep->number) {
-		if (!reply_number(o, rep->number)) {
-			o->st.dup_replies++;
-			return NULL;
-		}
-	} else {
-		o->st.unnumbered++;
-	}
-	r = find_order(o, rep->token);
 	if (!r) {
 		o->st.unknown_token++;
 		return NULL;
 	}
-	/*
-	 * An order is filled or canceled once (IOC, full fills): a second
-	 * final reply is a duplicate datagram, not a second fill.
-	 */
+	/* An IOC is filled or canceled once: a second final reply changes nothing. */
 	if (is_final(r) && rep->type != 'A') {
 		o->st.dup_replies++;
 		return NULL;
 	}
 	if (r->state == ORDER_TIMED_OUT)
 		o->st.late_replies++;
+	if (r->conn != o->conn)
+		o->st.replayed++;
+	r->answered = true;
 	return r;
 }
 
@@ -232,6 +203,7 @@ static inline void on_executed(struct orders *o, struct gw_order *r,
 	if (orders_is_open(r))
 		release(o, r, n);
 	r->filled += n;
+	r->cash += (uint64_t)n * ex->price;
 	r->fill_price = ex->price;
 	if (r->filled == r->shares) {
 		if (orders_is_open(r))
@@ -242,14 +214,14 @@ static inline void on_executed(struct orders *o, struct gw_order *r,
 	}
 }
 
-char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
+char orders_on_reply(struct orders *o, const uint8_t *msg, size_t len,
 		     struct gw_order **order, uint32_t *shares)
 {
 	struct ouch_reply rep;
 	struct gw_order *r;
 
 	o->st.replies++;
-	if (ouch_decode_reply(pkt, len, &rep) < 0) {
+	if (ouch_decode_reply(msg, len, &rep) < 0) {
 		o->st.bad_replies++;
 		return 0;
 	}

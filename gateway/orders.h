@@ -4,21 +4,23 @@
  * the order log (every order and its timestamps, preallocated), the shares
  * in open orders per instrument, and the exchange's replies.
  *
- * Reply policy.  Replies travel over UDP and can be lost; a lost Executed
- * would leave our position apart from the exchange's.  A numbered reply
- * ('s', proto/ouch.h) tells where it stands in our reply stream: a number
- * beyond the next expected one shows a hole, which is asked for again at
- * once ('r') and then every retry interval until it is filled; an order
- * open longer than the probe time asks for whatever follows the last reply
- * seen (the lost reply may be the last one).  While a hole is open no order
- * times out: any open order may be the one it concerns.  Duplicates (a
- * number already seen) are ignored.
+ * Replies come as the sequenced messages of the SoupBinTCP session
+ * (net/order_conn.h), each exactly once across reconnections: nothing here
+ * numbers them.  An order that saw a second final reply, or more executed
+ * than it had, is counted and changes nothing.
+ *
+ * Orders in doubt.  An order that had no reply at all when its connection
+ * was lost may never have reached the exchange.  After the next login the
+ * session's replay brings every reply the exchange made while we were
+ * away; resend_after later, each order still without any reply is sent
+ * again with its own token (OUCH ignores an Enter Order whose token it has
+ * seen, so the exchange takes each order at most once, and its replies, old
+ * or new, arrive in the same sequenced stream).  Until then its shares stay
+ * in the open exposure.
  *
  * Timeout policy.  An order with no final reply after the timeout is
- * reported as timed out and never resent (an IOC resent blindly could fill
- * twice).  Its shares stay in the open exposure: the exchange may have
- * filled it, and until a reply says otherwise the limits and the sizing
- * count it as possibly filled.
+ * reported as timed out; its shares stay in the open exposure (the exchange
+ * may have filled it) until a reply says what became of it.
  */
 #ifndef GATEWAY_ORDERS_H
 #define GATEWAY_ORDERS_H
@@ -38,8 +40,7 @@ struct orders_cfg {
 	uint32_t limit_bp;	/* IOC limit: trigger price +- this many bp */
 	char firm[5];
 	uint64_t timeout_ns;	/* no final reply after this: timed out */
-	uint64_t retry_ns;	/* a reply hole is asked for again after this */
-	uint64_t probe_ns;	/* an order open this long: ask what follows */
+	uint64_t resend_after_ns; /* after a login: orders in doubt go again */
 };
 
 /*
@@ -56,10 +57,13 @@ struct gw_order {
 	uint32_t shares;
 	uint32_t fill_price;
 	uint32_t filled;	/* shares executed */
+	uint64_t cash;		/* sum of shares x price executed */
+	uint16_t conn;		/* the session's connection it last left on */
 	uint8_t inst;
 	char side;		/* 'B' or 'S' */
 	uint8_t state;		/* enum order_outcome */
 	uint8_t flags;		/* ORDER_F_* */
+	bool answered;		/* a reply came for it */
 };
 
 /* An order decided in the hot path, not yet built. */
@@ -74,33 +78,20 @@ struct gw_decision {
 	uint8_t flags;
 };
 
-/* Replies seen beyond the next expected number, as bits. */
-#define REPLY_WINDOW	4096
-
-struct reply_stream {
-	uint64_t next;		/* next expected reply number */
-	uint64_t high;		/* one past the highest seen */
-	uint64_t seen[REPLY_WINDOW / 64];	/* [next, next + REPLY_WINDOW) */
-	uint64_t last_ask_ns;
-	bool numbered;		/* the exchange numbers its replies */
-};
-
 struct orders_stats {
 	uint64_t orders;
-	uint64_t failed;		/* no TX frame / ring full / send error */
+	uint64_t failed;		/* no TX frame / not taken by the session */
 	uint64_t replies;
 	uint64_t accepted, fills, cancels, rejects;
-	uint64_t bad_replies;		/* undecodable reply datagrams */
+	uint64_t bad_replies;		/* undecodable reply messages */
 	uint64_t unknown_token;		/* reply for no order we know */
 	uint64_t timeouts;		/* orders with no final reply in time */
 	uint64_t late_replies;		/* replies to orders already timed out */
-	uint64_t dup_replies;		/* seen before (number or final state) */
+	uint64_t dup_replies;		/* a second final reply */
 	uint64_t overfills;		/* executed more than the order had left */
-	uint64_t reply_holes;		/* replies found missing */
-	uint64_t reply_recovered;	/* ... and received after all */
-	uint64_t reply_lost;		/* beyond the window: never to be matched */
-	uint64_t resend_requests;
-	uint64_t unnumbered;		/* plain 'S' replies */
+	uint64_t replayed;		/* replies to orders sent on an earlier connection */
+	uint64_t in_doubt;		/* orders without a reply when a connection went */
+	uint64_t resent;		/* ... sent again after the next login */
 };
 
 struct orders {
@@ -112,7 +103,11 @@ struct orders {
 	uint32_t open;			/* orders without a final reply */
 	int64_t open_buy[GW_MAX_INST];	/* shares in them, per instrument */
 	int64_t open_sell[GW_MAX_INST];
-	struct reply_stream rs;
+	volatile bool up;		/* the session takes orders */
+	uint16_t conn;			/* the session's connection number */
+	uint64_t resend_at;		/* orders in doubt go again then; 0: none */
+	uint32_t unanswered_from;	/* every order before it had a reply or failed */
+	uint32_t resend_cursor;		/* the next order to look at */
 	struct orders_stats st;
 };
 
@@ -161,11 +156,11 @@ static inline void orders_unreserve(struct orders *o, const struct gw_decision *
 }
 
 /*
- * Write the Enter Order datagram of decision d (reserved) into buf (room for
- * OUCH_ENTER_DGRAM_LEN bytes, at an even offset of the UDP payload) from the
- * instrument's template, and open its record.  Returns the datagram's one's
- * complement sum (for frame_finish_sum); *rec gets the record so the path
- * can stamp t_queued / t_sent.
+ * Write the Enter Order packet of decision d (reserved) into buf (room for
+ * OUCH_ENTER_PKT_LEN bytes, at an even offset of the TCP payload) from the
+ * instrument's template, and open its record.  Returns the packet's one's
+ * complement sum (for the frame's checksum); *rec gets the record so the
+ * path can stamp t_queued / t_sent.
  */
 static inline uint64_t orders_build(struct orders *o, const struct gw_inst *in,
 				    const struct gw_decision *d, uint64_t t_seen,
@@ -183,44 +178,54 @@ static inline uint64_t orders_build(struct orders *o, const struct gw_inst *in,
 	r->price = d->limit;
 	r->shares = d->shares;
 	r->fill_price = r->filled = 0;
+	r->cash = 0;
+	r->conn = o->conn;
 	r->inst = d->inst;
 	r->side = d->side;
 	r->state = ORDER_SENT;
 	r->flags = d->flags;
+	r->answered = false;
 	o->st.orders++;
 	*rec = r;
 	return ouch_order_tmpl_write(&in->tmpl, buf, d->md_seq, no, d->side, d->shares,
 				     in->symbol, d->limit);
 }
 
+/* The same order's packet again (same token), to send it once more. */
+static inline uint64_t orders_rebuild(const struct gw_inst *in, const struct gw_order *r,
+				      uint8_t *buf)
+{
+	return ouch_order_tmpl_write(&in->tmpl, buf, r->md_seq, r->order_no, r->side, r->shares,
+				     in->symbol, r->price);
+}
+
 /* A built order that could not be sent after all (no TX frame, send error). */
 void orders_failed(struct orders *o, struct gw_order *r);
 
 /*
- * Account one reply datagram.  Returns the type of the reply applied to
- * *order ('A', 'E', 'C', 'J'), or 0 when none was (bad, duplicate, unknown
- * order).  For 'E' the fill is the instrument's to book: *shares at
- * (*order)->fill_price.  An order may be executed in parts (an Executed
- * per part, then a Canceled for what was left): it stays open until its
- * shares are all executed or the rest canceled.
+ * Account one reply message (the payload of a Sequenced Data packet).
+ * Returns the type of the reply applied to *order ('A', 'E', 'C', 'J'), or
+ * 0 when none was (bad, duplicate, unknown order).  For 'E' the fill is the
+ * instrument's to book: *shares at (*order)->fill_price.  An order may be
+ * executed in parts (an Executed per part, then a Canceled for what was
+ * left): it stays open until its shares are all executed or the rest
+ * canceled.
  */
-char orders_on_reply(struct orders *o, const uint8_t *pkt, size_t len,
+char orders_on_reply(struct orders *o, const uint8_t *msg, size_t len,
 		     struct gw_order **order, uint32_t *shares);
 
 /* Orders without a final reply past the timeout (loop's idle moments). */
 void orders_expire(struct orders *o, uint64_t now);
 
-/*
- * A resend request due now: replies [*first, *first + *count).  For a hole
- * in the numbered replies, or an order open past the probe time.
- */
-bool orders_resend_due(struct orders *o, uint64_t now, uint64_t *first,
-		       uint16_t *count);
+/* The session took a login: orders leave again; those in doubt, later. */
+void orders_session_up(struct orders *o, uint64_t now);
+/* The connection went: no order leaves; those unanswered are in doubt. */
+void orders_session_down(struct orders *o);
 
-/* Replies known to be missing. */
-static inline bool orders_reply_hole(const struct orders *o)
-{
-	return o->rs.next < o->rs.high;
-}
+/*
+ * The next order in doubt to send again now, if any (marked as sent on
+ * the current connection).  Idle turns, after orders_session_up().
+ */
+struct gw_order *orders_resend_next(struct orders *o, uint64_t now);
 
 #endif /* GATEWAY_ORDERS_H */

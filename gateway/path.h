@@ -14,6 +14,7 @@
 #include "gateway/opts.h"
 #include "gateway/warm.h"
 #include "bpf/steer_loader.h"
+#include "net/order_conn.h"
 #include "net/xsk_port.h"
 #include "proto/frame.h"
 
@@ -26,20 +27,33 @@ struct run_ctl {
 	struct gw_mon *mon;	/* published to in idle turns; NULL: none */
 };
 
+/* Frames queued since the last TX kick, and the orders among them. */
+struct tx_batch {
+	struct gw_order *rec[256];
+	unsigned int n;
+	unsigned int frames;	/* frames queued, orders or not */
+};
+
 struct xsk_path {
 	struct xdp_steer steer;
 	struct xsk_port port;
 	struct xsk_port port_b;		/* line B's interface; fd -1 = one line */
 	bool line_b;
 	uint64_t arb_recovered;		/* gaps closed when the hook's next was last set */
-	struct frame_template tmpl;	/* gateway -> exchange order frames */
+	struct frame_endpoint src;	/* our address on the interface */
+	struct frame_endpoint exch;	/* the exchange's order port */
 	struct frame_template rq_tmpl;	/* gateway -> re-request server */
-	uint16_t feed_port, reply_port, retrans_port;
+	uint16_t feed_port, retrans_port;
 	bool rq_enabled;
-	bool verify_csum;		/* IPv4 and UDP checksums checked in software */
+	bool verify_csum;		/* IPv4, UDP and TCP checksums checked in software */
+	bool own_tcp;			/* the session on the own TCP, in this socket */
 	uint64_t kicks;
+	uint64_t t_hook;		/* the arrival of what the session is reading */
+	struct gw_engine *e;		/* while running */
+	struct tx_batch batch;
 	struct warm *warm;		/* NULL: no idle-time warming */
 	uint64_t idle_mask;		/* idle turn every (mask + 1) empty spins */
+	struct order_conn oc;		/* the order session */
 };
 
 struct udp_path {
@@ -47,13 +61,14 @@ struct udp_path {
 	int feed_b_fd;			/* line B; -1 = one line */
 	uint32_t feed_b_source;		/* line B's required sender; 0 = any */
 	struct line_stats lines;	/* the A/B rule's verdicts (gateway/lines.h) */
-	int order_fd;			/* connected to the exchange */
 	int rq_fd;			/* connected to the re-request server; -1 = off */
 	int blocking;
 	uint32_t feed_source;		/* required sender, host order; 0 = any */
 	int64_t rt_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint64_t no_kernel_stamp;
 	uint64_t send_errors;
+	struct gw_engine *e;		/* while running */
+	struct order_conn oc;		/* the order session, on the kernel's TCP */
 };
 
 int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,

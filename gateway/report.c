@@ -199,6 +199,7 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 		snprintf(names[i], sizeof(names[i]), "untraded_%s", untraded_names[i]);
 		NUM("orders", names[i], e->st.untraded_by[i]);
 	}
+	NUM("orders", "on_reply", e->st.on_reply);
 	NUM("orders", "timed_out", o->timeouts);
 	NUM("orders", "replies", o->replies);
 	NUM("orders", "bad_replies", o->bad_replies);
@@ -206,12 +207,82 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 	NUM("orders", "late_replies", o->late_replies);
 	NUM("orders", "dup_replies", o->dup_replies);
 	NUM("orders", "overfills", o->overfills);
-	NUM("orders", "unnumbered_replies", o->unnumbered);
-	NUM("orders", "reply_holes", o->reply_holes);
-	NUM("orders", "reply_recovered", o->reply_recovered);
-	NUM("orders", "reply_lost", o->reply_lost);
-	NUM("orders", "resend_requests", o->resend_requests);
+	NUM("orders", "in_doubt", o->in_doubt);
+	NUM("orders", "resent", o->resent);
 	BOOL("orders", "kill_switch", e->risk.killed);
+}
+
+static const struct order_conn *session_of(const struct gw_report *r)
+{
+	return r->x ? &r->x->oc : r->u ? &r->u->oc : NULL;
+}
+
+/* The order session: its connections, logins and what it recovered. */
+static void session_counters(struct counters *t, const struct gw_report *r)
+{
+	static const char *const lost_names[OC_LOST_NR] = {
+		"lost_refused", "lost_reset", "lost_fin", "lost_silence", "lost_retrans",
+		"lost_broken",
+	};
+	const struct order_conn *oc = session_of(r);
+	const struct soup_client_stats *s;
+
+	if (!oc)
+		return;
+	s = &oc->soup.st;
+	STR("session", "state", oc_state_names[oc->state]);
+	STR("session", "stack", oc->cfg.stack == OC_STACK_OWN ? "own" : "kernel");
+	NUM("session", "connections", oc->st.attempts);
+	NUM("session", "connected", oc->st.connected);
+	NUM("session", "logins", s->logins);
+	NUM("session", "accepted", s->accepted);
+	NUM("session", "rejects", s->rejected);
+	for (int i = 0; i < OC_LOST_NR; i++)
+		NUM("session", lost_names[i], oc->st.lost[i]);
+	NUM("session", "replies", s->seq_msgs);
+	NUM("session", "replayed", r->e->ord.st.replayed);
+	NUM("session", "dup_msgs", s->dup_msgs);
+	NUM("session", "skipped", s->skipped);
+	GAUGE("session", "next_seq", oc->soup.next_seq);
+	NUM("session", "heartbeats_in", s->hb_in);
+	NUM("session", "heartbeats_out", s->hb_out);
+	NUM("session", "bad_packets", s->bad + s->unknown + s->broken);
+	NUM("session", "ended", s->ends);
+	NUM("session", "send_fail", oc->st.send_fail);
+	NUM("session", "send_errors", oc->st.send_errors);
+}
+
+/* The own TCP's segments: what the network did to the session. */
+static void tcp_counters(struct counters *t, const struct gw_report *r)
+{
+	const struct order_conn *oc = session_of(r);
+	const struct tcp_stats *s;
+
+	if (!oc || !oc->tcp)
+		return;
+	s = &oc->tcp->st;
+	STR("tcp", "state", tcp_state_names[oc->tcp->state]);
+	NUM("tcp", "segs_in", s->seg_in);
+	NUM("tcp", "segs_out", s->seg_out);
+	NUM("tcp", "bytes_in", s->bytes_in);
+	NUM("tcp", "bytes_out", s->bytes_out);
+	NUM("tcp", "retransmissions", s->retrans_segs);
+	NUM("tcp", "rto_expiries", s->rto_expiries);
+	NUM("tcp", "fast_retransmits", s->fast_retrans);
+	NUM("tcp", "dup_acks", s->dup_acks);
+	NUM("tcp", "ooo_held", s->ooo_held);
+	NUM("tcp", "ooo_dropped", s->ooo_dropped);
+	NUM("tcp", "dup_segs", s->dup_segs);
+	NUM("tcp", "window_stalls", s->window_stalls);
+	NUM("tcp", "zero_window_probes", s->zwin_probes);
+	NUM("tcp", "acks_out", s->acks_out);
+	NUM("tcp", "challenge_acks", s->challenge_acks);
+	NUM("tcp", "resets_in", s->resets_in);
+	NUM("tcp", "resets_out", s->resets_out);
+	NUM("tcp", "bad_acks", s->bad_ack);
+	NUM("tcp", "no_frame", s->no_frame);
+	GAUGE("tcp", "srtt_ns", oc->tcp->srtt);
+	GAUGE("tcp", "rto_ns", oc->tcp->rto);
 }
 
 /* Two feed lines: what the A/B rule did with each line's packets. */
@@ -274,6 +345,8 @@ void report_collect(struct counters *t, const struct gw_report *r)
 	book_counters(t, r->e, r->final);
 	gap_counters(t, r->e);
 	order_counters(t, r->e);
+	session_counters(t, r);
+	tcp_counters(t, r);
 	path_counters(t, r);
 	line_counters(t, r);
 }

@@ -42,7 +42,7 @@ struct counter {
 	const char *str;
 };
 
-#define COUNTERS_MAX 160
+#define COUNTERS_MAX 224
 
 struct counters {
 	struct counter c[COUNTERS_MAX];

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kernel-UDP fallback, and the baseline AF_XDP is measured against: the
+ * The kernel fallback, and the baseline AF_XDP is measured against: the
  * same engine over ordinary sockets.  The feed socket joins the group; the
- * order socket is connected to the exchange and receives its replies.
+ * order session (net/order_conn.h) runs on a kernel TCP socket.
  *
- * Two flavours: busy spin (non-blocking receive on both sockets in turn) and
- * blocking (a blocking receive on the feed; replies are drained without
- * blocking after every feed datagram and whenever the feed is quiet for the
- * receive timeout).  The kernel's receive stamp (SO_TIMESTAMPNS) is the
+ * Two flavours: busy spin (non-blocking receive on the feed, the session's
+ * socket read every 16 datagrams and whenever the feed is quiet) and
+ * blocking (a blocking receive on the feed; the session is served after
+ * every feed datagram and whenever the feed is quiet for the receive
+ * timeout).  The kernel's receive stamp (SO_TIMESTAMPNS) is the
  * counterpart of the XDP hook stamp.
  */
 #include <arpa/inet.h>
@@ -29,6 +30,8 @@
 
 #define BLOCK_TIMEOUT_US 10000
 #define RCVBUF_BYTES (4 << 20)
+/* At shutdown, how long the loop keeps serving the closing session. */
+#define CLOSE_NS (500 * NS_PER_MS)
 
 static int fail(char *err, size_t errlen, const char *what)
 {
@@ -140,6 +143,8 @@ fail:
 	return ret;
 }
 
+static int open_session(struct udp_path *u, const struct gw_opts *o, char *err, size_t errlen);
+
 int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 		  size_t errlen)
 {
@@ -147,7 +152,8 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 	int one = 1, ret;
 
 	memset(&u->lines, 0, sizeof(u->lines));
-	u->feed_fd = u->feed_b_fd = u->order_fd = u->rq_fd = -1;
+	u->feed_fd = u->feed_b_fd = u->rq_fd = -1;
+	u->oc.fd = u->oc.port_fd = -1;
 	u->blocking = o->udp_recv == GW_UDP_BLOCK;
 	u->feed_source = o->feed_source;
 	u->feed_b_source = o->feed_b_source;
@@ -174,12 +180,9 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 		goto out;
 	}
 
-	u->order_fd = open_connected(o->local_port, o->exch_ip, o->exch_port, "order",
-				     "--local-port", "the exchange", "--exchange", err, errlen);
-	if (u->order_fd < 0) {
-		ret = u->order_fd;
+	ret = open_session(u, o, err, errlen);
+	if (ret)
 		goto out;
-	}
 	if (o->rerequest_port) {
 		u->rq_fd = open_connected(o->retrans_port, o->rerequest_ip, o->rerequest_port,
 					  "re-request", "--retrans-port",
@@ -193,8 +196,6 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 	}
 	/* Each socket's receive polls the NAPI its packets come from. */
 	ret = busy_poll_set(u->feed_fd, &o->busy_poll, err, errlen);
-	if (!ret)
-		ret = busy_poll_set(u->order_fd, &o->busy_poll, err, errlen);
 	if (ret)
 		goto out;
 	return 0;
@@ -209,11 +210,10 @@ void udp_path_close(struct udp_path *u)
 		close(u->feed_fd);
 	if (u->feed_b_fd >= 0)
 		close(u->feed_b_fd);
-	if (u->order_fd >= 0)
-		close(u->order_fd);
 	if (u->rq_fd >= 0)
 		close(u->rq_fd);
-	u->feed_fd = u->feed_b_fd = u->order_fd = u->rq_fd = -1;
+	u->feed_fd = u->feed_b_fd = u->rq_fd = -1;
+	order_conn_destroy(&u->oc);
 }
 
 /* Kernel receive stamp of a datagram, on CLOCK_MONOTONIC; 0 if none. */
@@ -239,20 +239,11 @@ static bool spoofed(uint32_t source, const struct sockaddr_in *from, socklen_t f
 			  ntohl(from->sin_addr.s_addr) != source);
 }
 
-static void drain_replies(struct udp_path *u, struct gw_engine *e)
-{
-	uint8_t buf[2048];
-	ssize_t n;
-
-	while ((n = recv(u->order_fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0)
-		engine_on_reply(e, buf, (size_t)n);
-}
-
 static void send_orders(struct udp_path *u, struct gw_engine *e,
 			const struct gw_decision *dec, unsigned int nd,
 			uint64_t t_seen)
 {
-	uint8_t out[OUCH_ENTER_DGRAM_LEN] __attribute__((aligned(8)));
+	uint8_t out[OUCH_ENTER_PKT_LEN] __attribute__((aligned(8)));
 
 	for (unsigned int i = 0; i < nd; i++) {
 		struct gw_order *rec;
@@ -260,13 +251,65 @@ static void send_orders(struct udp_path *u, struct gw_engine *e,
 		engine_build_order(e, &dec[i], t_seen, out, &rec);
 		rec->t.t_decided = mono_ns();
 		rec->t.t_queued = mono_ns();
-		if (send(u->order_fd, out, sizeof(out), 0) != (ssize_t)sizeof(out)) {
+		if (order_conn_send(&u->oc, out, sizeof(out), t_seen)) {
 			u->send_errors++;
 			orders_failed(&e->ord, rec);
 			continue;
 		}
 		rec->t.t_sent = mono_ns();
 	}
+}
+
+/* A reply, and the order it may let go now (sizing on replies). */
+static void on_msg(void *ctx, const struct soup_msg *m, uint64_t now)
+{
+	struct udp_path *u = ctx;
+	struct gw_decision d;
+
+	if (engine_on_reply(u->e, m->data, m->len, now, now, &d))
+		send_orders(u, u->e, &d, 1, now);
+}
+
+static void on_up(void *ctx, uint64_t now)
+{
+	struct udp_path *u = ctx;
+
+	orders_session_up(&u->e->ord, now);
+}
+
+static void on_down(void *ctx, uint64_t now)
+{
+	struct udp_path *u = ctx;
+
+	(void)now;
+	orders_session_down(&u->e->ord);
+}
+
+/* Orders in doubt after a new login: once more, same token. */
+static void resend_orders(struct udp_path *u, struct gw_engine *e, uint64_t now)
+{
+	uint8_t pkt[OUCH_ENTER_PKT_LEN] __attribute__((aligned(8)));
+	struct gw_order *r;
+
+	while ((r = orders_resend_next(&e->ord, now))) {
+		orders_rebuild(&e->inst[r->inst], r, pkt);
+		order_conn_send(&u->oc, pkt, sizeof(pkt), now);
+	}
+}
+
+/* The session on a kernel TCP socket, from the exchange's address on the interface. */
+static int open_session(struct udp_path *u, const struct gw_opts *o, char *err, size_t errlen)
+{
+	struct order_conn_cfg c = o->session;
+	struct order_conn_ops ops = { .on_msg = on_msg, .on_up = on_up, .on_down = on_down,
+				      .ctx = u };
+
+	c.stack = OC_STACK_KERNEL;
+	c.remote.ip = o->exch_ip;
+	c.remote.port = o->exch_port;
+	c.local.ip = 0;
+	c.local.port = o->local_port_given ? o->local_port : 0;
+	return order_conn_init(&u->oc, &c, &ops, NULL, err, errlen);
 }
 
 /* Held packets that can be decoded now, GW_DRAIN_BUDGET at a time. */
@@ -314,14 +357,11 @@ static void drain_retrans(struct udp_path *u, struct gw_engine *e)
 	}
 }
 
-/* Re-requests, reply recovery, order timeouts: between datagrams. */
+/* Re-requests, the order session, order timeouts: between datagrams. */
 static void housekeeping(struct udp_path *u, struct gw_engine *e, uint64_t now)
 {
-	uint8_t buf[MOLD_REREQ_LEN > OUCH_RESEND_DGRAM_LEN ? MOLD_REREQ_LEN :
-		    OUCH_RESEND_DGRAM_LEN];
+	uint8_t buf[MOLD_REREQ_LEN];
 	struct mold_rerequest rq;
-	uint64_t first;
-	uint16_t count;
 
 	if (gap_open(&e->gap)) {
 		memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
@@ -333,12 +373,8 @@ static void housekeeping(struct udp_path *u, struct gw_engine *e, uint64_t now)
 		/* A timeout may have made the session stale: release what is held. */
 		drain_held(u, e, now);
 	}
-	if (orders_resend_due(&e->ord, now, &first, &count)) {
-		ouch_encode_resend(buf, sizeof(buf), first, count);
-		if (send(u->order_fd, buf, OUCH_RESEND_DGRAM_LEN, MSG_DONTWAIT) !=
-		    OUCH_RESEND_DGRAM_LEN)
-			u->send_errors++;
-	}
+	order_conn_idle(&u->oc, now);
+	resend_orders(u, e, now);
 	orders_expire(&e->ord, now);
 }
 
@@ -371,6 +407,16 @@ static int recv_line(struct udp_path *u, struct gw_engine *e, int fd, unsigned i
 	return 1;
 }
 
+/* After the loop: log out, close, and read what comes until it is done. */
+static void close_session(struct udp_path *u)
+{
+	uint64_t end = mono_ns() + CLOSE_NS;
+
+	order_conn_shutdown(&u->oc, mono_ns());
+	while (!order_conn_stopped(&u->oc) && mono_ns() < end)
+		order_conn_idle(&u->oc, mono_ns());
+}
+
 /* Blocking with two lines: sleep until either has a datagram (or 10 ms). */
 static void wait_lines(struct udp_path *u)
 {
@@ -386,6 +432,8 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 	int flags = u->blocking && !two ? 0 : MSG_DONTWAIT;
 	uint64_t end_at = 0, spins = 0;
 
+	u->e = e;
+	order_conn_start(&u->oc, mono_ns());
 	while (!ctl->stop) {
 		int got;
 
@@ -396,19 +444,17 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 			got += recv_line(u, e, u->feed_b_fd, 1, MSG_DONTWAIT);
 		if (got) {
 			/* A busy feed must not starve the replies (nor the gap work). */
-			if (u->blocking || gap_open(&e->gap) || orders_reply_hole(&e->ord) ||
-			    ++spins % 16 == 0) {
-				drain_replies(u, e);
+			if (u->blocking || gap_open(&e->gap) || ++spins % 16 == 0) {
+				order_conn_poll(&u->oc, mono_ns());
 				drain_retrans(u, e);
 				housekeeping(u, e, mono_ns());
 			}
 			continue;
 		}
 		/* While something is missing, its answer is what we wait for. */
-		if (!u->blocking && ++spins % 64 && !gap_open(&e->gap) &&
-		    !orders_reply_hole(&e->ord))
+		if (!u->blocking && ++spins % 64 && !gap_open(&e->gap))
 			continue;
-		drain_replies(u, e);
+		order_conn_poll(&u->oc, mono_ns());
 		drain_retrans(u, e);
 		housekeeping(u, e, mono_ns());
 		gw_mon_idle(ctl->mon, e, mono_ns());
@@ -419,4 +465,5 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 				break;
 		}
 	}
+	close_session(u);
 }

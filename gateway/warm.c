@@ -22,8 +22,8 @@ static size_t build_packet(uint8_t *buf, size_t cap, uint64_t seq,
 	return mold_builder_finish(&b);
 }
 
-int warm_init(struct warm *w, const struct gw_cfg *cfg,
-	      const struct frame_template *tmpl, char *err, size_t errlen)
+int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpoint *src,
+	      const struct frame_endpoint *dst, char *err, size_t errlen)
 {
 	struct gw_cfg c = *cfg;
 	struct gw_decision d[GW_MAX_DECISIONS];
@@ -38,7 +38,10 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg,
 	c.book.max_orders = 1 << 12;
 	if (engine_init(&w->shadow, &c, err, errlen))
 		return -1;
-	w->tmpl = *tmpl;
+	/* The shadow always trades: its session is up. */
+	w->shadow.ord.up = true;
+	frame_template_init(&w->tmpl, dst, src, 64, 0);
+	tcp_template_init(&w->order_tmpl, src, dst, 64);
 
 	/* Name the shadow's symbol, then keep one trade packet to replay. */
 	memset(&m, 0, sizeof(m));
@@ -108,7 +111,8 @@ void warm_run(struct warm *w)
 	}
 	else
 		fake.md_seq = w->seq;
-	sum = engine_build_order(&w->shadow, o, 0, w->out + FRAME_HDR_LEN, &rec);
-	frame_finish_sum(&w->tmpl, w->out, OUCH_ENTER_DGRAM_LEN, sum);
+	sum = engine_build_order(&w->shadow, o, 0, w->out + FRAME_TCP_HDR_LEN, &rec);
+	tcp_frame_finish(&w->order_tmpl, w->out, (uint32_t)w->seq, (uint32_t)w->runs,
+			 TCP_ACK | TCP_PSH, 65535, 0, OUCH_ENTER_PKT_LEN, sum);
 	w->runs++;
 }

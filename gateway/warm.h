@@ -19,13 +19,15 @@
 
 #include "gateway/engine.h"
 #include "proto/frame.h"
+#include "proto/tcp_seg.h"
 
 #define WARM_EVERY_SPINS 64
 #define WARM_PRICES	4096	/* the shadow's price path (GBM), replayed */
 
 struct warm {
 	struct gw_engine shadow;
-	struct frame_template tmpl;
+	struct frame_template tmpl;	/* the dry tick's feed frame */
+	struct tcp_template order_tmpl;	/* its order's frame */
 	uint64_t seq;
 	size_t len;
 	uint32_t price[WARM_PRICES];
@@ -66,7 +68,7 @@ static inline void engine_warm(const struct gw_engine *e)
 	STRAT_TOUCH(&r->locate[slot]);
 	STRAT_TOUCH(&r->kind[slot]);
 	warm_lines(&e->risk, sizeof(e->risk));
-	warm_lines(o, offsetof(struct orders, rs));
+	warm_lines(o, offsetof(struct orders, st));
 	warm_lines(&o->log[o->next & o->mask], sizeof(struct gw_order));
 	warm_lines(&e->gap, offsetof(struct gw_gap, req));
 	for (unsigned int i = 0; i < e->n_inst; i++) {
@@ -83,9 +85,12 @@ static inline void engine_warm(const struct gw_engine *e)
 	}
 }
 
-/* The shadow trades the first instrument of cfg; tmpl is the path's. */
-int warm_init(struct warm *w, const struct gw_cfg *cfg,
-	      const struct frame_template *tmpl, char *err, size_t errlen);
+/*
+ * The shadow trades the first instrument of cfg; its frames go between
+ * the path's addresses (never sent).
+ */
+int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpoint *src,
+	      const struct frame_endpoint *dst, char *err, size_t errlen);
 void warm_destroy(struct warm *w);
 /*
  * One dry tick: parse, checksums, decode, strategy, and (when the shadow's

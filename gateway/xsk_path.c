@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * The AF_XDP path: XDP steers the feed and the order replies into one
- * socket; the loop busy-polls its RX ring, decodes and decides in place in
- * the UMEM frame, builds each order in a TX frame from the header template
- * and kicks the TX ring once per RX batch.
+ * The AF_XDP path: XDP steers the feed, the re-request answers and the
+ * order connection's TCP segments into one socket; the loop busy-polls its
+ * RX ring, decodes and decides in place in the UMEM frame, builds each
+ * order in a TX frame from the connection's header template and kicks the
+ * TX ring once per RX batch.  The order session runs on the own TCP
+ * (net/tcp.h) in the same socket, or on a kernel TCP socket
+ * (--order-stack kernel).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -13,19 +16,26 @@
 
 #include "util/clock.h"
 #include "gateway/mon.h"
-#include "net/netif.h"
 #include "gateway/path.h"
+#include "net/netif.h"
 
 #include "proto/moldudp64.h"
 #include "proto/proto_err.h"
 
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
 #ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
+/* With orders on the kernel's TCP, replies are read every this many RX batches. */
+#define KERNEL_REPLY_BATCHES 16
 
 #define RX_BATCH	64
 #define FRAME_SIZE	2048
 #define TX_FRAMES	1024
+/* At shutdown, how long the loop keeps serving the closing session. */
+#define CLOSE_NS	(500 * NS_PER_MS)
 
 /* Frames go straight to the exchange's MAC: given, or a neighbour's. */
 static int exchange_mac(const struct gw_opts *o, uint8_t *mac, char *err, size_t errlen)
@@ -47,13 +57,12 @@ static int exchange_mac(const struct gw_opts *o, uint8_t *mac, char *err, size_t
 	return netif_neigh_mac(o->ifname, o->exch_ip, mac, err, errlen);
 }
 
-/* The frame templates (orders, re-requests) and the ports the loop tells apart. */
+/* The re-request template and the ports the loop tells apart. */
 static void set_up_frames(struct xsk_path *x, const struct gw_opts *o,
 			  const struct frame_endpoint *src, const struct frame_endpoint *dst)
 {
-	frame_template_init(&x->tmpl, src, dst, 64, 0);
+	x->src = *src;
 	x->feed_port = o->feed_port;
-	x->reply_port = o->local_port;
 	x->retrans_port = o->retrans_port;
 	x->verify_csum = !o->no_verify_csum;
 	x->idle_mask = o->warm_every - 1;
@@ -68,7 +77,7 @@ static void set_up_frames(struct xsk_path *x, const struct gw_opts *o,
 	}
 }
 
-/* Line B's interface, and the flows the XDP program steers to the socket. */
+/* Line B's interface, and the UDP flows the XDP program steers to the socket. */
 static int steer_flows(struct xsk_path *x, const struct gw_opts *o, uint32_t src_ip,
 		       char *err, size_t errlen)
 {
@@ -85,9 +94,6 @@ static int steer_flows(struct xsk_path *x, const struct gw_opts *o, uint32_t src
 	if (!ret && x->line_b)
 		ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_b_group), htons(o->feed_b_port),
 					 STEER_FLOW_FEED, htonl(o->feed_b_source), 1);
-	if (!ret)
-		ret = xdp_steer_add_flow(&x->steer, htonl(src_ip), htons(o->local_port),
-					 STEER_FLOW_REPLY, htonl(o->exch_ip), 0);
 	if (!ret && x->rq_enabled)
 		ret = xdp_steer_add_flow(&x->steer, htonl(src_ip), htons(o->retrans_port),
 					 STEER_FLOW_RETRANS, htonl(o->rerequest_ip), 0);
@@ -117,7 +123,7 @@ static int open_ports(struct xsk_path *x, const struct gw_opts *o, char *err,
 	ret = xsk_port_open(&x->port, &pcfg, err, errlen);
 	if (ret || !x->line_b)
 		return ret;
-	/* Receive only: orders, replies and re-requests use line A's. */
+	/* Receive only: orders and re-requests use line A's. */
 	pcfg.ifname = o->line_b_if;
 	pcfg.tx_frames = 64;
 	pcfg.xskmap_key = xdp_steer_xskmap_key(1, o->queue);
@@ -127,18 +133,108 @@ static int open_ports(struct xsk_path *x, const struct gw_opts *o, char *err,
 	return ret;
 }
 
-static int open_warm(struct xsk_path *x, const struct gw_opts *o, char *err,
-		     size_t errlen)
+static int open_warm(struct xsk_path *x, const struct gw_opts *o,
+		     const struct frame_endpoint *src, const struct frame_endpoint *dst,
+		     char *err, size_t errlen)
 {
 	if (o->no_warm)
 		return 0;
 	x->warm = malloc(sizeof(*x->warm));
-	if (!x->warm || warm_init(x->warm, &o->eng, &x->tmpl, err, errlen)) {
+	if (!x->warm || warm_init(x->warm, &o->eng, src, dst, err, errlen)) {
 		free(x->warm);
 		x->warm = NULL;
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+/* ---- the order session's frames and callbacks ---- */
+
+static uint8_t *tx_frame(void *ctx, uint64_t *handle)
+{
+	struct xsk_path *x = ctx;
+	uint64_t addr = xsk_port_tx_frame(&x->port);
+
+	if (addr == UINT64_MAX)
+		return NULL;
+	*handle = addr;
+	return xsk_port_data(&x->port, addr);
+}
+
+static void tx_send(void *ctx, uint64_t handle, uint32_t len)
+{
+	struct xsk_path *x = ctx;
+
+	if (!xsk_port_tx_queue(&x->port, handle, len))
+		x->batch.frames++;
+}
+
+/* The connection's 4-tuple is the socket's; the last one's is the kernel's again. */
+static int steer_tcp(void *ctx, uint16_t old_port, uint16_t new_port)
+{
+	struct xsk_path *x = ctx;
+	uint32_t ex = htonl(x->exch.ip), me = htonl(x->src.ip);
+	uint16_t exp = htons(x->exch.port);
+
+	if (old_port)
+		xdp_steer_del_tcp(&x->steer, ex, exp, me, htons(old_port));
+	return xdp_steer_add_tcp(&x->steer, ex, exp, me, htons(new_port));
+}
+
+static void send_orders(struct xsk_path *x, struct gw_engine *e,
+			const struct gw_decision *dec, unsigned int nd, uint64_t t_seen);
+
+/* A reply, and the order it may let go now (sizing on replies). */
+static void on_msg(void *ctx, const struct soup_msg *m, uint64_t now)
+{
+	struct xsk_path *x = ctx;
+	struct gw_decision d;
+
+	if (engine_on_reply(x->e, m->data, m->len, x->t_hook, now, &d))
+		send_orders(x, x->e, &d, 1, now);
+}
+
+static void on_up(void *ctx, uint64_t now)
+{
+	struct xsk_path *x = ctx;
+
+	orders_session_up(&x->e->ord, now);
+}
+
+static void on_down(void *ctx, uint64_t now)
+{
+	struct xsk_path *x = ctx;
+
+	(void)now;
+	orders_session_down(&x->e->ord);
+}
+
+static int open_session(struct xsk_path *x, const struct gw_opts *o,
+			const struct frame_endpoint *src, const struct frame_endpoint *dst,
+			char *err, size_t errlen)
+{
+	struct order_conn_cfg c = o->session;
+	struct order_conn_ops ops = {
+		.on_msg = on_msg, .on_up = on_up, .on_down = on_down, .steer = steer_tcp,
+		.ctx = x,
+	};
+	struct tcp_tx tx = { .frame = tx_frame, .send = tx_send, .ctx = x };
+	int mtu = netif_mtu(o->ifname);
+
+	x->exch = *dst;
+	x->own_tcp = c.stack == OC_STACK_OWN;
+	c.local = *src;
+	c.remote = *dst;
+	if (x->own_tcp) {
+		c.local.port = o->local_port;
+		c.mss = (uint16_t)((mtu > 0 ? mtu : 1500) - FRAME_IP4_LEN - TCP_HDR_LEN);
+		if (c.mss > TCP_OOO_MAX)
+			c.mss = TCP_OOO_MAX;
+	} else {
+		c.local.port = 0;
+		ops.steer = NULL;
+	}
+	return order_conn_init(&x->oc, &c, &ops, x->own_tcp ? &tx : NULL, err, errlen);
 }
 
 int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
@@ -150,6 +246,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	memset(x, 0, sizeof(*x));
 	x->port.fd = -1;
 	x->port_b.fd = -1;
+	x->oc.fd = x->oc.port_fd = -1;
 	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
 	if (ret)
 		return ret;
@@ -171,10 +268,15 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	ret = open_ports(x, o, err, errlen);
 	if (ret)
 		goto fail;
-	ret = open_warm(x, o, err, errlen);
+	ret = open_session(x, o, &src, &dst, err, errlen);
 	if (ret)
 		goto fail_ports;
+	ret = open_warm(x, o, &src, &dst, err, errlen);
+	if (ret)
+		goto fail_session;
 	return 0;
+fail_session:
+	order_conn_destroy(&x->oc);
 fail_ports:
 	xsk_port_close(&x->port);
 	xsk_port_close(&x->port_b);
@@ -189,6 +291,7 @@ void xsk_path_close(struct xsk_path *x)
 	xdp_steer_close(&x->steer);
 	xsk_port_close(&x->port);
 	xsk_port_close(&x->port_b);
+	order_conn_destroy(&x->oc);
 	if (x->warm) {
 		warm_destroy(x->warm);
 		free(x->warm);
@@ -196,20 +299,16 @@ void xsk_path_close(struct xsk_path *x)
 	}
 }
 
-/* Order frames built from one RX batch, kicked together. */
-struct tx_batch {
-	struct gw_order *rec[RX_BATCH * 4];
-	unsigned int n;
-	unsigned int frames;	/* frames queued, orders or not */
-};
-
 /* The TX kick for everything queued, and t_sent for its orders. */
-static void tx_flush(struct xsk_path *x, struct tx_batch *b)
+static void tx_flush(struct xsk_path *x)
 {
+	struct tx_batch *b = &x->batch;
 	uint64_t t_sent;
 
-	if (!b->frames)
+	if (!b->frames) {
+		b->n = 0;
 		return;
+	}
 	xsk_port_kick(&x->port);
 	x->kicks++;
 	t_sent = mono_ns();
@@ -219,69 +318,111 @@ static void tx_flush(struct xsk_path *x, struct tx_batch *b)
 	b->frames = 0;
 }
 
+/* One order onto the own TCP: built in a TX frame, or queued behind others. */
+static void send_own(struct xsk_path *x, struct gw_engine *e, const struct gw_decision *d,
+		     uint64_t t_seen)
+{
+	uint64_t addr = xsk_port_tx_frame(&x->port);
+	struct gw_order *rec;
+	uint8_t *frame;
+	uint64_t sum;
+	int len;
+
+	if (addr == UINT64_MAX) {
+		orders_unreserve(&e->ord, d);
+		return;
+	}
+	frame = xsk_port_data(&x->port, addr);
+	sum = engine_build_order(e, d, t_seen, frame + FRAME_TCP_HDR_LEN, &rec);
+	rec->t.t_decided = mono_ns();
+	len = order_conn_send_frame(&x->oc, frame, OUCH_ENTER_PKT_LEN, sum, t_seen);
+	if (len <= 0) {
+		/* Queued on the stream (it leaves in a frame of its own), or refused. */
+		xsk_port_tx_put(&x->port, addr);
+		if (len < 0) {
+			orders_failed(&e->ord, rec);
+			return;
+		}
+	} else if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
+		/* On the stream but not on the wire: the RTO sends it. */
+	} else {
+		x->batch.frames++;
+	}
+	rec->t.t_queued = mono_ns();
+	x->batch.rec[x->batch.n++] = rec;
+}
+
+/* One order onto the kernel's TCP (--order-stack kernel). */
+static void send_kernel(struct xsk_path *x, struct gw_engine *e, const struct gw_decision *d,
+			uint64_t t_seen)
+{
+	uint8_t pkt[OUCH_ENTER_PKT_LEN] __attribute__((aligned(8)));
+	struct gw_order *rec;
+
+	engine_build_order(e, d, t_seen, pkt, &rec);
+	rec->t.t_decided = rec->t.t_queued = mono_ns();
+	if (order_conn_send(&x->oc, pkt, sizeof(pkt), t_seen)) {
+		orders_failed(&e->ord, rec);
+		return;
+	}
+	rec->t.t_sent = mono_ns();
+}
+
 static void send_orders(struct xsk_path *x, struct gw_engine *e,
-			const struct gw_decision *dec, unsigned int nd,
-			uint64_t t_seen, struct tx_batch *b)
+			const struct gw_decision *dec, unsigned int nd, uint64_t t_seen)
 {
 	for (unsigned int i = 0; i < nd; i++) {
-		uint64_t addr = xsk_port_tx_frame(&x->port);
-		struct gw_order *rec;
-		uint8_t *frame;
-		uint64_t sum;
-		size_t len;
+		if (x->batch.n == sizeof(x->batch.rec) / sizeof(x->batch.rec[0]))
+			tx_flush(x);
+		if (x->own_tcp)
+			send_own(x, e, &dec[i], t_seen);
+		else
+			send_kernel(x, e, &dec[i], t_seen);
+	}
+}
 
-		if (b->n == sizeof(b->rec) / sizeof(b->rec[0]))
-			tx_flush(x, b);
-		if (addr == UINT64_MAX) {
-			orders_unreserve(&e->ord, &dec[i]);
-			continue;
-		}
-		frame = xsk_port_data(&x->port, addr);
-		sum = engine_build_order(e, &dec[i], t_seen, frame + FRAME_HDR_LEN, &rec);
-		len = frame_finish_sum(&x->tmpl, frame, OUCH_ENTER_DGRAM_LEN, sum);
-		rec->t.t_decided = mono_ns();
-		if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
-			orders_failed(&e->ord, rec);
-			continue;
-		}
-		rec->t.t_queued = mono_ns();
-		b->rec[b->n++] = rec;
-		b->frames++;
+/* Orders in doubt after a new login: once more, same token. */
+static void resend_orders(struct xsk_path *x, struct gw_engine *e, uint64_t now)
+{
+	uint8_t pkt[OUCH_ENTER_PKT_LEN] __attribute__((aligned(8)));
+	struct gw_order *r;
+
+	while ((r = orders_resend_next(&e->ord, now))) {
+		orders_rebuild(&e->inst[r->inst], r, pkt);
+		order_conn_send(&x->oc, pkt, sizeof(pkt), now);
 	}
 }
 
 /* Held packets that can be decoded now, GW_DRAIN_BUDGET at a time. */
-static void drain_held(struct xsk_path *x, struct gw_engine *e, uint64_t now,
-		       struct tx_batch *b)
+static void drain_held(struct xsk_path *x, struct gw_engine *e, uint64_t now)
 {
 	struct gw_decision dec[GW_MAX_DECISIONS];
 	unsigned int nd;
 
 	for (int i = 0; i < GW_DRAIN_BUDGET && engine_feed_held(e, now, dec, &nd); i++)
-		send_orders(x, e, dec, nd, now, b);
+		send_orders(x, e, dec, nd, now);
 }
 
 /* One feed datagram, then whatever it made decodable of the held ones. */
 static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 			   const uint8_t *pkt, size_t len, uint64_t t_hook,
-			   uint64_t t_seen, unsigned int flags,
-			   struct tx_batch *b)
+			   uint64_t t_seen, unsigned int flags)
 {
 	struct gw_decision dec[GW_MAX_DECISIONS];
 	unsigned int nd = engine_on_feed(e, pkt, len, t_hook, t_seen, dec, flags);
 
 	if (nd)
-		send_orders(x, e, dec, nd, t_seen, b);
+		send_orders(x, e, dec, nd, t_seen);
 	/* Two lines: the hook keeps the first copy of the session it decodes. */
 	if (unlikely(e->dec.last.new_session) && x->line_b)
 		xdp_steer_arm(&x->steer, (const uint8_t *)e->dec.session, e->dec.next_seq);
 	if (unlikely(gap_open(&e->gap)))
-		drain_held(x, e, t_seen, b);
+		drain_held(x, e, t_seen);
 }
 
-/* A control datagram (re-request, resend request) through the TX ring. */
+/* A re-request through the TX ring. */
 static void send_control(struct xsk_path *x, struct frame_template *t,
-			 const uint8_t *payload, size_t plen, struct tx_batch *b)
+			 const uint8_t *payload, size_t plen)
 {
 	uint64_t addr = xsk_port_tx_frame(&x->port);
 	uint8_t *frame;
@@ -293,41 +434,83 @@ static void send_control(struct xsk_path *x, struct frame_template *t,
 	memcpy(frame + FRAME_HDR_LEN, payload, plen);
 	len = frame_finish(t, frame, plen);
 	if (!xsk_port_tx_queue(&x->port, addr, (uint32_t)len))
-		b->frames++;
+		x->batch.frames++;
 }
 
-/* Off the per-packet path: re-requests, reply recovery, order timeouts. */
-static void housekeeping(struct xsk_path *x, struct gw_engine *e,
-			 uint64_t now, struct tx_batch *b)
+/* Off the per-packet path: re-requests, the order session, order timeouts. */
+static void housekeeping(struct xsk_path *x, struct gw_engine *e, uint64_t now)
 {
-	uint8_t buf[MOLD_REREQ_LEN > OUCH_RESEND_DGRAM_LEN ? MOLD_REREQ_LEN :
-		    OUCH_RESEND_DGRAM_LEN];
+	uint8_t buf[MOLD_REREQ_LEN];
 	struct mold_rerequest rq;
-	uint64_t first;
-	uint16_t count;
 
 	if (gap_open(&e->gap)) {
 		memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
 		while (x->rq_enabled && engine_gap_request(e, now, &rq.seq, &rq.count)) {
 			mold_encode_rerequest(buf, sizeof(buf), &rq);
-			send_control(x, &x->rq_tmpl, buf, MOLD_REREQ_LEN, b);
+			send_control(x, &x->rq_tmpl, buf, MOLD_REREQ_LEN);
 		}
 		/* A timeout may have made the session stale: release what is held. */
-		drain_held(x, e, now, b);
+		drain_held(x, e, now);
 	}
-	if (orders_resend_due(&e->ord, now, &first, &count)) {
-		ouch_encode_resend(buf, sizeof(buf), first, count);
-		send_control(x, &x->tmpl, buf, OUCH_RESEND_DGRAM_LEN, b);
-	}
+	x->t_hook = now;
+	order_conn_idle(&x->oc, now);
+	resend_orders(x, e, now);
 	orders_expire(&e->ord, now);
+}
+
+/* A TCP segment: the order connection's, or nobody's. */
+static inline void on_tcp(struct xsk_path *x, struct gw_engine *e, const struct frame_ip4 *ip,
+			  uint64_t t_hook, uint64_t t_seen)
+{
+	struct tcp_seg s;
+
+	if (tcp_seg_parse(ip, &s)) {
+		e->st.bad_frames++;
+		return;
+	}
+	if (x->verify_csum && tcp_seg_verify(&s)) {
+		e->st.bad_checksum++;
+		return;
+	}
+	if (!x->own_tcp || !order_conn_owns(&x->oc, &s)) {
+		e->st.other_packets++;
+		return;
+	}
+	x->t_hook = t_hook;
+	order_conn_on_segment(&x->oc, &s, t_seen);
+}
+
+/* A UDP datagram: the feed or a re-request's answer. */
+static inline void on_udp(struct xsk_path *x, struct gw_engine *e, const struct frame_ip4 *ip,
+			  uint64_t t_hook, uint64_t t_seen)
+{
+	struct frame_udp u;
+
+	if (frame_parse_udp_ip4(ip, &u)) {
+		e->st.bad_frames++;
+		return;
+	}
+	/*
+	 * Copy mode on veth: no NIC has checked anything.  Do what the kernel
+	 * would have done and drop bad checksums.
+	 */
+	if (x->verify_csum && frame_verify_checksums(&u)) {
+		e->st.bad_checksum++;
+		return;
+	}
+	if (u.dst_port == x->feed_port)
+		on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen, 0);
+	else if (u.dst_port == x->retrans_port)
+		on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen, ORDER_F_RETRANS);
+	else
+		e->st.other_packets++;
 }
 
 /*
  * One batch of one port's RX ring, handed to the engine; the frames go back
  * to its fill ring.  Returns how many there were.
  */
-static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p,
-				struct gw_engine *e, struct tx_batch *b)
+static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p, struct gw_engine *e)
 {
 	uint64_t recycle[RX_BATCH];
 	uint32_t idx, n = xsk_ring_cons__peek(&p->rx, RX_BATCH, &idx);
@@ -351,38 +534,25 @@ static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p,
 	for (uint32_t i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
 		const uint8_t *pkt = xsk_port_data(p, d->addr);
+		struct frame_ip4 ip;
 		uint64_t t_hook;
-		struct frame_udp u;
 
 		/* The XDP program's stamp sits just before the packet. */
 		memcpy(&t_hook, pkt - sizeof(t_hook), sizeof(t_hook));
 		recycle[i] = xsk_umem__extract_addr(d->addr);
-		if (frame_parse_udp(pkt, d->len, &u)) {
+		if (frame_parse_ip4(pkt, d->len, &ip)) {
 			e->st.bad_frames++;
 			continue;
 		}
-		/*
-		 * Copy mode on veth: no NIC has checked anything.  Do what
-		 * the kernel would have done and drop bad checksums.
-		 */
-		if (x->verify_csum && frame_verify_checksums(&u)) {
-			e->st.bad_checksum++;
-			continue;
-		}
-		if (u.dst_port == x->feed_port)
-			on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen, 0, b);
-		else if (u.dst_port == x->reply_port)
-			engine_on_reply(e, u.payload, u.payload_len);
-		else if (u.dst_port == x->retrans_port)
-			on_feed(x, e, u.payload, u.payload_len, t_hook, t_seen,
-				ORDER_F_RETRANS, b);
+		if (likely(ip.proto != IPPROTO_TCP_NUM))
+			on_udp(x, e, &ip, t_hook, t_seen);
 		else
-			e->st.other_packets++;
+			on_tcp(x, e, &ip, t_hook, t_seen);
 	}
 	xsk_ring_cons__release(&p->rx, n);
 	xsk_port_refill(p, recycle, n);
-	if (unlikely(gap_open(&e->gap) || orders_reply_hole(&e->ord)))
-		housekeeping(x, e, t_seen, b);
+	if (unlikely(gap_open(&e->gap)))
+		housekeeping(x, e, t_seen);
 	/*
 	 * A gap just closed: the packets that were ahead of the hook's next
 	 * number passed without moving it; bring it up to where decoding is,
@@ -392,37 +562,74 @@ static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p,
 		x->arb_recovered = e->gap.st.recovered;
 		xdp_steer_advance(&x->steer, e->dec.next_seq);
 	}
-	tx_flush(x, b);
+	tx_flush(x);
 	return n;
+}
+
+/*
+ * After the loop: log out, close, and keep serving the connection (its
+ * replies, the FIN exchange) until it is done or CLOSE_NS have passed.
+ */
+static void close_session(struct xsk_path *x, struct gw_engine *e)
+{
+	uint64_t end = mono_ns() + CLOSE_NS;
+
+	order_conn_shutdown(&x->oc, mono_ns());
+	tx_flush(x);
+	while (!order_conn_stopped(&x->oc) && mono_ns() < end) {
+		rx_batch(x, &x->port, e);
+		xsk_port_reap(&x->port);
+		order_conn_idle(&x->oc, mono_ns());
+		tx_flush(x);
+	}
 }
 
 void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 {
 	struct xsk_port *p = &x->port;
 	uint64_t end_at = 0, spins = 0;
-	struct tx_batch b = { .n = 0, .frames = 0 };
 
+	x->e = e;
+	x->batch.n = x->batch.frames = 0;
+	order_conn_start(&x->oc, mono_ns());
+	tx_flush(x);
 	while (!ctl->stop) {
-		uint32_t n = rx_batch(x, p, e, &b);
+		uint32_t n = rx_batch(x, p, e);
+		uint64_t now;
 
 		/* Line B: its own ring; whichever line is ahead leads. */
 		if (x->line_b)
-			n += rx_batch(x, &x->port_b, e, &b);
+			n += rx_batch(x, &x->port_b, e);
 		xsk_port_reap(p);
-		if (n)
+		if (n) {
+			/* A busy feed must not starve the kernel socket's replies. */
+			if (!x->own_tcp && ++spins % KERNEL_REPLY_BATCHES == 0) {
+				x->t_hook = mono_ns();
+				order_conn_poll(&x->oc, x->t_hook);
+				tx_flush(x);
+			}
 			continue;
+		}
 		/* With busy polling the rings fill when asked (xsk_port_poll()). */
 		xsk_port_poll(p);
 		if (x->line_b)
 			xsk_port_poll(&x->port_b);
+		/* An ACK owed leaves as soon as no packet waits behind it. */
+		if (x->own_tcp && unlikely(x->oc.tcp->ack_due)) {
+			tcp_output(x->oc.tcp, mono_ns());
+			tx_flush(x);
+		}
 		if (++spins & x->idle_mask)
 			continue;
 		if (x->warm) {
 			warm_run(x->warm);
 			engine_warm(e);
+			if (x->own_tcp)
+				tcp_warm(x->oc.tcp);
 		}
-		housekeeping(x, e, mono_ns(), &b);
-		tx_flush(x, &b);
+		now = mono_ns();
+		housekeeping(x, e, now);
+		tx_flush(x);
 		/* The hook's next lags after a gap filled: bring it up. */
 		if (x->line_b)
 			xdp_steer_advance(&x->steer, e->dec.next_seq);
@@ -434,4 +641,5 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 				break;
 		}
 	}
+	close_session(x, e);
 }

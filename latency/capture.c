@@ -131,7 +131,7 @@ void capture_flags_text(uint8_t flags, char *buf, size_t len)
 	size_t at = 0;
 
 	buf[0] = '\0';
-	for (unsigned int i = 0; i < ORDER_F_NR; i++)
+	for (unsigned int i = 0; i < ORDER_F_NR && at < len; i++)
 		if (flags & (1u << i))
 			at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? "+" : "",
 					       order_flag_names[i]);
@@ -141,7 +141,7 @@ void capture_flags_text(uint8_t flags, char *buf, size_t len)
 
 void capture_write(struct capture_writer *w, const struct capture_rec *r)
 {
-	char sym[sizeof(r->symbol)], line[CAPTURE_LINE_MAX], flags[32];
+	char sym[sizeof(r->symbol)], line[CAPTURE_LINE_MAX], flags[64];
 	size_t i;
 	int n;
 

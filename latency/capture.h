@@ -78,7 +78,7 @@ int capture_meta_set(struct capture_meta *m, const char *key, const char *fmt, .
 /* NULL when the key is absent. */
 const char *capture_meta_get(const struct capture_meta *m, const char *key);
 
-/* The flags column: "-" or the flags' names joined by '+' (len >= 16). */
+/* The flags column: "-" or the flags' names joined by '+' (64 bytes hold them all). */
 void capture_flags_text(uint8_t flags, char *buf, size_t len);
 
 struct capture_writer {

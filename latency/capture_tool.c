@@ -290,7 +290,7 @@ static int csv_rec(void *ctx, const struct capture_rec *r)
 	FILE *out = ctx;
 	int64_t v[STAGE_NR];
 	unsigned int mask = order_stages(&r->t, r->outcome, r->flags, v, NULL);
-	char flags[32];
+	char flags[64];
 
 	capture_flags_text(r->flags, flags, sizeof(flags));
 	fprintf(out, "%" PRIu64 ",%" PRIu64 ",%s,%c,%u,%u,%s,%s,%" PRIu64 ",%"

@@ -11,7 +11,8 @@ const char *const order_outcome_names[ORDER_OUTCOME_NR] = {
 	[ORDER_TIMED_OUT] = "timed_out",
 };
 
-const char *const order_flag_names[ORDER_F_NR] = { "retrans", "catchup", "restore", "resized" };
+const char *const order_flag_names[ORDER_F_NR] = { "retrans", "catchup", "restore", "resized",
+						     "on_reply", "resent" };
 
 const char *const stage_names[STAGE_NR] = {
 	[STAGE_SEND_HOOK] = "send->hook",

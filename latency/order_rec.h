@@ -29,7 +29,9 @@ extern const char *const order_outcome_names[ORDER_OUTCOME_NR];
 #define ORDER_F_CATCHUP	2	/* its tick was decoded late, after a gap filled */
 #define ORDER_F_RESTORE	4	/* no strategy change at its tick: making up */
 #define ORDER_F_RESIZED	8	/* a strategy change sized by orders in flight */
-#define ORDER_F_NR	4
+#define ORDER_F_ONREPLY	16	/* made up when a reply ended the order before it */
+#define ORDER_F_RESENT	32	/* sent again, same token, after a new login */
+#define ORDER_F_NR	6
 
 extern const char *const order_flag_names[ORDER_F_NR];
 

@@ -109,3 +109,20 @@ int netif_neigh_mac(const char *ifname, uint32_t ip, uint8_t mac[6],
 		 inet_ntoa(a), ifname, inet_ntoa(a), ifname);
 	return -ENOENT;
 }
+
+int netif_mtu(const char *ifname)
+{
+	struct ifreq ifr;
+	int fd, ret;
+
+	if (strlen(ifname) >= IFNAMSIZ)
+		return -EINVAL;
+	fd = socket(AF_INET, SOCK_DGRAM, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, ifname);
+	ret = ioctl(fd, SIOCGIFMTU, &ifr) ? -errno : ifr.ifr_mtu;
+	close(fd);
+	return ret;
+}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the AF_XDP path must know of the interface and its neighbour. */
+/* What a path that writes its own frames must know of the interface and its neighbour. */
 #ifndef NET_NETIF_H
 #define NET_NETIF_H
 
@@ -17,5 +17,8 @@ int netif_on_link(const char *ifname, uint32_t ip, char *net, size_t netlen);
 /* MAC of ip (host order) from the neighbour table (/proc/net/arp). */
 int netif_neigh_mac(const char *ifname, uint32_t ip, uint8_t mac[6],
 		    char *err, size_t errlen);
+
+/* The interface's MTU, or -errno. */
+int netif_mtu(const char *ifname);
 
 #endif /* NET_NETIF_H */

@@ -45,6 +45,31 @@ static uint64_t splitmix64(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+void order_session_defaults(struct order_conn_cfg *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->stack = OC_STACK_OWN;
+	soup_parse_login("T2TG:secret", c->soup.user, c->soup.password);
+	memset(c->soup.session, ' ', SOUP_SESSION_LEN);
+	c->soup.hb_ns = SOUP_HEARTBEAT_NS;
+	c->soup.timeout_ns = SOUP_TIMEOUT_NS;
+	c->mss = 1460;
+	/*
+	 * 50 ms: above the 40 ms a Linux peer delays the ACK of a segment it
+	 * has nothing to answer (a heartbeat), so that one is not sent twice
+	 * for nothing; orders are answered (and acknowledged) in microseconds.
+	 */
+	c->rto_min_ns = 50 * 1000000ull;
+	c->rto_max_ns = 1000 * 1000000ull;
+	c->rto_init_ns = 1000 * 1000000ull;
+	c->retries = 8;
+	c->ack_delay_ns = 200 * 1000ull;
+	c->connect_timeout_ns = 2000 * 1000000ull;
+	c->backoff_min_ns = 20 * 1000000ull;
+	c->backoff_max_ns = 1000 * 1000000ull;
+	c->close_ns = 200 * 1000000ull;
+}
+
 int order_conn_init(struct order_conn *oc, const struct order_conn_cfg *cfg,
 		    const struct order_conn_ops *ops, const struct tcp_tx *tx,
 		    char *err, size_t errlen)

@@ -134,6 +134,15 @@ struct order_conn {
 };
 
 /*
+ * The defaults a user of the session starts from: the own stack, login
+ * T2TG:secret (the rig's simulator's too), the current session, the
+ * contract's 1 s heartbeat and 15 s silence rule, RTO 50 ms to 1 s (1 s
+ * before any sample, RFC 6298), 8 retries, a 0.2 ms ACK delay, reconnects
+ * after 20 ms doubling to 1 s, 2 s for a kernel connect, 200 ms to close.
+ */
+void order_session_defaults(struct order_conn_cfg *c);
+
+/*
  * Set up (the own stack's TCP state is allocated here, @tx its frames'
  * way out; NULL for the kernel stack).  0, or -errno with err set.
  */

@@ -8,16 +8,16 @@
 /* RTO granularity G of RFC 6298: the idle turn's timer resolution. */
 #define RTO_GRANULARITY_NS	100000ull
 
-const char *const tcp_state_names[TCP_STATE_NR] = {
-	[TCP_CLOSED] = "closed",
-	[TCP_SYN_SENT] = "syn_sent",
-	[TCP_ESTABLISHED] = "established",
-	[TCP_FIN_WAIT_1] = "fin_wait_1",
-	[TCP_FIN_WAIT_2] = "fin_wait_2",
-	[TCP_CLOSING] = "closing",
-	[TCP_TIME_WAIT] = "time_wait",
-	[TCP_CLOSE_WAIT] = "close_wait",
-	[TCP_LAST_ACK] = "last_ack",
+const char *const tcp_state_names[TCPS_STATE_NR] = {
+	[TCPS_CLOSED] = "closed",
+	[TCPS_SYN_SENT] = "syn_sent",
+	[TCPS_ESTABLISHED] = "established",
+	[TCPS_FIN_WAIT_1] = "fin_wait_1",
+	[TCPS_FIN_WAIT_2] = "fin_wait_2",
+	[TCPS_CLOSING] = "closing",
+	[TCPS_TIME_WAIT] = "time_wait",
+	[TCPS_CLOSE_WAIT] = "close_wait",
+	[TCPS_LAST_ACK] = "last_ack",
 };
 
 const char *const tcp_why_names[TCP_WHY_NR] = {
@@ -47,14 +47,14 @@ void tcp_init(struct tcp_conn *c, const struct tcp_cfg *cfg, const struct tcp_tx
 	memset(c, 0, sizeof(*c));
 	c->cfg = *cfg;
 	c->tx = *tx;
-	c->state = TCP_CLOSED;
+	c->state = TCPS_CLOSED;
 	tcp_template_init(&c->tmpl, &cfg->local, &cfg->remote, 64);
 }
 
 /* Is the connection one that sends data (and takes tcp_write())? */
 static bool sends_data(const struct tcp_conn *c)
 {
-	return c->state == TCP_ESTABLISHED || c->state == TCP_CLOSE_WAIT;
+	return c->state == TCPS_ESTABLISHED || c->state == TCPS_CLOSE_WAIT;
 }
 
 /* Bytes of sbuf from stream position @seq into @dst. */
@@ -124,7 +124,7 @@ static bool emit_ack(struct tcp_conn *c)
 /* The connection is over: nothing more is sent or timed. */
 static void set_closed(struct tcp_conn *c, enum tcp_why why)
 {
-	c->state = TCP_CLOSED;
+	c->state = TCPS_CLOSED;
 	if (c->why == TCP_WHY_NONE || c->why == TCP_WHY_PEER_FIN)
 		c->why = (uint8_t)why;
 	c->rto_at = c->persist_at = c->ack_due = 0;
@@ -133,11 +133,11 @@ static void set_closed(struct tcp_conn *c, enum tcp_why why)
 
 int tcp_connect(struct tcp_conn *c, uint16_t local_port, uint32_t iss, uint64_t now)
 {
-	if (c->state != TCP_CLOSED && c->state != TCP_TIME_WAIT)
+	if (c->state != TCPS_CLOSED && c->state != TCPS_TIME_WAIT)
 		return -EISCONN;
 	c->cfg.local.port = local_port;
 	tcp_template_init(&c->tmpl, &c->cfg.local, &c->cfg.remote, 64);
-	c->state = TCP_SYN_SENT;
+	c->state = TCPS_SYN_SENT;
 	c->why = TCP_WHY_NONE;
 	c->mss = c->cfg.mss;
 	c->iss = iss;
@@ -202,7 +202,7 @@ static void resend_first(struct tcp_conn *c)
 	uint32_t n;
 
 	c->timing = false;	/* Karn: no sample from a resent segment */
-	if (c->state == TCP_SYN_SENT) {
+	if (c->state == TCPS_SYN_SENT) {
 		if (emit(c, c->iss, 0, TCP_SYN, 0))
 			c->st.retrans_segs++;
 		return;
@@ -221,8 +221,8 @@ static void resend_first(struct tcp_conn *c)
 
 void tcp_output(struct tcp_conn *c, uint64_t now)
 {
-	bool fin_state = c->state == TCP_FIN_WAIT_1 || c->state == TCP_LAST_ACK ||
-			 c->state == TCP_CLOSING;
+	bool fin_state = c->state == TCPS_FIN_WAIT_1 || c->state == TCPS_LAST_ACK ||
+			 c->state == TCPS_CLOSING;
 
 	if (sends_data(c) || fin_state) {
 		while (tcp_seq_lt(c->snd_nxt, c->snd_end)) {
@@ -272,7 +272,7 @@ void tcp_output(struct tcp_conn *c, uint64_t now)
 				c->rto_at = now + c->rto;
 		}
 	}
-	if (c->state != TCP_CLOSED && c->state != TCP_SYN_SENT &&
+	if (c->state != TCPS_CLOSED && c->state != TCPS_SYN_SENT &&
 	    (c->ack_now || (c->ack_due && now >= c->ack_due)))
 		emit_ack(c);
 }
@@ -291,14 +291,14 @@ int tcp_write(struct tcp_conn *c, const void *data, size_t len)
 void tcp_close(struct tcp_conn *c, uint64_t now)
 {
 	switch (c->state) {
-	case TCP_SYN_SENT:
+	case TCPS_SYN_SENT:
 		set_closed(c, TCP_WHY_CLOSED);
 		return;
-	case TCP_ESTABLISHED:
-		c->state = TCP_FIN_WAIT_1;
+	case TCPS_ESTABLISHED:
+		c->state = TCPS_FIN_WAIT_1;
 		break;
-	case TCP_CLOSE_WAIT:
-		c->state = TCP_LAST_ACK;
+	case TCPS_CLOSE_WAIT:
+		c->state = TCPS_LAST_ACK;
 		break;
 	default:
 		return;
@@ -310,7 +310,7 @@ void tcp_close(struct tcp_conn *c, uint64_t now)
 void tcp_abort(struct tcp_conn *c, uint64_t now)
 {
 	(void)now;
-	if (c->state != TCP_CLOSED && c->state != TCP_SYN_SENT && c->state != TCP_TIME_WAIT)
+	if (c->state != TCPS_CLOSED && c->state != TCPS_SYN_SENT && c->state != TCPS_TIME_WAIT)
 		emit(c, c->snd_nxt, c->rcv_nxt, TCP_RST | TCP_ACK, 0);
 	set_closed(c, TCP_WHY_ABORTED);
 }
@@ -363,7 +363,7 @@ static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t
 	c->timing = false;
 	c->retries = 0;
 	c->rto_at = 0;
-	c->state = TCP_ESTABLISHED;
+	c->state = TCPS_ESTABLISHED;
 	c->st.established++;
 	c->ack_now = true;
 }
@@ -413,11 +413,11 @@ static void ack_advances(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 			resend_first(c);	/* NewReno: a partial ACK shows the next hole */
 	}
 	if (fin_acked(c)) {
-		if (c->state == TCP_FIN_WAIT_1)
-			c->state = TCP_FIN_WAIT_2;
-		else if (c->state == TCP_CLOSING)
-			c->state = TCP_TIME_WAIT;
-		else if (c->state == TCP_LAST_ACK)
+		if (c->state == TCPS_FIN_WAIT_1)
+			c->state = TCPS_FIN_WAIT_2;
+		else if (c->state == TCPS_CLOSING)
+			c->state = TCPS_TIME_WAIT;
+		else if (c->state == TCPS_LAST_ACK)
 			set_closed(c, TCP_WHY_CLOSED);
 	}
 }
@@ -515,15 +515,15 @@ static void fin_in(struct tcp_conn *c)
 	c->rcv_nxt++;
 	c->ack_now = true;
 	switch (c->state) {
-	case TCP_ESTABLISHED:
-		c->state = TCP_CLOSE_WAIT;
+	case TCPS_ESTABLISHED:
+		c->state = TCPS_CLOSE_WAIT;
 		c->why = TCP_WHY_PEER_FIN;
 		break;
-	case TCP_FIN_WAIT_1:
-		c->state = fin_acked(c) ? TCP_TIME_WAIT : TCP_CLOSING;
+	case TCPS_FIN_WAIT_1:
+		c->state = fin_acked(c) ? TCPS_TIME_WAIT : TCPS_CLOSING;
 		break;
-	case TCP_FIN_WAIT_2:
-		c->state = TCP_TIME_WAIT;
+	case TCPS_FIN_WAIT_2:
+		c->state = TCPS_TIME_WAIT;
 		break;
 	default:
 		break;
@@ -564,8 +564,8 @@ static void process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 	uint32_t seq = s->seq, len = s->len, wnd_end = c->rcv_nxt + c->cfg.rcv_wnd;
 	bool fin = s->flags & TCP_FIN;
 
-	if (c->state != TCP_ESTABLISHED && c->state != TCP_FIN_WAIT_1 &&
-	    c->state != TCP_FIN_WAIT_2)
+	if (c->state != TCPS_ESTABLISHED && c->state != TCPS_FIN_WAIT_1 &&
+	    c->state != TCPS_FIN_WAIT_2)
 		return;		/* the peer's FIN came already: nothing follows it */
 	if (tcp_seq_lt(seq, c->rcv_nxt)) {
 		uint32_t skip = c->rcv_nxt - seq;
@@ -609,10 +609,10 @@ void tcp_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	c->rd_n = c->rd_i = 0;
 	c->st.seg_in++;
 	switch (c->state) {
-	case TCP_CLOSED:
+	case TCPS_CLOSED:
 		reset_reply(c, s);
 		return;
-	case TCP_SYN_SENT:
+	case TCPS_SYN_SENT:
 		syn_sent_input(c, s, now);
 		goto out;
 	default:
@@ -642,11 +642,11 @@ void tcp_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 	}
 	if (!(s->flags & TCP_ACK) || !process_ack(c, s, seg_len, now))
 		goto out;
-	if (c->state == TCP_CLOSED)
+	if (c->state == TCPS_CLOSED)
 		return;
 	process_data(c, s, now);
 out:
-	if (c->state != TCP_CLOSED)
+	if (c->state != TCPS_CLOSED)
 		tcp_output(c, now);
 }
 
@@ -655,7 +655,7 @@ static void rto_expired(struct tcp_conn *c, uint64_t now)
 {
 	c->st.rto_expiries++;
 	if (c->retries >= c->cfg.max_retries) {
-		if (c->state != TCP_SYN_SENT)
+		if (c->state != TCPS_SYN_SENT)
 			emit(c, c->snd_nxt, c->rcv_nxt, TCP_RST | TCP_ACK, 0);
 		set_closed(c, TCP_WHY_TIMEOUT);
 		return;
@@ -666,7 +666,7 @@ static void rto_expired(struct tcp_conn *c, uint64_t now)
 	c->dupacks = 0;
 	c->in_recovery = false;
 	c->timing = false;
-	if (c->state == TCP_SYN_SENT) {
+	if (c->state == TCPS_SYN_SENT) {
 		resend_first(c);
 		return;
 	}
@@ -693,11 +693,11 @@ static void probe_window(struct tcp_conn *c, uint64_t now)
 
 void tcp_timers(struct tcp_conn *c, uint64_t now)
 {
-	if (c->state == TCP_CLOSED)
+	if (c->state == TCPS_CLOSED)
 		return;
 	if (c->rto_at && now >= c->rto_at) {
 		rto_expired(c, now);
-		if (c->state == TCP_CLOSED)
+		if (c->state == TCPS_CLOSED)
 			return;
 	}
 	if (c->persist_at && now >= c->persist_at) {
@@ -705,7 +705,7 @@ void tcp_timers(struct tcp_conn *c, uint64_t now)
 			c->persist_at = 0;	/* the window opened, or an ACK is on its way */
 		else
 			probe_window(c, now);
-		if (c->state == TCP_CLOSED)
+		if (c->state == TCPS_CLOSED)
 			return;
 	}
 	tcp_output(c, now);

@@ -127,6 +127,12 @@ static inline uint64_t xsk_port_tx_frame(struct xsk_port *p)
 	return p->tx_free[--p->tx_free_n];
 }
 
+/* A TX frame taken but not sent: back to the pool. */
+static inline void xsk_port_tx_put(struct xsk_port *p, uint64_t addr)
+{
+	p->tx_free[p->tx_free_n++] = addr;
+}
+
 /* Put a filled TX frame on the TX ring (not yet kicked). */
 static inline int xsk_port_tx_queue(struct xsk_port *p, uint64_t addr,
 				    uint32_t len)

@@ -180,3 +180,41 @@ void soup_client_disconnected(struct soup_client *c)
 		c->state = SOUP_C_IDLE;
 	soup_rx_reset(&c->rx);
 }
+
+int soup_parse_login(const char *arg, char user[SOUP_USER_LEN],
+		     char password[SOUP_PASSWORD_LEN])
+{
+	const char *colon = strchr(arg, ':');
+	size_t ulen, plen;
+	char u[SOUP_USER_LEN + 1], p[SOUP_PASSWORD_LEN + 1];
+
+	if (!colon)
+		return -1;
+	ulen = (size_t)(colon - arg);
+	plen = strlen(colon + 1);
+	if (!ulen || ulen > SOUP_USER_LEN || plen > SOUP_PASSWORD_LEN)
+		return -1;
+	/* Alphanumeric fields: printable, and spaces only as padding. */
+	for (const char *c = arg; *c; c++)
+		if (c != colon && (*c <= ' ' || *c > '~'))
+			return -1;
+	memcpy(u, arg, ulen);
+	u[ulen] = '\0';
+	memcpy(p, colon + 1, plen + 1);
+	soup_pad_right(user, SOUP_USER_LEN, u);
+	soup_pad_right(password, SOUP_PASSWORD_LEN, p);
+	return 0;
+}
+
+int soup_parse_session(const char *arg, char session[SOUP_SESSION_LEN])
+{
+	size_t len = strlen(arg);
+
+	if (len > SOUP_SESSION_LEN)
+		return -1;
+	for (const char *c = arg; *c; c++)
+		if (*c <= ' ' || *c > '~')
+			return -1;
+	soup_pad_left(session, SOUP_SESSION_LEN, arg);
+	return 0;
+}

@@ -168,6 +168,15 @@ int soup_client_logout(struct soup_client *c, uint8_t *dst, size_t cap);
 /* The connection is gone: logged out, the stream's framing forgotten. */
 void soup_client_disconnected(struct soup_client *c);
 
+/*
+ * USER:PASSWORD of a command line into the padded fields (at most 6 and 10
+ * printable characters, no spaces).  0, or -1.
+ */
+int soup_parse_login(const char *arg, char user[SOUP_USER_LEN],
+		     char password[SOUP_PASSWORD_LEN]);
+/* A session id of at most 10 printable characters, left padded.  0, or -1. */
+int soup_parse_session(const char *arg, char session[SOUP_SESSION_LEN]);
+
 static inline bool soup_client_logged_in(const struct soup_client *c)
 {
 	return c->state == SOUP_C_LOGGED_IN;
