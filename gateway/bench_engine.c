@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Where the gateway's seen->decided goes.  The engine (frame parse, checksum
- * verify, MoldUDP64/ITCH decode, strategy, risk, order build, frame finish)
+ * verify, MoldUDP64/ITCH decode, strategy, risk, order build, the own TCP's
+ * segment: header, checksums and the copy kept for a retransmission)
  * runs on real frames of the demo's default book, on the gateway's hot CPU,
  * in regimes that add one ingredient of the live loop at a time:
  *
@@ -35,6 +36,7 @@
 #include "util/clock.h"
 #include "gateway/engine.h"
 #include "gateway/warm.h"
+#include "net/tcp.h"
 #include "latency/clock_cost.h"
 #include "latency/hdr.h"
 #include "proto/frame.h"
@@ -203,12 +205,70 @@ static int feed_build(struct feed *f, size_t n_trades)
 /* What the AF_XDP loop does with one frame, up to the order on the TX ring. */
 struct stage {
 	struct gw_engine e;
-	struct frame_template out_tmpl;
+	struct tcp_conn *tcp;		/* the order connection, established */
+	struct tcp_template peer;	/* the exchange's segments to it */
+	uint32_t peer_seq;
 	uint8_t tx[8][FRAME_ROOM] __attribute__((aligned(64)));
+	uint8_t ctl[FRAME_ROOM];	/* the connection's own segments (its ACKs) */
 	int kick_fd;
 	struct sockaddr_in kick_to;
 	struct warm *warm;
 };
+
+static const struct frame_endpoint gw_end = { { 2, 0, 0, 0, 0, 2 }, 0x0a000002, 40001 };
+static const struct frame_endpoint ex_end = { { 2, 0, 0, 0, 0, 1 }, 0x0a000001, 26401 };
+
+static uint8_t *ctl_frame(void *ctx, uint64_t *handle)
+{
+	struct stage *s = ctx;
+
+	*handle = 0;
+	return s->ctl;
+}
+
+static void ctl_send(void *ctx, uint64_t handle, uint32_t len)
+{
+	(void)ctx;
+	(void)handle;
+	(void)len;
+}
+
+/* A segment from the exchange, as a real frame, into the connection. */
+static void peer_segment(struct stage *s, uint8_t flags, const uint8_t *opt, size_t opt_len)
+{
+	uint8_t frame[FRAME_ROOM];
+	struct tcp_seg seg;
+	size_t len;
+
+	memcpy(frame + FRAME_TCP_HDR_LEN, opt, opt_len);
+	len = tcp_frame_finish(&s->peer, frame, s->peer_seq, s->tcp->snd_nxt, flags, 65535,
+			       opt_len, 0, 0);
+	if (!frame_parse_tcp(frame, len, &seg))
+		tcp_input(s->tcp, &seg, mono_ns());
+}
+
+/* The order connection, established by a handshake with a scripted exchange. */
+static int open_stream(struct stage *s)
+{
+	static const uint8_t mss[4] = { TCP_OPT_MSS, 4, 0x05, 0xb4 };
+	struct tcp_cfg c = {
+		.local = gw_end, .remote = ex_end, .mss = 1460, .rcv_wnd = 65535,
+		.rto_init_ns = NS_PER_SEC, .rto_min_ns = 50 * NS_PER_MS,
+		.rto_max_ns = NS_PER_SEC, .max_retries = 8, .ack_delay_ns = 200000,
+	};
+	struct tcp_tx tx = { .frame = ctl_frame, .send = ctl_send, .ctx = s };
+
+	s->tcp = aligned_alloc(64, (sizeof(*s->tcp) + 63) & ~(size_t)63);
+	if (!s->tcp)
+		return -ENOMEM;
+	tcp_init(s->tcp, &c, &tx);
+	tcp_template_init(&s->peer, &ex_end, &gw_end, 64);
+	s->peer_seq = 5000;
+	tcp_connect(s->tcp, gw_end.port, 1000, mono_ns());
+	peer_segment(s, TCP_SYN | TCP_ACK, mss, sizeof(mss));
+	s->peer_seq++;
+	return tcp_is_established(s->tcp) ? 0 : -EPROTO;
+}
 
 /*
  * The exchange fills the order before the next tick comes (replies take
@@ -218,7 +278,7 @@ struct stage {
 static void fill(struct stage *s, const struct gw_order *rec)
 {
 	struct ouch_reply r = { .type = 'E', .timestamp = 1 };
-	uint8_t buf[OUCH_REPLY_DGRAM_MAX];
+	uint8_t buf[OUCH_REPLY_PKT_MAX];
 	int len;
 
 	order_token_encode(r.token, rec->md_seq, rec->order_no);
@@ -226,8 +286,13 @@ static void fill(struct stage *s, const struct gw_order *rec)
 	r.executed.price = rec->price;
 	r.executed.liquidity = 'R';
 	len = ouch_encode_reply(buf, sizeof(buf), &r);
-	if (len > 0)
-		engine_on_reply(&s->e, buf, (size_t)len);
+	if (len > 0) {
+		struct gw_decision d;
+
+		engine_on_reply(&s->e, buf + SOUP_HDR_LEN, (size_t)len - SOUP_HDR_LEN, 0, 0, &d);
+	}
+	/* The exchange's ACK of the order's bytes. */
+	peer_segment(s, TCP_ACK, NULL, 0);
 }
 
 static unsigned int process(struct stage *s, const uint8_t *frame, size_t len,
@@ -247,10 +312,10 @@ static unsigned int process(struct stage *s, const uint8_t *frame, size_t len,
 		t_fed = mono_ns();
 	for (unsigned int i = 0; i < nd; i++) {
 		uint8_t *tx = s->tx[i & 7];
-		uint64_t sum = engine_build_order(&s->e, &dec[i], t_seen, tx + FRAME_HDR_LEN,
+		uint64_t sum = engine_build_order(&s->e, &dec[i], t_seen, tx + FRAME_TCP_HDR_LEN,
 						  &recs[i]);
 
-		frame_finish_sum(&s->out_tmpl, tx, OUCH_ENTER_DGRAM_LEN, sum);
+		tcp_send_built(s->tcp, tx, OUCH_ENTER_PKT_LEN, sum, t_seen);
 		*t_decided = mono_ns();
 	}
 	for (unsigned int i = 0; i < nd; i++)
@@ -260,8 +325,8 @@ static unsigned int process(struct stage *s, const uint8_t *frame, size_t len,
 
 static void kick(struct stage *s)
 {
-	/* The gateway's kick runs veth's transmit and the peer's UDP receive. */
-	sendto(s->kick_fd, s->tx[0] + FRAME_HDR_LEN, OUCH_ENTER_DGRAM_LEN, 0,
+	/* The gateway's kick runs veth's transmit and the peer's receive. */
+	sendto(s->kick_fd, s->tx[0] + FRAME_TCP_HDR_LEN, OUCH_ENTER_PKT_LEN, 0,
 	       (struct sockaddr *)&s->kick_to, sizeof(s->kick_to));
 }
 
@@ -384,8 +449,6 @@ static int run(const struct regime *rg, const struct feed *f, struct result *r)
 {
 	struct gw_cfg cfg = bench_cfg();
 	struct stage *s;
-	struct frame_endpoint src = { .ip = 0x0a000002, .port = 40001 };
-	struct frame_endpoint dst = { .ip = 0x0a000001, .port = 40002 };
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t alen = sizeof(a);
 	uint64_t t_decided = 0, next;
@@ -402,7 +465,11 @@ static int run(const struct regime *rg, const struct feed *f, struct result *r)
 		fprintf(stderr, "bench_engine: %s\n", err);
 		goto out;
 	}
-	frame_template_init(&s->out_tmpl, &src, &dst, 64, 0);
+	orders_session_up(&s->e.ord, 0);
+	if (open_stream(s)) {
+		fprintf(stderr, "bench_engine: the order connection did not come up\n");
+		goto out_engine;
+	}
 	/* A socket that sends to itself: every kick is a loopback receive too. */
 	s->kick_fd = socket(AF_INET, SOCK_DGRAM, 0);
 	if (s->kick_fd < 0 || bind(s->kick_fd, (struct sockaddr *)&a, sizeof(a)) ||
@@ -413,7 +480,7 @@ static int run(const struct regime *rg, const struct feed *f, struct result *r)
 	s->kick_to = a;
 	if (rg->warm) {
 		s->warm = malloc(sizeof(*s->warm));
-		if (!s->warm || warm_init(s->warm, &cfg, &s->out_tmpl, err, sizeof(err))) {
+		if (!s->warm || warm_init(s->warm, &cfg, &gw_end, &ex_end, err, sizeof(err))) {
 			fprintf(stderr, "bench_engine: warm: %s\n", err);
 			free(s->warm);
 			s->warm = NULL;
@@ -464,6 +531,7 @@ out_sock:
 out_engine:
 	engine_destroy(&s->e);
 out:
+	free(s->tcp);
 	free(s);
 	return ret;
 }
@@ -534,7 +602,8 @@ static void warm_cost(const struct feed *f)
 	s->warm = malloc(sizeof(*s->warm));
 	if (!s->warm || engine_init(&s->e, &cfg, err, sizeof(err)))
 		goto out;
-	if (warm_init(s->warm, &cfg, &s->out_tmpl, err, sizeof(err)))
+	orders_session_up(&s->e.ord, 0);
+	if (open_stream(s) || warm_init(s->warm, &cfg, &gw_end, &ex_end, err, sizeof(err)))
 		goto out_engine;
 	process(s, f->frame[0], f->len[0], mono_ns(), &t_decided);
 	for (int k = 1; k < 1000; k++)
@@ -552,6 +621,7 @@ static void warm_cost(const struct feed *f)
 out_engine:
 	engine_destroy(&s->e);
 out:
+	free(s->tcp);
 	free(s->warm);
 	free(s);
 }

@@ -37,7 +37,7 @@ UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
 # Where seen->decided goes: the engine on the hot CPU, hot, paced, after a
 # kernel send, warmed, and with the frame written by the other core.
 $(BUILD)/bench/bench_engine: $(BUILD)/gateway/bench_engine.o $(call objs,$(ENGINE_SRCS)) \
-		$(BUILD)/gateway/warm.o $(BUILD)/libbook.a $(BUILD)/libproto.a \
+		$(BUILD)/gateway/warm.o $(BUILD)/libnet.a $(BUILD)/libbook.a $(BUILD)/libproto.a \
 		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread -lz $(LDLIBS)
 BINS += $(BUILD)/bench/bench_engine

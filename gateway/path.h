@@ -16,6 +16,7 @@
 #include "bpf/steer_loader.h"
 #include "net/order_conn.h"
 #include "net/xsk_port.h"
+#include "net/xsk_session.h"
 #include "proto/frame.h"
 
 struct gw_mon;
@@ -40,8 +41,6 @@ struct xsk_path {
 	struct xsk_port port_b;		/* line B's interface; fd -1 = one line */
 	bool line_b;
 	uint64_t arb_recovered;		/* gaps closed when the hook's next was last set */
-	struct frame_endpoint src;	/* our address on the interface */
-	struct frame_endpoint exch;	/* the exchange's order port */
 	struct frame_template rq_tmpl;	/* gateway -> re-request server */
 	uint16_t feed_port, retrans_port;
 	bool rq_enabled;
@@ -53,7 +52,7 @@ struct xsk_path {
 	struct tx_batch batch;
 	struct warm *warm;		/* NULL: no idle-time warming */
 	uint64_t idle_mask;		/* idle turn every (mask + 1) empty spins */
-	struct order_conn oc;		/* the order session */
+	struct xsk_session xs;		/* the order session (xs.oc) */
 };
 
 struct udp_path {

@@ -214,7 +214,7 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 
 static const struct order_conn *session_of(const struct gw_report *r)
 {
-	return r->x ? &r->x->oc : r->u ? &r->u->oc : NULL;
+	return r->x ? &r->x->xs.oc : r->u ? &r->u->oc : NULL;
 }
 
 /* The order session: its connections, logins and what it recovered. */

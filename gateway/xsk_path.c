@@ -61,7 +61,6 @@ static int exchange_mac(const struct gw_opts *o, uint8_t *mac, char *err, size_t
 static void set_up_frames(struct xsk_path *x, const struct gw_opts *o,
 			  const struct frame_endpoint *src, const struct frame_endpoint *dst)
 {
-	x->src = *src;
 	x->feed_port = o->feed_port;
 	x->retrans_port = o->retrans_port;
 	x->verify_csum = !o->no_verify_csum;
@@ -148,38 +147,7 @@ static int open_warm(struct xsk_path *x, const struct gw_opts *o,
 	return 0;
 }
 
-/* ---- the order session's frames and callbacks ---- */
-
-static uint8_t *tx_frame(void *ctx, uint64_t *handle)
-{
-	struct xsk_path *x = ctx;
-	uint64_t addr = xsk_port_tx_frame(&x->port);
-
-	if (addr == UINT64_MAX)
-		return NULL;
-	*handle = addr;
-	return xsk_port_data(&x->port, addr);
-}
-
-static void tx_send(void *ctx, uint64_t handle, uint32_t len)
-{
-	struct xsk_path *x = ctx;
-
-	if (!xsk_port_tx_queue(&x->port, handle, len))
-		x->batch.frames++;
-}
-
-/* The connection's 4-tuple is the socket's; the last one's is the kernel's again. */
-static int steer_tcp(void *ctx, uint16_t old_port, uint16_t new_port)
-{
-	struct xsk_path *x = ctx;
-	uint32_t ex = htonl(x->exch.ip), me = htonl(x->src.ip);
-	uint16_t exp = htons(x->exch.port);
-
-	if (old_port)
-		xdp_steer_del_tcp(&x->steer, ex, exp, me, htons(old_port));
-	return xdp_steer_add_tcp(&x->steer, ex, exp, me, htons(new_port));
-}
+/* ---- the order session's callbacks ---- */
 
 static void send_orders(struct xsk_path *x, struct gw_engine *e,
 			const struct gw_decision *dec, unsigned int nd, uint64_t t_seen);
@@ -214,27 +182,18 @@ static int open_session(struct xsk_path *x, const struct gw_opts *o,
 			char *err, size_t errlen)
 {
 	struct order_conn_cfg c = o->session;
-	struct order_conn_ops ops = {
-		.on_msg = on_msg, .on_up = on_up, .on_down = on_down, .steer = steer_tcp,
-		.ctx = x,
-	};
-	struct tcp_tx tx = { .frame = tx_frame, .send = tx_send, .ctx = x };
+	struct order_conn_ops ops = { .on_msg = on_msg, .on_up = on_up, .on_down = on_down,
+				      .ctx = x };
 	int mtu = netif_mtu(o->ifname);
 
-	x->exch = *dst;
 	x->own_tcp = c.stack == OC_STACK_OWN;
 	c.local = *src;
 	c.remote = *dst;
-	if (x->own_tcp) {
-		c.local.port = o->local_port;
-		c.mss = (uint16_t)((mtu > 0 ? mtu : 1500) - FRAME_IP4_LEN - TCP_HDR_LEN);
-		if (c.mss > TCP_OOO_MAX)
-			c.mss = TCP_OOO_MAX;
-	} else {
-		c.local.port = 0;
-		ops.steer = NULL;
-	}
-	return order_conn_init(&x->oc, &c, &ops, x->own_tcp ? &tx : NULL, err, errlen);
+	c.local.port = x->own_tcp || o->local_port_given ? o->local_port : 0;
+	c.mss = (uint16_t)((mtu > 0 ? mtu : 1500) - FRAME_IP4_LEN - TCP_HDR_LEN);
+	if (c.mss > TCP_OOO_MAX)
+		c.mss = TCP_OOO_MAX;
+	return xsk_session_init(&x->xs, &c, &ops, &x->port, &x->steer, err, errlen);
 }
 
 int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
@@ -246,7 +205,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	memset(x, 0, sizeof(*x));
 	x->port.fd = -1;
 	x->port_b.fd = -1;
-	x->oc.fd = x->oc.port_fd = -1;
+	x->xs.oc.fd = x->xs.oc.port_fd = -1;
 	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
 	if (ret)
 		return ret;
@@ -276,7 +235,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 		goto fail_session;
 	return 0;
 fail_session:
-	order_conn_destroy(&x->oc);
+	xsk_session_destroy(&x->xs);
 fail_ports:
 	xsk_port_close(&x->port);
 	xsk_port_close(&x->port_b);
@@ -291,7 +250,7 @@ void xsk_path_close(struct xsk_path *x)
 	xdp_steer_close(&x->steer);
 	xsk_port_close(&x->port);
 	xsk_port_close(&x->port_b);
-	order_conn_destroy(&x->oc);
+	xsk_session_destroy(&x->xs);
 	if (x->warm) {
 		warm_destroy(x->warm);
 		free(x->warm);
@@ -305,7 +264,7 @@ static void tx_flush(struct xsk_path *x)
 	struct tx_batch *b = &x->batch;
 	uint64_t t_sent;
 
-	if (!b->frames) {
+	if (!b->frames && !x->xs.queued) {
 		b->n = 0;
 		return;
 	}
@@ -316,6 +275,7 @@ static void tx_flush(struct xsk_path *x)
 		b->rec[i]->t.t_sent = t_sent;
 	b->n = 0;
 	b->frames = 0;
+	x->xs.queued = 0;
 }
 
 /* One order onto the own TCP: built in a TX frame, or queued behind others. */
@@ -324,29 +284,18 @@ static void send_own(struct xsk_path *x, struct gw_engine *e, const struct gw_de
 {
 	uint64_t addr = xsk_port_tx_frame(&x->port);
 	struct gw_order *rec;
-	uint8_t *frame;
 	uint64_t sum;
-	int len;
 
 	if (addr == UINT64_MAX) {
 		orders_unreserve(&e->ord, d);
 		return;
 	}
-	frame = xsk_port_data(&x->port, addr);
-	sum = engine_build_order(e, d, t_seen, frame + FRAME_TCP_HDR_LEN, &rec);
+	sum = engine_build_order(e, d, t_seen,
+				 xsk_port_data(&x->port, addr) + FRAME_TCP_HDR_LEN, &rec);
 	rec->t.t_decided = mono_ns();
-	len = order_conn_send_frame(&x->oc, frame, OUCH_ENTER_PKT_LEN, sum, t_seen);
-	if (len <= 0) {
-		/* Queued on the stream (it leaves in a frame of its own), or refused. */
-		xsk_port_tx_put(&x->port, addr);
-		if (len < 0) {
-			orders_failed(&e->ord, rec);
-			return;
-		}
-	} else if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
-		/* On the stream but not on the wire: the RTO sends it. */
-	} else {
-		x->batch.frames++;
+	if (xsk_session_send(&x->xs, addr, OUCH_ENTER_PKT_LEN, sum, t_seen) < 0) {
+		orders_failed(&e->ord, rec);
+		return;
 	}
 	rec->t.t_queued = mono_ns();
 	x->batch.rec[x->batch.n++] = rec;
@@ -361,7 +310,7 @@ static void send_kernel(struct xsk_path *x, struct gw_engine *e, const struct gw
 
 	engine_build_order(e, d, t_seen, pkt, &rec);
 	rec->t.t_decided = rec->t.t_queued = mono_ns();
-	if (order_conn_send(&x->oc, pkt, sizeof(pkt), t_seen)) {
+	if (order_conn_send(&x->xs.oc, pkt, sizeof(pkt), t_seen)) {
 		orders_failed(&e->ord, rec);
 		return;
 	}
@@ -389,7 +338,7 @@ static void resend_orders(struct xsk_path *x, struct gw_engine *e, uint64_t now)
 
 	while ((r = orders_resend_next(&e->ord, now))) {
 		orders_rebuild(&e->inst[r->inst], r, pkt);
-		order_conn_send(&x->oc, pkt, sizeof(pkt), now);
+		order_conn_send(&x->xs.oc, pkt, sizeof(pkt), now);
 	}
 }
 
@@ -453,7 +402,7 @@ static void housekeeping(struct xsk_path *x, struct gw_engine *e, uint64_t now)
 		drain_held(x, e, now);
 	}
 	x->t_hook = now;
-	order_conn_idle(&x->oc, now);
+	order_conn_idle(&x->xs.oc, now);
 	resend_orders(x, e, now);
 	orders_expire(&e->ord, now);
 }
@@ -462,22 +411,17 @@ static void housekeeping(struct xsk_path *x, struct gw_engine *e, uint64_t now)
 static inline void on_tcp(struct xsk_path *x, struct gw_engine *e, const struct frame_ip4 *ip,
 			  uint64_t t_hook, uint64_t t_seen)
 {
-	struct tcp_seg s;
+	int bad = XSK_SESSION_OK;
 
-	if (tcp_seg_parse(ip, &s)) {
-		e->st.bad_frames++;
-		return;
-	}
-	if (x->verify_csum && tcp_seg_verify(&s)) {
-		e->st.bad_checksum++;
-		return;
-	}
-	if (!x->own_tcp || !order_conn_owns(&x->oc, &s)) {
-		e->st.other_packets++;
-		return;
-	}
 	x->t_hook = t_hook;
-	order_conn_on_segment(&x->oc, &s, t_seen);
+	if (x->own_tcp && xsk_session_on_tcp(&x->xs, ip, x->verify_csum, t_seen, &bad))
+		return;
+	if (bad == XSK_SESSION_UNPARSEABLE)
+		e->st.bad_frames++;
+	else if (bad == XSK_SESSION_BAD_CSUM)
+		e->st.bad_checksum++;
+	else
+		e->st.other_packets++;
 }
 
 /* A UDP datagram: the feed or a re-request's answer. */
@@ -574,12 +518,12 @@ static void close_session(struct xsk_path *x, struct gw_engine *e)
 {
 	uint64_t end = mono_ns() + CLOSE_NS;
 
-	order_conn_shutdown(&x->oc, mono_ns());
+	order_conn_shutdown(&x->xs.oc, mono_ns());
 	tx_flush(x);
-	while (!order_conn_stopped(&x->oc) && mono_ns() < end) {
+	while (!order_conn_stopped(&x->xs.oc) && mono_ns() < end) {
 		rx_batch(x, &x->port, e);
 		xsk_port_reap(&x->port);
-		order_conn_idle(&x->oc, mono_ns());
+		order_conn_idle(&x->xs.oc, mono_ns());
 		tx_flush(x);
 	}
 }
@@ -591,7 +535,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 
 	x->e = e;
 	x->batch.n = x->batch.frames = 0;
-	order_conn_start(&x->oc, mono_ns());
+	order_conn_start(&x->xs.oc, mono_ns());
 	tx_flush(x);
 	while (!ctl->stop) {
 		uint32_t n = rx_batch(x, p, e);
@@ -605,7 +549,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 			/* A busy feed must not starve the kernel socket's replies. */
 			if (!x->own_tcp && ++spins % KERNEL_REPLY_BATCHES == 0) {
 				x->t_hook = mono_ns();
-				order_conn_poll(&x->oc, x->t_hook);
+				order_conn_poll(&x->xs.oc, x->t_hook);
 				tx_flush(x);
 			}
 			continue;
@@ -615,8 +559,8 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 		if (x->line_b)
 			xsk_port_poll(&x->port_b);
 		/* An ACK owed leaves as soon as no packet waits behind it. */
-		if (x->own_tcp && unlikely(x->oc.tcp->ack_due)) {
-			tcp_output(x->oc.tcp, mono_ns());
+		if (x->own_tcp && unlikely(x->xs.oc.tcp->ack_due)) {
+			tcp_output(x->xs.oc.tcp, mono_ns());
 			tx_flush(x);
 		}
 		if (++spins & x->idle_mask)
@@ -625,7 +569,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 			warm_run(x->warm);
 			engine_warm(e);
 			if (x->own_tcp)
-				tcp_warm(x->oc.tcp);
+				tcp_warm(x->xs.oc.tcp);
 		}
 		now = mono_ns();
 		housekeeping(x, e, now);

@@ -68,7 +68,16 @@ void floor_on_end(struct floor *f, uint64_t now)
 		f->end_ns = now + (uint64_t)(f->o->grace * 1e9);
 }
 
-void floor_on_reply(struct floor *f, const uint8_t *p, size_t len)
+static void session_msg(void *ctx, const struct soup_msg *m, uint64_t now)
+{
+	(void)now;
+	floor_on_reply(ctx, m->data, m->len);
+}
+
+/* The floor answers whenever the session is up; nothing is resent. */
+const struct order_conn_ops floor_session_ops = { .on_msg = session_msg };
+
+void floor_on_reply(struct floor *f, const uint8_t *msg, size_t len)
 {
 	struct ouch_reply r;
 	struct floor_rec *rec;
@@ -76,7 +85,7 @@ void floor_on_reply(struct floor *f, const uint8_t *p, size_t len)
 	uint32_t no;
 
 	f->st.replies++;
-	if (ouch_decode_reply(p, len, &r) < 0 || order_token_decode(r.token, &seq, &no) ||
+	if (ouch_decode_reply(msg, len, &r) < 0 || order_token_decode(r.token, &seq, &no) ||
 	    no >= f->log.n || f->log.rec[no].md_seq != seq) {
 		f->st.reply_bad++;
 		return;
@@ -188,7 +197,7 @@ static int write_json(struct floor *f, const struct hdr_hist *clk, const char *e
 	fprintf(out, "{\n  \"path\": \"%s\",\n  \"elapsed_s\": %.6f,\n"
 		"  \"packets\": %" PRIu64 ",\n  \"feed_packets\": %" PRIu64 ",\n"
 		"  \"ticks\": %" PRIu64 ",\n  \"skipped\": %" PRIu64 ",\n"
-		"  \"answer_every\": %u,\n  \"no_tick\": %" PRIu64 ",\n"
+		"  \"answer_every\": %u,\n  \"no_tick\": %" PRIu64 ",\n  \"not_up\": %" PRIu64 ",\n"
 		"  \"orders\": {\"sent\": %" PRIu64 ", \"send_failed\": %" PRIu64
 		", \"logged\": %u, \"acked\": %" PRIu64 ", \"log_full\": %" PRIu64 "},\n"
 		"  \"replies\": %" PRIu64 ",\n  \"reply_bad\": %" PRIu64 ",\n"
@@ -196,13 +205,26 @@ static int write_json(struct floor *f, const struct hdr_hist *clk, const char *e
 		"  \"ended\": %s,\n  \"clock_read_ns\": {\"min\": %" PRId64 ", \"p50\": %" PRId64
 		", \"p99\": %" PRId64 "}%s%s\n}\n",
 		floor_path_name(f->o), elapsed_s, s->packets, s->feed_packets, s->ticks,
-		s->skipped, f->o->answer_every, s->no_tick, s->ticks - s->send_failed, s->send_failed, f->log.n, acked,
+		s->skipped, f->o->answer_every, s->no_tick, s->not_up, s->ticks - s->send_failed, s->send_failed, f->log.n, acked,
 		s->log_full, s->replies, s->reply_bad, s->other, s->kicks,
 		f->ended ? "true" : "false", hdr_min(clk), hdr_value_at_percentile(clk, 50),
 		hdr_value_at_percentile(clk, 99), extra[0] ? ",\n" : "", extra);
 	if (fclose(out))
 		return -errno;
 	return 0;
+}
+
+int floor_session_json(const struct order_conn *oc, char *buf, size_t len)
+{
+	const struct soup_client_stats *s = &oc->soup.st;
+
+	return snprintf(buf, len, "  \"session\": {\"state\": \"%s\", \"stack\": \"%s\", "
+			"\"connections\": %" PRIu64 ", \"logins\": %" PRIu64 ", \"accepted\": %"
+			PRIu64 ", \"rejects\": %" PRIu64 ", \"replies\": %" PRIu64
+			", \"retransmissions\": %" PRIu64 ", \"send_fail\": %" PRIu64 "}",
+			oc_state_names[oc->state], oc->cfg.stack == OC_STACK_OWN ? "own" : "kernel",
+			oc->st.attempts, s->logins, s->accepted, s->rejected, s->seq_msgs,
+			oc->tcp ? oc->tcp->st.retrans_segs : 0, oc->st.send_fail);
 }
 
 int floor_report(struct floor *f, const char *extra_json, double elapsed_s)

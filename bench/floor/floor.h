@@ -9,9 +9,11 @@
  * it answers the gateway, and measures wire to wire from the token.
  *
  * Two flavours, as the gateway has: AF_XDP through the gateway's own
- * socket code and XDP program (net/xsk_port.h, bpf/steer.bpf.c), so the
- * same stamps exist (XDP hook, seen, queued, sent), and kernel UDP with a
- * non-blocking busy spin (the kernel's receive stamp as the hook).
+ * socket code, XDP program and TCP (net/xsk_port.h, bpf/steer.bpf.c,
+ * net/xsk_session.h), so the same stamps exist (XDP hook, seen, queued,
+ * sent), and kernel UDP with a non-blocking busy spin (the kernel's receive
+ * stamp as the hook) and the orders on kernel TCP.  Either way the orders
+ * go in the same SoupBinTCP session as the gateway's (net/order_conn.h).
  *
  * What is here is shared by both: the options, the order log the hot loop
  * fills (preallocated; reported after the run as a capture log), building
@@ -25,6 +27,7 @@
 #include <stdint.h>
 
 #include "net/busy_poll.h"
+#include "net/order_conn.h"
 #include "latency/order_rec.h"
 #include "proto/be.h"
 #include "proto/itch.h"
@@ -50,7 +53,9 @@ struct floor_opts {
 	uint32_t feed_source;		/* 0 = any */
 	uint32_t exch_ip;
 	uint16_t exch_port;
-	uint16_t local_port;		/* orders leave from it, replies arrive on it */
+	uint16_t local_port;		/* the own TCP's first local port */
+	bool local_port_given;
+	struct order_conn_cfg session;	/* the order session; endpoints by the mode */
 	uint32_t shares;
 	uint32_t answer_every;		/* answer one tick in N (1: every tick) */
 	int cpu;			/* -1: do not pin */
@@ -86,6 +91,7 @@ struct floor_stats {
 	uint64_t ticks;			/* ticks answered */
 	uint64_t skipped;		/* ticks left unanswered (--answer-every) */
 	uint64_t no_tick;		/* feed packets without one (heartbeats, events) */
+	uint64_t not_up;		/* ticks while the session was not logged in */
 	uint64_t replies;
 	uint64_t reply_bad;		/* unreadable, or for no order of ours */
 	uint64_t other;			/* neither feed nor reply, or not IPv4/UDP */
@@ -160,8 +166,8 @@ static inline int floor_find_tick(const uint8_t *p, size_t len, struct floor_tic
 }
 
 /*
- * The answer to @t: the Enter Order datagram (OUCH_ENTER_DGRAM_LEN bytes) at
- * @dst, its one's complement sum returned for the frame's UDP checksum.  The
+ * The answer to @t: the Enter Order packet (OUCH_ENTER_PKT_LEN bytes) at
+ * @dst, its one's complement sum returned for the segment's checksum.  The
  * record, when there is room, is *rec (times still to be stamped).
  */
 static inline uint64_t floor_answer(struct floor *f, const struct floor_tick *t,
@@ -208,8 +214,14 @@ static inline bool floor_take(struct floor *f)
 	return false;
 }
 
-/* A reply datagram from the exchange: the order's t_ack and outcome. */
-void floor_on_reply(struct floor *f, const uint8_t *p, size_t len);
+/* A reply from the exchange (an OUCH message): the order's t_ack and outcome. */
+void floor_on_reply(struct floor *f, const uint8_t *msg, size_t len);
+
+/* The session's callbacks (ctx: the struct floor). */
+extern const struct order_conn_ops floor_session_ops;
+
+/* After the loop: log out and close, serving the session with @idle until done. */
+#define FLOOR_CLOSE_NS	(500 * 1000000ull)
 
 /* Called from the loop's idle turns: stop at the deadline or after the end. */
 static inline bool floor_done(const struct floor *f, uint64_t now)
@@ -221,21 +233,24 @@ static inline bool floor_done(const struct floor *f, uint64_t now)
 /* The feed ended: with --exit-on-end, stop after the grace time. */
 void floor_on_end(struct floor *f, uint64_t now);
 
+/* The session's members for the JSON summary ("session": {...}). */
+int floor_session_json(const struct order_conn *oc, char *buf, size_t len);
+
 /* The capture log and the JSON summary, after the loop stopped. */
 int floor_report(struct floor *f, const char *extra_json, double elapsed_s);
 
 /* The two paths: open, run until floor_done(), close. */
 struct floor_xsk;
 struct floor_udp;
-int floor_xsk_open(struct floor_xsk **x, const struct floor_opts *o, char *err,
-		   size_t errlen);
+int floor_xsk_open(struct floor_xsk **x, const struct floor_opts *o, struct floor *f,
+		   char *err, size_t errlen);
 void floor_xsk_run(struct floor_xsk *x, struct floor *f);
 /* Its counters as JSON members ("xdp": {...}), for the summary. */
 void floor_xsk_json(struct floor_xsk *x, char *buf, size_t len);
 void floor_xsk_close(struct floor_xsk *x);
 
-int floor_udp_open(struct floor_udp **u, const struct floor_opts *o, char *err,
-		   size_t errlen);
+int floor_udp_open(struct floor_udp **u, const struct floor_opts *o, struct floor *f,
+		   char *err, size_t errlen);
 void floor_udp_run(struct floor_udp *u, struct floor *f);
 void floor_udp_json(struct floor_udp *u, char *buf, size_t len);
 void floor_udp_close(struct floor_udp *u);

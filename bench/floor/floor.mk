@@ -15,5 +15,5 @@ INT_TESTS += tests/integration/floor_answers.sh
 # Which tick is answered, with what order, and the replies (no network).
 UNIT_TESTS += $(ASAN)/tests/unit/test_floor
 $(ASAN)/tests/unit/test_floor: $(ASAN)/tests/unit/test_floor.o $(ASAN)/bench/floor/floor.o \
-		$(ASAN)/libproto.a $(ASAN)/liblatency.a
+		$(ASAN)/libnet.a $(ASAN)/libproto.a $(ASAN)/liblatency.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)

@@ -56,9 +56,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (o.mode == FLOOR_XDP)
-		ret = floor_xsk_open(&x, &o, err, sizeof(err));
+		ret = floor_xsk_open(&x, &o, &fl, err, sizeof(err));
 	else
-		ret = floor_udp_open(&u, &o, err, sizeof(err));
+		ret = floor_udp_open(&u, &o, &fl, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, "t2t-floor: %s\n", err);
 		goto out;

@@ -7,6 +7,7 @@
 #include "bench/floor/floor.h"
 #include "bpf/steer_loader.h"
 #include "latency/capture.h"
+#include "proto/soup_client.h"
 #include "util/opt.h"
 
 #define F(field) OFF(struct floor_opts, field)
@@ -31,10 +32,33 @@ static int capture_note(void *cfg, const char *a, char *why, size_t n)
 				why, n);
 }
 
+static int login(void *cfg, const char *a, char *why, size_t n)
+{
+	struct floor_opts *o = cfg;
+
+	if (soup_parse_login(a, o->session.soup.user, o->session.soup.password))
+		return snprintf(why, n, "wants USER:PASSWORD, at most 6 and 10 printable "
+				"characters, no spaces"), -1;
+	return 0;
+}
+
+static int local_port(void *cfg, const char *a, char *why, size_t n)
+{
+	struct floor_opts *o = cfg;
+	uint64_t v;
+
+	if (opt_parse_u64(a, 1, 65535 - 64, &v))
+		return snprintf(why, n, "wants a port of 1 to 65471"), -1;
+	o->local_port = (uint16_t)v;
+	o->local_port_given = true;
+	return 0;
+}
+
 static const struct opt opts[] = {
 	OPT_SECTION("Path:"),
 	OPT("mode", 0, OPT_ENUM, F(mode), "xdp|udp",
-	  "bare AF_XDP (the gateway's XDP program and socket code) or kernel UDP busy spin",
+	  "bare AF_XDP (the gateway's XDP program, socket code and TCP) or kernel UDP\n"
+	  "busy spin with the orders on kernel TCP",
 	  .choices = modes),
 	OPT("iface", 'i', OPT_STR, F(ifname), "IF", "interface"),
 	OPT("queue", 0, OPT_U32, F(queue), "Q", "receive queue for the AF_XDP socket",
@@ -63,10 +87,16 @@ static const struct opt opts[] = {
 	  .off2 = F(feed_port)),
 	OPT("feed-source", 0, OPT_IPV4, F(feed_source), "IP",
 	  "accept feed packets only from IP"),
-	OPT("exchange", 0, OPT_IP_PORT, F(exch_ip), "IP:PORT", "order entry",
-	  .off2 = F(exch_port)),
-	OPT("local-port", 0, OPT_PORT, F(local_port), "PORT",
-	  "UDP port orders leave from and replies arrive on"),
+	OPT("exchange", 0, OPT_IP_PORT, F(exch_ip), "IP:PORT",
+	  "the exchange's SoupBinTCP server (order entry)", .off2 = F(exch_port)),
+	OPT("login", 0, OPT_CALL, 0, "USER:PASSWORD", "the session's login", .call = login,
+	  .def = "T2TG:secret"),
+	OPT("local-port", 0, OPT_CALL, 0, "PORT",
+	  "AF_XDP: the own TCP's first local port (each connection takes the next);\n"
+	  "kernel TCP: its port (default any)", .call = local_port, .def = "26402"),
+	OPT("soup-timeout", 0, OPT_MS, F(session.soup.timeout_ns), "MS",
+	  "nothing heard from the exchange for MS: the connection is lost", .min = 10,
+	  .max = 3600000),
 	OPT("shares", 0, OPT_U32, F(shares), "N", "shares per order", .min = 1, .max = 1000000),
 	OPT("answer-every", 0, OPT_U32, F(answer_every), "N",
 	  "answer the first tick, then one in N (the gateway orders on about one tick\n"
@@ -116,6 +146,7 @@ static void set_defaults(struct floor_opts *o)
 	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
 	o->exch_port = 26401;
 	o->local_port = 26402;
+	order_session_defaults(&o->session);
 	o->shares = 100;
 	o->answer_every = 1;
 	o->cpu = 1;
@@ -131,8 +162,7 @@ int floor_opts_parse(struct floor_opts *o, int argc, char **argv)
 	ret = opt_parse(&prog, o, argc, argv, NULL);
 	if (ret)
 		return ret;
-	if (o->local_port == o->feed_port)
-		return opt_error(&prog, "--local-port must differ from the feed port");
+	o->session.stack = o->mode == FLOOR_XDP ? OC_STACK_OWN : OC_STACK_KERNEL;
 	if (o->mode == FLOOR_UDP && (o->spin_frame || o->xdp_mode_given))
 		return opt_error(&prog, "--spin-frame and --xdp-mode are for --mode xdp");
 	return 0;

@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The bare kernel-UDP responder: a non-blocking busy spin on the feed
- * socket, each feed packet's first trade print answered with send() on a
- * socket connected to the exchange, which also receives the replies.  The
- * kernel's receive stamp (SO_TIMESTAMPNS) is the hook, as on the gateway's
- * UDP path.
+ * The bare kernel responder: a non-blocking busy spin on the feed socket,
+ * each feed packet's first trade print answered in the order session on a
+ * kernel TCP socket (net/order_conn.h), as the gateway's kernel path does.
+ * The kernel's receive stamp (SO_TIMESTAMPNS) is the hook.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -25,7 +24,7 @@
 
 struct floor_udp {
 	int feed_fd;
-	int order_fd;
+	struct order_conn oc;		/* the order session, on kernel TCP */
 	uint32_t feed_source;		/* host order; 0: any */
 	int64_t rt_offset;		/* CLOCK_REALTIME - CLOCK_MONOTONIC */
 	uint64_t no_kernel_stamp;
@@ -40,9 +39,11 @@ static int fail(char *err, size_t errlen, const char *what)
 	return ret;
 }
 
-int floor_udp_open(struct floor_udp **out, const struct floor_opts *o, char *err,
-		   size_t errlen)
+int floor_udp_open(struct floor_udp **out, const struct floor_opts *o, struct floor *f,
+		   char *err, size_t errlen)
 {
+	struct order_conn_ops ops = floor_session_ops;
+	struct order_conn_cfg sc = o->session;
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	struct ip_mreqn mreq = { 0 };
 	int one = 1, rcvbuf = RCVBUF_BYTES, ret;
@@ -59,7 +60,7 @@ int floor_udp_open(struct floor_udp **out, const struct floor_opts *o, char *err
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	u->order_fd = -1;
+	u->oc.fd = u->oc.port_fd = -1;
 	u->feed_source = o->feed_source;
 	u->rt_offset = realtime_offset();
 	u->feed_fd = socket(AF_INET, SOCK_DGRAM, 0);
@@ -84,29 +85,16 @@ int floor_udp_open(struct floor_udp **out, const struct floor_opts *o, char *err
 			goto fail;
 		}
 	}
-	u->order_fd = socket(AF_INET, SOCK_DGRAM, 0);
-	if (u->order_fd < 0) {
-		ret = fail(err, errlen, "order socket");
-		goto fail;
-	}
-	setsockopt(u->order_fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	setsockopt(u->order_fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf));
-	a.sin_addr.s_addr = htonl(INADDR_ANY);
-	a.sin_port = htons(o->local_port);
-	if (bind(u->order_fd, (struct sockaddr *)&a, sizeof(a))) {
-		ret = fail(err, errlen, "binding the order socket (--local-port)");
-		goto fail;
-	}
-	a.sin_addr.s_addr = htonl(o->exch_ip);
-	a.sin_port = htons(o->exch_port);
-	if (connect(u->order_fd, (struct sockaddr *)&a, sizeof(a))) {
-		ret = fail(err, errlen, "connecting the order socket to the exchange (--exchange)");
-		goto fail;
-	}
-	/* Both sockets: the feed's receive polls the NAPI that brings the replies too. */
 	ret = busy_poll_set(u->feed_fd, &o->busy_poll, err, errlen);
-	if (!ret)
-		ret = busy_poll_set(u->order_fd, &o->busy_poll, err, errlen);
+	if (ret)
+		goto fail;
+	sc.stack = OC_STACK_KERNEL;
+	sc.remote.ip = o->exch_ip;
+	sc.remote.port = o->exch_port;
+	sc.local.port = o->local_port_given ? o->local_port : 0;
+	sc.busy_poll = o->busy_poll;
+	ops.ctx = f;
+	ret = order_conn_init(&u->oc, &sc, &ops, NULL, err, errlen);
 	if (ret)
 		goto fail;
 	*out = u;
@@ -122,15 +110,18 @@ void floor_udp_close(struct floor_udp *u)
 		return;
 	if (u->feed_fd >= 0)
 		close(u->feed_fd);
-	if (u->order_fd >= 0)
-		close(u->order_fd);
+	order_conn_destroy(&u->oc);
 	free(u);
 }
 
 void floor_udp_json(struct floor_udp *u, char *buf, size_t len)
 {
-	snprintf(buf, len, "  \"udp\": {\"no_kernel_stamp\": %" PRIu64 ", \"spoofed\": %"
-		 PRIu64 ", \"napi_id\": %u}", u->no_kernel_stamp, u->spoofed,
+	int n = floor_session_json(&u->oc, buf, len);
+
+	if (n < 0 || (size_t)n + 2 >= len)
+		return;
+	snprintf(buf + n, len - (size_t)n, ",\n  \"udp\": {\"no_kernel_stamp\": %" PRIu64
+		 ", \"spoofed\": %" PRIu64 ", \"napi_id\": %u}", u->no_kernel_stamp, u->spoofed,
 		 busy_poll_napi_id(u->feed_fd));
 }
 
@@ -150,22 +141,17 @@ static uint64_t kernel_stamp(struct floor_udp *u, struct msghdr *m)
 	return 0;
 }
 
-static void drain_replies(struct floor_udp *u, struct floor *f)
-{
-	uint8_t buf[2048];
-	ssize_t n;
-
-	while ((n = recv(u->order_fd, buf, sizeof(buf), MSG_DONTWAIT)) >= 0)
-		floor_on_reply(f, buf, (size_t)n);
-}
 
 static void answer(struct floor_udp *u, struct floor *f, const struct floor_tick *t,
 		   uint64_t t_hook, uint64_t t_seen)
 {
-	uint8_t out[OUCH_ENTER_DGRAM_LEN] __attribute__((aligned(8)));
+	uint8_t out[OUCH_ENTER_PKT_LEN] __attribute__((aligned(8)));
 	struct floor_rec *rec;
-	ssize_t sent;
 
+	if (!order_conn_up(&u->oc)) {
+		f->st.not_up++;
+		return;
+	}
 	floor_answer(f, t, out, &rec);
 	if (rec) {
 		rec->t.t_hook = t_hook;
@@ -173,8 +159,7 @@ static void answer(struct floor_udp *u, struct floor *f, const struct floor_tick
 		rec->t.t_decided = mono_ns();
 		rec->t.t_queued = mono_ns();
 	}
-	sent = send(u->order_fd, out, sizeof(out), 0);
-	if (sent != (ssize_t)sizeof(out)) {
+	if (order_conn_send(&u->oc, out, sizeof(out), t_seen)) {
 		f->st.send_failed++;
 		if (rec)
 			rec->outcome = ORDER_SEND_FAILED;
@@ -189,8 +174,9 @@ void floor_udp_run(struct floor_udp *u, struct floor *f)
 	uint8_t buf[2048];
 	char cbuf[CMSG_SPACE(sizeof(struct timespec)) * 2];
 	struct iovec iov = { .iov_base = buf, .iov_len = sizeof(buf) };
-	uint64_t spins = 0;
+	uint64_t spins = 0, end;
 
+	order_conn_start(&u->oc, mono_ns());
 	while (true) {
 		struct sockaddr_in from;
 		struct msghdr m = {
@@ -205,11 +191,14 @@ void floor_udp_run(struct floor_udp *u, struct floor *f)
 		if (n < 0) {
 			if (++spins % IDLE_DRAIN)
 				continue;
-			drain_replies(u, f);
+			order_conn_idle(&u->oc, mono_ns());
 			if (floor_done(f, mono_ns()))
 				break;
 			continue;
 		}
+		/* A busy feed must not starve the replies. */
+		if (++spins % IDLE_DRAIN == 0)
+			order_conn_poll(&u->oc, mono_ns());
 		t_seen = mono_ns();
 		f->st.packets++;
 		if (u->feed_source && (m.msg_namelen < sizeof(from) ||
@@ -231,5 +220,8 @@ void floor_udp_run(struct floor_udp *u, struct floor *f)
 			f->st.no_tick++;
 		}
 	}
-	drain_replies(u, f);
+	order_conn_shutdown(&u->oc, mono_ns());
+	end = mono_ns() + FLOOR_CLOSE_NS;
+	while (!order_conn_stopped(&u->oc) && mono_ns() < end)
+		order_conn_idle(&u->oc, mono_ns());
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * The bare AF_XDP responder: the gateway's XDP program and socket code,
- * nothing else.  Busy-poll the RX ring, answer each feed packet's first
- * trade print with an order built in a TX frame, kick once per batch.
+ * The bare AF_XDP responder: the gateway's XDP program, socket code and
+ * TCP, nothing else.  Busy-poll the RX ring, answer each feed packet's
+ * first trade print with an order built in a TX frame of the session's
+ * connection, kick once per batch.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include "bpf/steer_loader.h"
 #include "net/netif.h"
 #include "net/xsk_port.h"
+#include "net/xsk_session.h"
 #include "proto/frame.h"
 #include "util/clock.h"
 
@@ -23,11 +25,15 @@
 #define MAX_BATCH	256
 #define IDLE_CHECK	64	/* idle spins between looks at the clock */
 
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
 struct floor_xsk {
 	struct xdp_steer steer;
 	struct xsk_port port;
-	struct frame_template tmpl;	/* responder -> exchange */
-	uint16_t feed_port, reply_port;
+	struct xsk_session xs;		/* the order session, on the own TCP */
+	uint16_t feed_port;
 	uint32_t batch;
 	/*
 	 * --spin-frame: the kernel fills frames in the order the fill ring
@@ -46,9 +52,11 @@ struct floor_xsk {
 	uint64_t spin_misses;		/* it came for another frame */
 };
 
-int floor_xsk_open(struct floor_xsk **out, const struct floor_opts *o, char *err,
-		   size_t errlen)
+int floor_xsk_open(struct floor_xsk **out, const struct floor_opts *o, struct floor *f,
+		   char *err, size_t errlen)
 {
+	struct order_conn_ops ops = floor_session_ops;
+	struct order_conn_cfg sc = o->session;
 	struct frame_endpoint src = { 0 }, dst = { 0 };
 	struct xsk_port_cfg pcfg = {
 		.ifname = o->ifname,
@@ -69,8 +77,8 @@ int floor_xsk_open(struct floor_xsk **out, const struct floor_opts *o, char *err
 		return -ENOMEM;
 	}
 	x->port.fd = -1;
+	x->xs.oc.fd = x->xs.oc.port_fd = -1;
 	x->feed_port = o->feed_port;
-	x->reply_port = o->local_port;
 	x->batch = o->batch;
 	x->spin_frame = o->spin_frame;
 	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
@@ -88,7 +96,6 @@ int floor_xsk_open(struct floor_xsk **out, const struct floor_opts *o, char *err
 	src.port = o->local_port;
 	dst.ip = o->exch_ip;
 	dst.port = o->exch_port;
-	frame_template_init(&x->tmpl, &src, &dst, 64, 0);
 
 	ret = xdp_steer_open(&x->steer, o->ifname, o->xdp_generic, false, err, errlen);
 	if (ret)
@@ -96,9 +103,6 @@ int floor_xsk_open(struct floor_xsk **out, const struct floor_opts *o, char *err
 	/* One feed line (A), never armed: every feed packet goes to the socket. */
 	ret = xdp_steer_add_flow(&x->steer, htonl(o->feed_group), htons(o->feed_port),
 				 STEER_FLOW_FEED, htonl(o->feed_source), 0);
-	if (!ret)
-		ret = xdp_steer_add_flow(&x->steer, htonl(src.ip), htons(o->local_port),
-					 STEER_FLOW_REPLY, htonl(o->exch_ip), 0);
 	if (ret) {
 		snprintf(err, errlen, "cannot configure the steered flows: %s", strerror(-ret));
 		goto fail_steer;
@@ -108,8 +112,16 @@ int floor_xsk_open(struct floor_xsk **out, const struct floor_opts *o, char *err
 	ret = xsk_port_open(&x->port, &pcfg, err, errlen);
 	if (ret)
 		goto fail_steer;
+	sc.local = src;
+	sc.remote = dst;
+	ops.ctx = f;
+	ret = xsk_session_init(&x->xs, &sc, &ops, &x->port, &x->steer, err, errlen);
+	if (ret)
+		goto fail_port;
 	*out = x;
 	return 0;
+fail_port:
+	xsk_port_close(&x->port);
 fail_steer:
 	xdp_steer_close(&x->steer);
 fail_free:
@@ -124,6 +136,7 @@ void floor_xsk_close(struct floor_xsk *x)
 	/* Detach first, so nothing is steered into a socket that is going away. */
 	xdp_steer_close(&x->steer);
 	xsk_port_close(&x->port);
+	xsk_session_destroy(&x->xs);
 	free(x);
 }
 
@@ -131,10 +144,19 @@ void floor_xsk_json(struct floor_xsk *x, char *buf, size_t len)
 {
 	uint64_t c[STEER_NR_COUNTERS] = { 0 };
 	struct xdp_statistics st = { 0 };
+	int n;
 
 	if (x->steer.skel)
 		xdp_steer_counters(&x->steer, c);
 	xsk_port_kernel_stats(&x->port, &st);
+	n = floor_session_json(&x->xs.oc, buf, len);
+	if (n < 0 || (size_t)n + 2 >= len)
+		return;
+	buf += n;
+	len -= (size_t)n;
+	n = snprintf(buf, len, ",\n");
+	buf += n;
+	len -= (size_t)n;
 	snprintf(buf, len, "  \"xdp\": {\"seen\": %" PRIu64 ", \"steered\": %" PRIu64
 		 ", \"passed\": %" PRIu64 ", \"no_meta\": %" PRIu64
 		 ", \"rx_dropped\": %llu, \"rx_ring_full\": %llu"
@@ -178,25 +200,26 @@ static inline void answer(struct floor_xsk *x, struct floor *f, const struct flo
 			  uint64_t t_hook, uint64_t t_seen, struct floor_rec **pending,
 			  unsigned int *np)
 {
-	uint64_t addr = xsk_port_tx_frame(&x->port), sum;
+	uint64_t addr, sum;
 	struct floor_rec *rec;
-	uint8_t *frame;
-	size_t len;
 
+	if (!order_conn_up(&x->xs.oc)) {
+		f->st.not_up++;
+		return;
+	}
+	addr = xsk_port_tx_frame(&x->port);
 	if (addr == UINT64_MAX) {
 		f->st.ticks++;
 		f->st.send_failed++;
 		return;
 	}
-	frame = xsk_port_data(&x->port, addr);
-	sum = floor_answer(f, t, frame + FRAME_HDR_LEN, &rec);
-	len = frame_finish_sum(&x->tmpl, frame, OUCH_ENTER_DGRAM_LEN, sum);
+	sum = floor_answer(f, t, xsk_port_data(&x->port, addr) + FRAME_TCP_HDR_LEN, &rec);
 	if (rec) {
 		rec->t.t_hook = t_hook;
 		rec->t.t_seen = t_seen;
 		rec->t.t_decided = mono_ns();
 	}
-	if (xsk_port_tx_queue(&x->port, addr, (uint32_t)len)) {
+	if (xsk_session_send(&x->xs, addr, OUCH_ENTER_PKT_LEN, sum, t_seen) < 0) {
 		f->st.send_failed++;
 		if (rec)
 			rec->outcome = ORDER_SEND_FAILED;
@@ -208,87 +231,143 @@ static inline void answer(struct floor_xsk *x, struct floor *f, const struct flo
 	}
 }
 
-void floor_xsk_run(struct floor_xsk *x, struct floor *f)
+/* The kick for what the session and the answers put on the TX ring. */
+static void kick(struct floor_xsk *x, struct floor *f, unsigned int queued,
+		 struct floor_rec **pending, unsigned int np)
+{
+	uint64_t t_sent;
+
+	if (x->port.tx_inflight == queued && !x->xs.queued)
+		return;
+	xsk_port_kick(&x->port);
+	f->st.kicks++;
+	x->xs.queued = 0;
+	t_sent = mono_ns();
+	for (unsigned int i = 0; i < np; i++)
+		pending[i]->t.t_sent = t_sent;
+}
+
+/* One received frame: the feed, or the session's segment. */
+static inline void on_frame(struct floor_xsk *x, struct floor *f, const uint8_t *pkt,
+			    uint32_t len, uint64_t t_hook, uint64_t t_seen,
+			    struct floor_rec **pending, unsigned int *np)
+{
+	struct floor_tick t;
+	struct frame_ip4 ip;
+	struct frame_udp u;
+	int bad;
+
+	if (frame_parse_ip4(pkt, len, &ip)) {
+		f->st.other++;
+		return;
+	}
+	if (ip.proto == IPPROTO_TCP_NUM) {
+		if (!xsk_session_on_tcp(&x->xs, &ip, true, t_seen, &bad))
+			f->st.other++;
+		return;
+	}
+	if (frame_parse_udp_ip4(&ip, &u) || u.dst_port != x->feed_port) {
+		f->st.other++;
+		return;
+	}
+	f->st.feed_packets++;
+	switch (floor_find_tick(u.payload, u.payload_len, &t)) {
+	case FLOOR_TICK:
+		if (floor_take(f))
+			answer(x, f, &t, t_hook, t_seen, pending, np);
+		break;
+	case FLOOR_END:
+		floor_on_end(f, t_seen);
+		break;
+	default:
+		f->st.no_tick++;
+	}
+}
+
+/* One look at the RX ring: what was there, handed on, and the kick. */
+static uint32_t rx_batch(struct floor_xsk *x, struct floor *f)
 {
 	struct xsk_port *p = &x->port;
 	struct floor_rec *pending[MAX_BATCH];
 	uint64_t recycle[MAX_BATCH];
-	uint64_t spins = 0;
+	uint32_t idx, n = xsk_ring_cons__peek(&p->rx, x->batch, &idx);
+	unsigned int np = 0, queued = p->tx_inflight;
+	uint64_t t_seen;
 
+	if (!n)
+		return 0;
+	t_seen = mono_ns();
+	for (uint32_t i = 0; i < n; i++) {
+		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
+		uint64_t base = xsk_umem__extract_addr(d->addr);
+		uint8_t *pkt = xsk_port_data(p, d->addr);
+		uint64_t t_hook;
+
+		/* The XDP program's stamp sits just before the packet. */
+		memcpy(&t_hook, pkt - sizeof(t_hook), sizeof(t_hook));
+		recycle[i] = base;
+		if (x->spin_frame) {
+			bool hit = x->spun && base == (x->rx_count & (p->ring_size - 1)) *
+							 FRAME_SIZE;
+
+			x->spin_hits += hit;
+			x->spin_misses += !hit;
+			x->spun = false;
+			x->data_off = (uint32_t)(d->addr - base);
+			/* The marker spin_next() waits for, cleared for the next round. */
+			memset(pkt - sizeof(t_hook), 0, sizeof(t_hook));
+		}
+		x->rx_count++;
+		f->st.packets++;
+		on_frame(x, f, pkt, d->len, t_hook, t_seen, pending, &np);
+	}
+	xsk_ring_cons__release(&p->rx, n);
+	xsk_port_refill(p, recycle, n);
+	kick(x, f, queued, pending, np);
+	xsk_port_reap(p);
+	return n;
+}
+
+/* The session's timers, and an ACK it owes, with their kick. */
+static void idle(struct floor_xsk *x, struct floor *f, uint64_t now)
+{
+	unsigned int queued = x->port.tx_inflight;
+
+	order_conn_idle(&x->xs.oc, now);
+	kick(x, f, queued, NULL, 0);
+	xsk_port_reap(&x->port);
+}
+
+void floor_xsk_run(struct floor_xsk *x, struct floor *f)
+{
+	struct xsk_port *p = &x->port;
+	uint64_t spins = 0, end;
+
+	order_conn_start(&x->xs.oc, mono_ns());
+	idle(x, f, mono_ns());
 	while (true) {
-		uint32_t idx, n = xsk_ring_cons__peek(&p->rx, x->batch, &idx);
-		unsigned int np = 0, queued;
-		uint64_t t_seen, t_sent;
-
-		if (!n) {
-			xsk_port_poll(p);
-			if (x->spin_frame)
-				spin_next(x);
-			if (++spins % IDLE_CHECK == 0) {
-				xsk_port_reap(p);
-				if (floor_done(f, mono_ns()))
-					break;
-			}
+		if (rx_batch(x, f))
 			continue;
-		}
-		t_seen = mono_ns();
-		queued = p->tx_inflight;
-		for (uint32_t i = 0; i < n; i++) {
-			const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
-			uint64_t base = xsk_umem__extract_addr(d->addr);
-			uint8_t *pkt = xsk_port_data(p, d->addr);
-			struct floor_tick t;
-			struct frame_udp u;
-			uint64_t t_hook;
+		xsk_port_poll(p);
+		if (x->spin_frame)
+			spin_next(x);
+		if (unlikely(x->xs.oc.tcp->ack_due)) {
+			unsigned int queued = p->tx_inflight;
 
-			/* The XDP program's stamp sits just before the packet. */
-			memcpy(&t_hook, pkt - sizeof(t_hook), sizeof(t_hook));
-			recycle[i] = base;
-			if (x->spin_frame) {
-				bool hit = x->spun && base == (x->rx_count & (p->ring_size - 1)) *
-								 FRAME_SIZE;
-
-				x->spin_hits += hit;
-				x->spin_misses += !hit;
-				x->spun = false;
-				x->data_off = (uint32_t)(d->addr - base);
-				/* The marker spin_next() waits for, cleared for the next round. */
-				memset(pkt - sizeof(t_hook), 0, sizeof(t_hook));
-			}
-			x->rx_count++;
-			f->st.packets++;
-			if (frame_parse_udp(pkt, d->len, &u)) {
-				f->st.other++;
-				continue;
-			}
-			if (u.dst_port == x->feed_port) {
-				f->st.feed_packets++;
-				switch (floor_find_tick(u.payload, u.payload_len, &t)) {
-				case FLOOR_TICK:
-					if (floor_take(f))
-						answer(x, f, &t, t_hook, t_seen, pending, &np);
-					break;
-				case FLOOR_END:
-					floor_on_end(f, t_seen);
-					break;
-				default:
-					f->st.no_tick++;
-				}
-			} else if (u.dst_port == x->reply_port) {
-				floor_on_reply(f, u.payload, u.payload_len);
-			} else {
-				f->st.other++;
-			}
+			tcp_output(x->xs.oc.tcp, mono_ns());
+			kick(x, f, queued, NULL, 0);
 		}
-		xsk_ring_cons__release(&p->rx, n);
-		xsk_port_refill(p, recycle, n);
-		if (p->tx_inflight != queued) {
-			xsk_port_kick(p);
-			f->st.kicks++;
-			t_sent = mono_ns();
-			for (unsigned int i = 0; i < np; i++)
-				pending[i]->t.t_sent = t_sent;
+		if (++spins % IDLE_CHECK == 0) {
+			idle(x, f, mono_ns());
+			if (floor_done(f, mono_ns()))
+				break;
 		}
-		xsk_port_reap(p);
+	}
+	/* Log out and close, serving the connection until it is done. */
+	order_conn_shutdown(&x->xs.oc, mono_ns());
+	end = mono_ns() + FLOOR_CLOSE_NS;
+	while (!order_conn_stopped(&x->xs.oc) && mono_ns() < end) {
+		rx_batch(x, f);
+		idle(x, f, mono_ns());
 	}
 }

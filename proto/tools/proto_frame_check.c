@@ -6,9 +6,11 @@
  *   proto-frame-check --send --ifname IF --dst-mac MAC --src-ip IP \
  *	--dst-ip IP --port PORT
  *	Sends five frames through an AF_PACKET socket, so nothing in the
- *	kernel fixes them up: a MoldUDP64 packet of 3 trades, an Enter Order
- *	with a broken UDP checksum, one with a broken IPv4 header checksum, a
- *	good Enter Order (token: seq 3, order 1), a MoldUDP64 heartbeat.
+ *	kernel fixes them up: a MoldUDP64 packet of 3 trades, a MoldUDP64
+ *	re-request with a broken UDP checksum, one with a broken IPv4 header
+ *	checksum, a good re-request (sequence 3, count 1), a MoldUDP64
+ *	heartbeat.  (The gateway's order frames are TCP: the rig's tests
+ *	have the exchange's kernel TCP take them.)
  *   proto-frame-check --recv --port PORT [--timeout-ms MS]
  *	Receives on a UDP socket until MS milliseconds pass with nothing
  *	new and succeeds only on exactly the three good datagrams, decoded
@@ -32,8 +34,6 @@
 #include "proto/frame.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
-#include "proto/order_token.h"
-#include "proto/ouch.h"
 #include "util/opt.h"
 
 #define SESSION "KERNEL0001"
@@ -106,9 +106,9 @@ static const struct opt_prog prog = {
 "Do real kernel UDP sockets accept libproto's frames?\n"
 "(tests/integration/proto_kernel_accept.sh runs it across a veth pair.)\n\n"
 "--send sends five frames from IF's own MAC through an AF_PACKET socket, so\n"
-"nothing in the kernel fixes them up: a MoldUDP64 packet of 3 trades, an\n"
-"Enter Order with a broken UDP checksum, one with a broken IPv4 header\n"
-"checksum, a good Enter Order (token: sequence 3, order 1), a MoldUDP64\n"
+"nothing in the kernel fixes them up: a MoldUDP64 packet of 3 trades, a\n"
+"MoldUDP64 re-request with a broken UDP checksum, one with a broken IPv4\n"
+"header checksum, a good re-request (sequence 3, count 1), a MoldUDP64\n"
 "heartbeat.  --recv receives until --timeout-ms passes with nothing new and\n"
 "succeeds only on exactly the three good datagrams, decoded intact.\n",
 	.more = "Exit status: 0 sent / the three good datagrams received, 1 not (or a\n"
@@ -116,28 +116,12 @@ static const struct opt_prog prog = {
 	.opts = opts,
 };
 
-static void fill_order(struct ouch_enter_order *o)
-{
-	memset(o, 0, sizeof(*o));
-	order_token_encode(o->token, 3, 1);
-	o->side = 'B';
-	o->shares = 100;
-	memcpy(o->stock, "AAPL    ", 8);
-	o->price = 1500000;
-	memcpy(o->firm, "GWAY", 4);
-	o->display = 'Y';
-	o->capacity = 'P';
-	o->iso = 'N';
-	o->cross_type = 'N';
-	o->customer_type = 'R';
-}
-
 static int do_send(const struct cfg *c)
 {
 	struct frame_endpoint src = { .port = 40001 }, dst = { 0 };
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET, .sll_halen = 6 };
 	char session[MOLD_SESSION_LEN];
-	struct ouch_enter_order o;
+	struct mold_rerequest rq = { .seq = 3, .count = 1 };
 	struct frame_template t;
 	struct mold_builder b;
 	uint8_t f[5][256];
@@ -166,7 +150,7 @@ static int do_send(const struct cfg *c)
 
 	frame_template_init(&t, &src, &dst, 64, 0);
 	mold_session_set(session, SESSION);
-	fill_order(&o);
+	memcpy(rq.session, session, MOLD_SESSION_LEN);
 
 	mold_builder_init(&b, f[0] + FRAME_HDR_LEN, 200, session, 1);
 	for (i = 0; i < 3; i++) {
@@ -180,8 +164,8 @@ static int do_send(const struct cfg *c)
 	len[0] = frame_finish(&t, f[0], mold_builder_finish(&b));
 
 	for (i = 1; i <= 3; i++) {
-		ouch_encode_enter_order(f[i] + FRAME_HDR_LEN, 64, &o);
-		len[i] = frame_finish(&t, f[i], OUCH_ENTER_DGRAM_LEN);
+		mold_encode_rerequest(f[i] + FRAME_HDR_LEN, 64, &rq);
+		len[i] = frame_finish(&t, f[i], MOLD_REREQ_LEN);
 	}
 	f[1][FRAME_OFF_UDP_CSUM] ^= 0x40;
 	f[2][FRAME_OFF_IP_CSUM] ^= 0x40;
@@ -208,14 +192,12 @@ out:
 /* What the good datagrams must decode to; returns which one, or -1. */
 static int check_datagram(struct feed_decoder *d, const uint8_t *p, size_t n)
 {
-	struct ouch_enter_order o;
-	uint64_t seq;
-	uint32_t num;
+	struct mold_rerequest rq;
 
-	if (ouch_decode_enter_order(p, n, &o) == (int)n)
-		return order_token_decode(o.token, &seq, &num) == 0 &&
-		       seq == 3 && num == 1 && o.shares == 100 &&
-		       o.price == 1500000 ? 1 : -1;
+	/* A heartbeat has the same 20 bytes, with a count of 0. */
+	if (mold_decode_rerequest(p, n, &rq) == MOLD_REREQ_LEN && rq.count)
+		return rq.seq == 3 && rq.count == 1 &&
+		       !memcmp(rq.session, SESSION, MOLD_SESSION_LEN) ? 1 : -1;
 	if (feed_decode(d, p, n, 0) == 3 &&
 	    feed_last(d)->kind == FEED_SEQ_IN_ORDER && !feed_last(d)->malformed &&
 	    d->ring.price[tick_ring_slot(&d->ring, 2)] == 1500002)
@@ -265,7 +247,7 @@ static int do_recv(const struct cfg *c)
 			seen[which]++;
 		printf("proto-frame-check: got %zd bytes: %s\n", n,
 		       which == 0 ? "MoldUDP64, 3 trades" :
-		       which == 1 ? "Enter Order, token seq 3 order 1" :
+		       which == 1 ? "re-request, sequence 3 count 1" :
 		       which == 2 ? "MoldUDP64 heartbeat" : "UNEXPECTED");
 	}
 	close(fd);

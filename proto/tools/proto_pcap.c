@@ -7,9 +7,10 @@
  *
  * Frame 1: MoldUDP64 session "PCAPTEST01", sequence 1000, 5 ITCH messages
  *          (S R P P A) to the feed port.
- * Frame 2: OUCH 4.2 Enter Order (token for seq 1003, order 7) to the order
- *          port.
- * Frame 3: the same order frame with its UDP checksum deliberately wrong, so
+ * Frame 2: a TCP segment to the order port carrying a SoupBinTCP Unsequenced
+ *          Data packet with an OUCH 4.2 Enter Order (token for seq 1003,
+ *          order 7), built as the gateway's own TCP builds it.
+ * Frame 3: the same segment with its TCP checksum deliberately wrong, so
  *          the check proves that tshark's validation can fail.
  * Frame 4: MoldUDP64 heartbeat, next sequence 1005.
  */
@@ -22,6 +23,7 @@
 #include "proto/moldudp64.h"
 #include "proto/order_token.h"
 #include "proto/ouch.h"
+#include "proto/tcp_seg.h"
 #include "util/opt.h"
 
 struct cfg {
@@ -36,7 +38,7 @@ static const struct opt opts[] = {
 	OPT("feed-port", 0, OPT_PORT, C(feed_port), "PORT",
 	    "UDP destination of the MoldUDP64 frames (1 and 4)"),
 	OPT("order-port", 0, OPT_PORT, C(order_port), "PORT",
-	    "UDP destination of the Enter Order frames (2 and 3)"),
+	    "TCP destination of the Enter Order segments (2 and 3)"),
 	OPT_END,
 };
 
@@ -47,8 +49,9 @@ static const struct opt_prog prog = {
 "Write a pcap of four Ethernet frames built by libproto, for the tshark check\n"
 "(tests/integration/proto_tshark.sh):\n"
 "  1  MoldUDP64 session PCAPTEST01, sequence 1000, 5 ITCH messages (S R P P A)\n"
-"  2  OUCH 4.2 Enter Order, token for sequence 1003 and order 7\n"
-"  3  the same order with its UDP checksum deliberately wrong\n"
+"  2  a TCP segment, SoupBinTCP 'U' with an OUCH 4.2 Enter Order, token for\n"
+"     sequence 1003 and order 7\n"
+"  3  the same segment with its TCP checksum deliberately wrong\n"
 "  4  MoldUDP64 heartbeat, next sequence 1005\n",
 	.more = "Exit status: 0 written, 1 the file could not be written, 2 bad usage.\n",
 	.opts = opts,
@@ -100,7 +103,8 @@ static int write_frames(FILE *f, const struct cfg *c)
 	};
 	static const char types[] = "SRPPA";
 	struct frame_endpoint gw_orders = gw;	/* own source port */
-	struct frame_template feed_t, order_t;
+	struct frame_template feed_t;
+	struct tcp_template order_t;
 	char session[MOLD_SESSION_LEN];
 	uint8_t frame[2048];
 	struct mold_builder b;
@@ -111,7 +115,7 @@ static int write_frames(FILE *f, const struct cfg *c)
 
 	frame_template_init(&feed_t, &exch, &gw, 64, 0);
 	gw_orders.port = 40001;
-	frame_template_init(&order_t, &gw_orders, &exch, 64, 0);
+	tcp_template_init(&order_t, &gw_orders, &exch, 64);
 	mold_session_set(session, "PCAPTEST01");
 
 	mold_builder_init(&b, frame + FRAME_HDR_LEN, MOLD_MTU_BUDGET, session, 1000);
@@ -134,10 +138,12 @@ static int write_frames(FILE *f, const struct cfg *c)
 	err |= write_frame(f, frame, len, 1);
 
 	order_token_encode(o.token, 1003, 7);
-	ouch_encode_enter_order(frame + FRAME_HDR_LEN, 64, &o);
-	len = frame_finish(&order_t, frame, OUCH_ENTER_DGRAM_LEN);
+	ouch_encode_enter_order(frame + FRAME_TCP_HDR_LEN, 64, &o);
+	len = tcp_frame_finish(&order_t, frame, 1000001, 2000001, TCP_ACK | TCP_PSH, 65535, 0,
+			       OUCH_ENTER_PKT_LEN,
+			       csum_partial(frame + FRAME_TCP_HDR_LEN, OUCH_ENTER_PKT_LEN, 0));
 	err |= write_frame(f, frame, len, 2);
-	frame[FRAME_OFF_UDP_CSUM] ^= 0x01;
+	frame[FRAME_OFF_TCP + TCP_OFF_CSUM] ^= 0x01;
 	err |= write_frame(f, frame, len, 3);
 
 	len = frame_finish(&feed_t, frame,

@@ -22,6 +22,7 @@
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
 #include "proto/ouch.h"
+#include "proto/tcp_seg.h"
 
 #define CHECK(cond) do { if (!(cond)) __builtin_trap(); } while (0)
 
@@ -32,6 +33,7 @@ static void other_decoders(const uint8_t *p, size_t n)
 	struct mold_rerequest rr;
 	struct mold_iter it;
 	struct frame_udp u;
+	struct tcp_seg seg;
 	struct itch_msg m;
 	const uint8_t *msg;
 	uint16_t mlen;
@@ -53,6 +55,11 @@ static void other_decoders(const uint8_t *p, size_t n)
 	if (frame_parse_udp(p, n, &u) == 0) {
 		CHECK(u.payload >= p && u.payload + u.payload_len <= p + n);
 		(void)frame_verify_checksums(&u);
+	}
+	if (frame_parse_tcp(p, n, &seg) == 0) {
+		CHECK(seg.payload >= p && seg.payload + seg.len <= p + n);
+		CHECK(seg.tcp + seg.hdr_len == seg.payload);
+		(void)tcp_seg_verify(&seg);
 	}
 }
 

@@ -12,6 +12,7 @@
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
 #include "proto/ouch.h"
+#include "proto/tcp_seg.h"
 
 static uint8_t seed[8192];
 static size_t seed_len;
@@ -117,7 +118,7 @@ int main(int argc, char **argv)
 	add_pkt(p, 7);					/* short packet */
 	err |= flush("malformed");
 
-	/* OUCH: an Enter Order and the four replies. */
+	/* OUCH: an Enter Order and the four replies, as the session hands them on. */
 	{
 		struct ouch_enter_order o = { .token = "000015NM70001A",
 			.side = 'B', .shares = 100, .stock = "AAPL    ",
@@ -125,20 +126,26 @@ int main(int argc, char **argv)
 		struct ouch_reply r = { .token = "000015NM70001A" };
 		const char *types = "AECJ";
 
-		add_pkt(p, (size_t)ouch_encode_enter_order(p, sizeof(p), &o));
+		add_pkt(p + SOUP_HDR_LEN,
+			(size_t)ouch_encode_enter_order(p, sizeof(p), &o) - SOUP_HDR_LEN);
 		for (; *types; types++) {
 			r.type = *types;
-			add_pkt(p, (size_t)ouch_encode_reply(p, sizeof(p), &r));
+			add_pkt(p + SOUP_HDR_LEN,
+				(size_t)ouch_encode_reply(p, sizeof(p), &r) - SOUP_HDR_LEN);
 		}
 		err |= flush("ouch");
 	}
 
-	/* Ethernet/IPv4/UDP frames: a feed packet and a re-request. */
+	/* Ethernet/IPv4 frames: a feed packet and a re-request (UDP), an order (TCP). */
 	{
 		struct frame_endpoint a = { { 2, 0, 0, 0, 0, 1 }, 0x0a4d0001, 5000 };
 		struct frame_endpoint b = { { 2, 0, 0, 0, 0, 2 }, 0x0a4d0002, 6000 };
 		struct mold_rerequest rr = { .seq = 5, .count = 3 };
+		struct ouch_enter_order o = { .token = "000015NM70001A", .side = 'B',
+					      .shares = 100, .stock = "AAPL    ",
+					      .price = 1500000, .firm = "GWAY" };
 		struct frame_template t;
+		struct tcp_template tt;
 
 		frame_template_init(&t, &a, &b, 64, 0);
 		n = data_pkt(p + FRAME_HDR_LEN, "FUZZ000001", 1, "RP");
@@ -147,6 +154,12 @@ int main(int argc, char **argv)
 		n = (size_t)mold_encode_rerequest(p + FRAME_HDR_LEN, 64, &rr);
 		add_pkt(p, frame_finish(&t, p, n));
 		add_pkt(p + FRAME_HDR_LEN, n);
+		tcp_template_init(&tt, &b, &a, 64);
+		ouch_encode_enter_order(p + FRAME_TCP_HDR_LEN, 64, &o);
+		add_pkt(p, tcp_frame_finish(&tt, p, 1000, 2000, TCP_ACK | TCP_PSH, 65535, 0,
+					    OUCH_ENTER_PKT_LEN,
+					    csum_partial(p + FRAME_TCP_HDR_LEN, OUCH_ENTER_PKT_LEN,
+							 0)));
 		err |= flush("frames");
 	}
 	return err ? 1 : 0;

@@ -75,11 +75,17 @@ static inline size_t fx_trade(uint8_t *buf, uint16_t locate, const char *sym,
 	return fx_pkt_one(buf, &m);
 }
 
-/* A reply to order @o (numbered when @number is not 0); its length. */
+/*
+ * A reply to order @o, as the session hands it on: the OUCH message (a
+ * Sequenced Data packet's payload) at @buf (OUCH_REPLY_PKT_MAX bytes);
+ * its length.
+ */
 static inline size_t fx_reply(uint8_t *buf, char type, const struct gw_order *o,
-			      uint32_t shares, uint32_t price, uint64_t number)
+			      uint32_t shares, uint32_t price)
 {
-	struct ouch_reply r = { .type = type, .timestamp = 1, .number = number };
+	struct ouch_reply r = { .type = type, .timestamp = 1 };
+	uint8_t pkt[OUCH_REPLY_PKT_MAX];
+	int len;
 
 	order_token_encode(r.token, o->md_seq, o->order_no);
 	if (type == 'E') {
@@ -97,7 +103,9 @@ static inline size_t fx_reply(uint8_t *buf, char type, const struct gw_order *o,
 		r.accepted.shares = o->shares;
 		r.accepted.price = o->price;
 	}
-	return (size_t)ouch_encode_reply(buf, OUCH_REPLY_DGRAM_MAX, &r);
+	len = ouch_encode_reply(pkt, sizeof(pkt), &r);
+	memcpy(buf, pkt + SOUP_HDR_LEN, (size_t)len - SOUP_HDR_LEN);
+	return (size_t)len - SOUP_HDR_LEN;
 }
 
 #endif /* TESTS_UNIT_FEED_FIXTURE_H */

@@ -24,6 +24,22 @@
 
 static struct gw_engine e;
 
+/* The order the last reply let go (sizing on replies), built; NULL: none. */
+static struct gw_order *made;
+
+/* One reply as the session hands it on, and the order it makes, built. */
+static unsigned int engine_reply(const uint8_t *msg, size_t len)
+{
+	uint8_t out[OUCH_ENTER_PKT_LEN];
+	struct gw_decision d;
+	unsigned int nd = engine_on_reply(&e, msg, len, 0, 0, &d);
+
+	made = NULL;
+	if (nd)
+		engine_build_order(&e, &d, 0, out, &made);
+	return nd;
+}
+
 static struct gw_cfg cfg(void)
 {
 	struct gw_cfg c;
@@ -52,7 +68,10 @@ static int setup(void **state)
 
 	(void)state;
 	fx_begin("TEST000001");
-	return engine_init(&e, &c, err, sizeof(err));
+	if (engine_init(&e, &c, err, sizeof(err)))
+		return -1;
+	orders_session_up(&e.ord, 0);
+	return 0;
 }
 
 static int teardown(void **state)
@@ -65,10 +84,10 @@ static int teardown(void **state)
 /* The exchange answers an order: Accepted, then Executed or Canceled. */
 static void answer(struct gw_order *o, char outcome)
 {
-	uint8_t r[OUCH_REPLY_DGRAM_MAX];
+	uint8_t r[OUCH_REPLY_PKT_MAX];
 
-	engine_on_reply(&e, r, fx_reply(r, 'A', o, 0, 0, 0));
-	engine_on_reply(&e, r, fx_reply(r, outcome, o, o->shares, o->price, 0));
+	engine_reply(r, fx_reply(r, 'A', o, 0, 0));
+	engine_reply(r, fx_reply(r, outcome, o, o->shares, o->price));
 }
 
 /* Build the orders of one feed packet; returns how many. */
@@ -76,7 +95,7 @@ static unsigned int feed(const uint8_t *pkt, size_t len, uint64_t t,
 			 struct gw_order **recs)
 {
 	struct gw_decision dec[GW_MAX_DECISIONS];
-	uint8_t out[OUCH_ENTER_DGRAM_LEN];
+	uint8_t out[OUCH_ENTER_PKT_LEN];
 	unsigned int nd = engine_on_feed(&e, pkt, len, t, t, dec, 0);
 
 	for (unsigned int i = 0; i < nd; i++)
@@ -88,7 +107,7 @@ static void test_orders_equal_strategy_when_filled(void **state)
 {
 	uint32_t px[NTICKS];
 	struct strat ref;
-	uint8_t pkt[1500], out[OUCH_ENTER_DGRAM_LEN];
+	uint8_t pkt[1500], out[OUCH_ENTER_PKT_LEN];
 	unsigned int want_orders = 0;
 	struct gw_decision dec[GW_MAX_DECISIONS];
 
@@ -135,10 +154,12 @@ static void test_orders_equal_strategy_when_filled(void **state)
 		uint32_t tok_no;
 		uint64_t sum = engine_build_order(&e, &dec[0], 5, out, &rec);
 
-		/* The sum it returns is the datagram's own one's complement sum. */
+		/* The sum it returns is the packet's own one's complement sum. */
 		assert_int_equal(csum_fold(sum), csum_fold(csum_partial(out, sizeof(out), 0)));
-		assert_int_equal(ouch_decode_enter_order(out, sizeof(out), &o),
-				 OUCH_ENTER_DGRAM_LEN);
+		assert_int_equal(out[SOUP_OFF_TYPE], SOUP_UNSEQ_DATA);
+		assert_int_equal(ouch_decode_enter_order(out + SOUP_HDR_LEN,
+							 sizeof(out) - SOUP_HDR_LEN, &o),
+				 OUCH_LEN_ENTER);
 		assert_int_equal(order_token_decode(o.token, &tok_seq, &tok_no), 0);
 		assert_int_equal(tok_seq, seq);
 		assert_int_equal(tok_no, want_orders - 1);
@@ -243,6 +264,56 @@ static void test_reversal_with_open_order(void **state)
 	assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
 }
 
+/*
+ * A reversal while the previous order is in flight, covered by it (the
+ * position and that order already make the new target, if it fills): the
+ * change is listed untraded, and the fill's reply makes it up at once, at
+ * the covered print, instead of at the next one.  A cancel that leaves
+ * the target met makes nothing: no order on every reply.
+ */
+static void test_covered_change_trades_on_reply(void **state)
+{
+	struct gw_order *recs[GW_MAX_DECISIONS], *entry, *rev;
+	uint32_t px[4000];
+	uint8_t pkt[1500];
+	uint64_t covered_seq = 0;
+	int t = 0;
+
+	(void)state;
+	gbm_series(9, px, 4000);
+	feed(pkt, fx_directory(pkt, 5, "AAPL"), 1, recs);
+	entry = until_order(px, 4000, &t);
+	answer(entry, 'E');					/* position one unit */
+	assert_null(made);
+	rev = until_order(px, 4000, &t);			/* two units the other way */
+	assert_int_equal(rev->shares, 200);
+	/* Ticks until the strategy turns back while rev is in flight: covered. */
+	for (; t < 4000 && !covered_seq; t++) {
+		uint64_t seq = fx_next_seq;
+		uint64_t before = e.st.untraded_by[UNTRADED_COVERED];
+
+		assert_int_equal(feed(pkt, fx_trade(pkt, 5, "AAPL", px[t]), 100 + t, recs), 0);
+		if (e.st.untraded_by[UNTRADED_COVERED] != before)
+			covered_seq = seq;
+	}
+	assert_true(covered_seq);
+	assert_true(e.inst[0].covered);
+	answer(rev, 'E');
+	assert_non_null(made);
+	assert_int_equal(made->md_seq, covered_seq);
+	assert_int_equal(made->side, entry->side);
+	assert_int_equal(made->shares, 200);
+	assert_true(made->flags & ORDER_F_RESTORE);
+	assert_true(made->flags & ORDER_F_ONREPLY);
+	assert_int_equal(e.st.on_reply, 1);
+	assert_false(e.inst[0].covered);
+	/* Canceled: the target is not met, but nothing was covered: the next print trades. */
+	answer(made, 'C');
+	assert_null(made);
+	answer(until_order(px, 4000, &t), 'E');
+	assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
+}
+
 /* Whatever the exchange does with each order, the position stays in bounds. */
 static void test_position_never_passes_target(void **state)
 {
@@ -266,12 +337,12 @@ static void test_position_never_passes_target(void **state)
 			rng = rng * 6364136223846793005ull + 1442695040888963407ull;
 			switch (rng >> 62) {
 			case 0:
-				answer(open[i], 'E');
-				open[i] = open[--nopen];
-				break;
 			case 1:
-				answer(open[i], 'C');
+				answer(open[i], rng >> 62 ? 'C' : 'E');
 				open[i] = open[--nopen];
+				/* A reply that uncovers a change trades it at once. */
+				if (made && nopen < 64)
+					open[nopen++] = made;
 				break;
 			default:
 				i++;
@@ -283,8 +354,11 @@ static void test_position_never_passes_target(void **state)
 
 		assert_true(hi <= 100 && lo >= -100);
 	}
-	while (nopen)
+	while (nopen) {
 		answer(open[--nopen], 'E');
+		if (made)
+			open[nopen++] = made;
+	}
 	feed(pkt, fx_trade(pkt, 5, "AAPL", px[NTICKS - 1]), 99999, recs);
 	if (e.ord.open)
 		answer(recs[0], 'E');
@@ -297,7 +371,7 @@ static void test_replies_account(void **state)
 	struct gw_decision d = { .md_seq = 77, .limit = 1000000, .shares = 7, .side = 'B',
 				 .inst = 1 };
 	struct gw_order *buy, *sell, *rej;
-	uint8_t out[OUCH_ENTER_DGRAM_LEN], r[OUCH_REPLY_DGRAM_MAX];
+	uint8_t out[OUCH_ENTER_PKT_LEN], r[OUCH_REPLY_PKT_MAX];
 
 	(void)state;
 	orders_reserve(&e.ord, &d);
@@ -311,15 +385,15 @@ static void test_replies_account(void **state)
 	orders_reserve(&e.ord, &d);
 	engine_build_order(&e, &d, 0, out, &rej);
 
-	engine_on_reply(&e, r, fx_reply(r, 'A', buy, 0, 0, 0));
+	engine_reply(r, fx_reply(r, 'A', buy, 0, 0));
 	assert_int_equal(buy->state, ORDER_ACCEPTED);
-	engine_on_reply(&e, r, fx_reply(r, 'E', buy, 7, 1000100, 0));
+	engine_reply(r, fx_reply(r, 'E', buy, 7, 1000100));
 	assert_int_equal(e.inst[1].pos_shares, 7);
 	assert_int_equal(e.inst[1].cash, -7 * 1000100LL);
-	engine_on_reply(&e, r, fx_reply(r, 'E', sell, 14, 1000300, 0));
+	engine_reply(r, fx_reply(r, 'E', sell, 14, 1000300));
 	assert_int_equal(e.inst[1].pos_shares, -7);
 	assert_int_equal(e.inst[1].cash, 7 * 1000300LL + 200 * 7LL);
-	engine_on_reply(&e, r, fx_reply(r, 'J', rej, 0, 0, 0));
+	engine_reply(r, fx_reply(r, 'J', rej, 0, 0));
 	assert_int_equal(rej->state, ORDER_REJECTED);
 	assert_int_equal(e.ord.st.fills, 2);
 	assert_int_equal(e.ord.st.rejects, 1);
@@ -330,9 +404,9 @@ static void test_replies_account(void **state)
 	/* A token for an order never sent, and garbage, are counted, not applied. */
 	struct gw_order ghost = { .md_seq = 5, .order_no = 999, .side = 'B' };
 
-	engine_on_reply(&e, r, fx_reply(r, 'E', &ghost, 100, 1, 0));
+	engine_reply(r, fx_reply(r, 'E', &ghost, 100, 1));
 	assert_int_equal(e.ord.st.unknown_token, 1);
-	engine_on_reply(&e, r, 10);
+	engine_reply(r, 10);
 	assert_int_equal(e.ord.st.bad_replies, 1);
 	assert_int_equal(e.inst[1].pos_shares, -7);
 }
@@ -417,6 +491,7 @@ int main(void)
 		T(test_orders_equal_strategy_when_filled),
 		T(test_unfilled_order_made_up_next_tick),
 		T(test_reversal_with_open_order),
+		T(test_covered_change_trades_on_reply),
 		T(test_position_never_passes_target),
 		T(test_replies_account),
 		T(test_malformed_feed_is_counted),

@@ -105,7 +105,7 @@ static void test_find_tick(void **state)
 
 static void test_answer(void **state)
 {
-	uint8_t buf[256], out[OUCH_ENTER_DGRAM_LEN + 1];
+	uint8_t buf[256], out[OUCH_ENTER_PKT_LEN + 1];
 	struct ouch_enter_order o;
 	struct floor_rec *rec;
 	struct floor_tick t;
@@ -117,8 +117,9 @@ static void test_answer(void **state)
 	assert_int_equal(floor_find_tick(buf, len, &t), FLOOR_TICK);
 	sum = floor_answer(&fl, &t, out, &rec);
 	assert_non_null(rec);
-	assert_int_equal(ouch_decode_enter_order(out, OUCH_ENTER_DGRAM_LEN, &o),
-			 OUCH_ENTER_DGRAM_LEN);
+	assert_int_equal(out[SOUP_OFF_TYPE], SOUP_UNSEQ_DATA);
+	assert_int_equal(ouch_decode_enter_order(out + SOUP_HDR_LEN, OUCH_LEN_ENTER, &o),
+			 OUCH_LEN_ENTER);
 	assert_int_equal(order_token_decode(o.token, &seq, &no), 0);
 	assert_int_equal(seq, 1000);
 	assert_int_equal(no, 0);
@@ -127,16 +128,16 @@ static void test_answer(void **state)
 	assert_memory_equal(o.stock, "MSFT    ", 8);
 	assert_int_equal(o.price, 4201234);
 	assert_int_equal(o.tif, OUCH_TIF_IOC);
-	/* The returned sum is the datagram's, for the frame's UDP checksum. */
-	assert_int_equal(csum_fold(sum), csum_fold(csum_partial(out, OUCH_ENTER_DGRAM_LEN, 0)));
+	/* The returned sum is the packet's, for the segment's checksum. */
+	assert_int_equal(csum_fold(sum), csum_fold(csum_partial(out, OUCH_ENTER_PKT_LEN, 0)));
 	assert_int_equal(rec->md_seq, 1000);
 	assert_int_equal(rec->ts48, 0x123456789abcull);
 	assert_int_equal(rec->outcome, ORDER_SENT);
 
 	/* The next one sells, so the position stays flat. */
 	floor_answer(&fl, &t, out, &rec);
-	assert_int_equal(ouch_decode_enter_order(out, OUCH_ENTER_DGRAM_LEN, &o),
-			 OUCH_ENTER_DGRAM_LEN);
+	assert_int_equal(ouch_decode_enter_order(out + SOUP_HDR_LEN, OUCH_LEN_ENTER, &o),
+			 OUCH_LEN_ENTER);
 	assert_int_equal(o.side, 'S');
 	assert_int_equal(order_token_decode(o.token, &seq, &no), 0);
 	assert_int_equal(no, 1);
@@ -144,9 +145,12 @@ static void test_answer(void **state)
 	assert_int_equal(fl.st.ticks, 2);
 }
 
+/* A reply as the session hands it on: the OUCH message at @buf; its length. */
 static size_t reply(uint8_t *buf, char type, uint64_t seq, uint32_t no, uint64_t ts)
 {
-	struct ouch_reply r = { .number = 1, .type = type, .timestamp = ts };
+	struct ouch_reply r = { .type = type, .timestamp = ts };
+	uint8_t pkt[OUCH_REPLY_PKT_MAX];
+	int len;
 
 	order_token_encode(r.token, seq, no);
 	if (type == 'A') {
@@ -162,12 +166,14 @@ static size_t reply(uint8_t *buf, char type, uint64_t seq, uint32_t no, uint64_t
 	} else {
 		r.rejected.reason = 'O';
 	}
-	return (size_t)ouch_encode_reply(buf, OUCH_REPLY_DGRAM_MAX, &r);
+	len = ouch_encode_reply(pkt, sizeof(pkt), &r);
+	memcpy(buf, pkt + SOUP_HDR_LEN, (size_t)len - SOUP_HDR_LEN);
+	return (size_t)len - SOUP_HDR_LEN;
 }
 
 static void test_replies(void **state)
 {
-	uint8_t buf[256], out[OUCH_ENTER_DGRAM_LEN];
+	uint8_t buf[256], out[OUCH_ENTER_PKT_LEN];
 	struct floor_rec *rec;
 	struct floor_tick t;
 	size_t len = packet(buf, sizeof(buf), 7, false);

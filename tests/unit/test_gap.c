@@ -23,6 +23,14 @@
 #define MS 1000000ull
 
 static struct gw_engine e;
+
+/* One reply as the session hands it on; the decisions it makes, if any. */
+static unsigned int engine_reply(const uint8_t *msg, size_t len)
+{
+	struct gw_decision d;
+
+	return engine_on_reply(&e, msg, len, 0, 0, &d);
+}
 static uint8_t pkts[N][128];
 static size_t lens[N];
 static uint64_t seqs[N];
@@ -52,6 +60,7 @@ static int setup_hold(uint32_t hold, bool with_directory)
 	c.gap.window = 4;
 	if (engine_init(&e, &c, err, sizeof(err)))
 		return -1;
+	orders_session_up(&e.ord, 0);
 	fx_begin("GAPS000001");
 	if (with_directory) {
 		uint8_t pkt[1500];
@@ -97,7 +106,7 @@ static int teardown(void **state)
 static void deliver(const uint8_t *pkt, size_t len, uint64_t now, unsigned int flags)
 {
 	struct gw_decision dec[GW_MAX_DECISIONS];
-	uint8_t out[OUCH_ENTER_DGRAM_LEN], r[OUCH_REPLY_DGRAM_MAX];
+	uint8_t out[OUCH_ENTER_PKT_LEN], r[OUCH_REPLY_PKT_MAX];
 	struct gw_order *rec;
 	unsigned int nd = engine_on_feed(&e, pkt, len, now, now, dec, flags);
 	bool more = true;
@@ -107,7 +116,7 @@ static void deliver(const uint8_t *pkt, size_t len, uint64_t now, unsigned int f
 			got_flags[ngot] = dec[i].flags;
 			got[ngot++] = dec[i].md_seq;
 			engine_build_order(&e, &dec[i], now, out, &rec);
-			engine_on_reply(&e, r, fx_reply(r, 'E', rec, rec->shares, rec->price, 0));
+			engine_reply(r, fx_reply(r, 'E', rec, rec->shares, rec->price));
 		}
 		more = gap_open(&e.gap) && engine_feed_held(&e, now, dec, &nd);
 	} while (more);

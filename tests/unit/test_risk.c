@@ -22,9 +22,9 @@ static int setup(void **state)
 	(void)state;
 	memset(&in, 0, sizeof(in));
 	in.unit = 100;
-	inst_note_print(&in, 1000000, 100);
-	inst_note_print(&in, 1000000, 100);
-	inst_note_print(&in, 1000000, 100);
+	inst_note_print(&in, 1000000, 100, 0, 0);
+	inst_note_print(&in, 1000000, 100, 0, 0);
+	inst_note_print(&in, 1000000, 100, 0, 0);
 	return 0;
 }
 
@@ -81,11 +81,11 @@ static void test_collar_against_reference(void **state)
 	assert_int_equal(check(100, 1004000, 0, 0, 0, 0), -1);		/* 40 bp */
 	assert_int_equal(check(100, 1006000, 0, 0, 0, 0), RISK_COLLAR);	/* 60 bp */
 	/* One stray print does not move the reference ... */
-	inst_note_print(&in, 2000000, 100);
+	inst_note_print(&in, 2000000, 100, 0, 0);
 	assert_int_equal(inst_reference(&in), 1000000);
 	assert_int_equal(check(100, 2002000, 0, 0, 0, 0), RISK_COLLAR);
 	/* ... a market that moved does. */
-	inst_note_print(&in, 2000000, 100);
+	inst_note_print(&in, 2000000, 100, 0, 0);
 	assert_int_equal(inst_reference(&in), 2000000);
 	assert_int_equal(check(100, 2002000, 0, 0, 0, 0), -1);
 	assert_int_equal(r.refused[RISK_COLLAR], 2);

@@ -164,7 +164,7 @@ static void connect_at(uint64_t now, uint16_t mss, uint16_t win)
 	assert_int_equal(tcp_connect(c, me.port, ISS, now), 0);
 	peer_send(TCP_SYN | TCP_ACK, IRS, ISS + 1, win, NULL, 0, opt, mss ? 4 : 0,
 		  now + 50 * US);
-	assert_int_equal(c->state, TCP_ESTABLISHED);
+	assert_int_equal(c->state, TCPS_ESTABLISHED);
 	reset_out();
 }
 
@@ -175,7 +175,7 @@ static void test_handshake(void **state)
 
 	(void)state;
 	assert_int_equal(tcp_connect(c, me.port, ISS, 0), 0);
-	assert_int_equal(c->state, TCP_SYN_SENT);
+	assert_int_equal(c->state, TCPS_SYN_SENT);
 	assert_int_equal(n_out, 1);
 	s = sent(0);
 	assert_int_equal(s.flags, TCP_SYN);
@@ -187,13 +187,13 @@ static void test_handshake(void **state)
 
 	/* A SYN-ACK acknowledging something else is answered with a RST. */
 	peer_send(TCP_SYN | TCP_ACK, IRS, ISS + 7, 1000, NULL, 0, opt, 4, 10 * US);
-	assert_int_equal(c->state, TCP_SYN_SENT);
+	assert_int_equal(c->state, TCPS_SYN_SENT);
 	s = last_sent();
 	assert_int_equal(s.flags, TCP_RST);
 	assert_int_equal(s.seq, ISS + 7);
 
 	peer_send(TCP_SYN | TCP_ACK, IRS, ISS + 1, 8000, NULL, 0, opt, 4, 40 * US);
-	assert_int_equal(c->state, TCP_ESTABLISHED);
+	assert_int_equal(c->state, TCPS_ESTABLISHED);
 	assert_int_equal(c->mss, 1280);
 	assert_int_equal(c->snd_wnd, 8000);
 	assert_int_equal(c->rcv_nxt, IRS + 1);
@@ -232,7 +232,7 @@ static void test_syn_retries_then_lost(void **state)
 		rto = rto * 2 > cfg.rto_max_ns ? cfg.rto_max_ns : rto * 2;
 	}
 	tcp_timers(c, t + rto);
-	assert_int_equal(c->state, TCP_CLOSED);
+	assert_int_equal(c->state, TCPS_CLOSED);
 	assert_int_equal(c->why, TCP_WHY_TIMEOUT);
 	assert_int_equal(c->st.retrans_segs, cfg.max_retries);
 	assert_int_equal(c->st.rto_expiries, cfg.max_retries + 1);
@@ -244,9 +244,9 @@ static void test_syn_refused(void **state)
 	tcp_connect(c, me.port, ISS, 0);
 	/* A RST that does not acknowledge our SYN is ignored (RFC 9293). */
 	peer_seg(TCP_RST | TCP_ACK, 0, ISS + 5, 0, NULL, 0, 1000);
-	assert_int_equal(c->state, TCP_SYN_SENT);
+	assert_int_equal(c->state, TCPS_SYN_SENT);
 	peer_seg(TCP_RST | TCP_ACK, 0, ISS + 1, 0, NULL, 0, 1000);
-	assert_int_equal(c->state, TCP_CLOSED);
+	assert_int_equal(c->state, TCPS_CLOSED);
 	assert_int_equal(c->why, TCP_WHY_REFUSED);
 	assert_int_equal(c->st.resets_in, 1);
 }
@@ -316,7 +316,7 @@ static void test_out_of_order_held(void **state)
 	assert_int_equal(read_all(got, sizeof(got)), 9);
 	assert_memory_equal(got, "aaabbbccc", 9);
 	assert_int_equal(c->rcv_nxt, IRS + 11);
-	assert_int_equal(c->state, TCP_CLOSE_WAIT);
+	assert_int_equal(c->state, TCPS_CLOSE_WAIT);
 	assert_int_equal(c->why, TCP_WHY_PEER_FIN);
 	assert_int_equal(last_sent().ack, IRS + 11);
 }
@@ -439,7 +439,7 @@ static void test_zero_window_probes(void **state)
 	assert_int_equal(c->probes, 0);
 	tcp_timers(c, c->persist_at);
 	assert_int_equal(c->st.zwin_probes, 2);
-	assert_int_equal(c->state, TCP_ESTABLISHED);
+	assert_int_equal(c->state, TCPS_ESTABLISHED);
 	/* The window opens: the rest goes. */
 	peer_seg(TCP_ACK, IRS + 1, ISS + 11, 100, NULL, 0, t + 200 * MS);
 	s = last_sent();
@@ -455,9 +455,9 @@ static void test_unanswered_probes_lose_the_connection(void **state)
 	tcp_write(c, "x", 1);
 	tcp_output(c, 1 * MS);
 	assert_int_equal(n_out, 0);
-	for (unsigned int i = 0; i <= cfg.max_retries && c->state != TCP_CLOSED; i++)
+	for (unsigned int i = 0; i <= cfg.max_retries && c->state != TCPS_CLOSED; i++)
 		tcp_timers(c, c->persist_at);
-	assert_int_equal(c->state, TCP_CLOSED);
+	assert_int_equal(c->state, TCPS_CLOSED);
 	assert_int_equal(c->why, TCP_WHY_TIMEOUT);
 	assert_int_equal(last_sent().flags, TCP_RST | TCP_ACK);
 }
@@ -489,7 +489,7 @@ static void test_rto_and_backoff(void **state)
 	/* Unanswered to the end: RST and lost. */
 	tcp_write(c, "d", 1);
 	tcp_output(c, 100 * MS);
-	while (c->state != TCP_CLOSED)
+	while (c->state != TCPS_CLOSED)
 		tcp_timers(c, c->rto_at);
 	assert_int_equal(c->why, TCP_WHY_TIMEOUT);
 	assert_int_equal(last_sent().flags, TCP_RST | TCP_ACK);
@@ -564,7 +564,7 @@ static void test_rst_rules(void **state)
 	connect_at(0, 1460, 65535);
 	/* In the window but not at rcv_nxt: a challenge ACK, no reset. */
 	peer_seg(TCP_RST, IRS + 100, 0, 0, NULL, 0, 10);
-	assert_int_equal(c->state, TCP_ESTABLISHED);
+	assert_int_equal(c->state, TCPS_ESTABLISHED);
 	assert_int_equal(c->st.challenge_acks, 1);
 	assert_int_equal(last_sent().flags, TCP_ACK);
 	/* Outside the window: ignored, not even an ACK. */
@@ -574,10 +574,10 @@ static void test_rst_rules(void **state)
 	/* A SYN in the window: a challenge ACK too. */
 	peer_seg(TCP_SYN, IRS + 10, 0, 65535, NULL, 0, 30);
 	assert_int_equal(c->st.challenge_acks, 2);
-	assert_int_equal(c->state, TCP_ESTABLISHED);
+	assert_int_equal(c->state, TCPS_ESTABLISHED);
 	/* Exactly at rcv_nxt: reset. */
 	peer_seg(TCP_RST, IRS + 1, 0, 0, NULL, 0, 40);
-	assert_int_equal(c->state, TCP_CLOSED);
+	assert_int_equal(c->state, TCPS_CLOSED);
 	assert_int_equal(c->why, TCP_WHY_RESET);
 	assert_int_equal(c->st.resets_in, 1);
 }
@@ -608,18 +608,18 @@ static void test_peer_closes_first(void **state)
 	(void)state;
 	connect_at(0, 1460, 65535);
 	peer_seg(TCP_ACK | TCP_FIN, IRS + 1, ISS + 1, 65535, NULL, 0, 10);
-	assert_int_equal(c->state, TCP_CLOSE_WAIT);
+	assert_int_equal(c->state, TCPS_CLOSE_WAIT);
 	assert_int_equal(last_sent().ack, IRS + 2);
 	/* Still free to send, then our FIN. */
 	assert_int_equal(tcp_write(c, "bye", 3), 0);
 	tcp_close(c, 20);
-	assert_int_equal(c->state, TCP_LAST_ACK);
+	assert_int_equal(c->state, TCPS_LAST_ACK);
 	s = last_sent();
 	assert_int_equal(s.flags, TCP_ACK | TCP_FIN);
 	assert_int_equal(s.seq, ISS + 4);
 	assert_int_equal(tcp_write(c, "more", 4), -ENOTCONN);
 	peer_seg(TCP_ACK, IRS + 2, ISS + 5, 65535, NULL, 0, 30);
-	assert_int_equal(c->state, TCP_CLOSED);
+	assert_int_equal(c->state, TCPS_CLOSED);
 	assert_int_equal(c->why, TCP_WHY_CLOSED);
 }
 
@@ -628,17 +628,17 @@ static void test_we_close_first(void **state)
 	(void)state;
 	connect_at(0, 1460, 65535);
 	tcp_close(c, 10);
-	assert_int_equal(c->state, TCP_FIN_WAIT_1);
+	assert_int_equal(c->state, TCPS_FIN_WAIT_1);
 	assert_int_equal(last_sent().flags, TCP_ACK | TCP_FIN);
 	/* The FIN is lost: the RTO sends it again. */
 	tcp_timers(c, c->rto_at);
 	assert_int_equal(last_sent().flags, TCP_ACK | TCP_FIN);
 	assert_int_equal(last_sent().seq, ISS + 1);
 	peer_seg(TCP_ACK, IRS + 1, ISS + 2, 65535, NULL, 0, 100 * MS);
-	assert_int_equal(c->state, TCP_FIN_WAIT_2);
+	assert_int_equal(c->state, TCPS_FIN_WAIT_2);
 	/* Data may still come, then the peer's FIN. */
 	peer_seg(TCP_ACK | TCP_FIN, IRS + 1, ISS + 2, 65535, "x", 1, 101 * MS);
-	assert_int_equal(c->state, TCP_TIME_WAIT);
+	assert_int_equal(c->state, TCPS_TIME_WAIT);
 	assert_true(tcp_is_done(c));
 	assert_int_equal(last_sent().ack, IRS + 3);
 	/* A new connection may start from there. */
@@ -688,7 +688,7 @@ static void test_sequence_wraps(void **state)
 	(void)state;
 	tcp_connect(c, me.port, iss, 0);
 	peer_seg(TCP_SYN | TCP_ACK, irs, iss + 1, 65535, NULL, 0, 10);
-	assert_int_equal(c->state, TCP_ESTABLISHED);
+	assert_int_equal(c->state, TCPS_ESTABLISHED);
 	tcp_write(c, "wrap-around", 11);
 	tcp_output(c, 20);
 	assert_int_equal(last_sent().seq, 0xffffffff);
@@ -850,7 +850,7 @@ static void test_lossy_channel(void **state)
 	assert_memory_equal(got_up, up, UP);
 	assert_int_equal(got_d, DOWN);
 	assert_memory_equal(got_down, down, DOWN);
-	assert_int_equal(c->state, TCP_ESTABLISHED);
+	assert_int_equal(c->state, TCPS_ESTABLISHED);
 	assert_true(c->st.retrans_segs > 0);
 	assert_true(c->st.ooo_held > 0);
 	assert_true(c->st.dup_segs > 0);

@@ -56,7 +56,6 @@ static void test_dry_ticks_trade_the_shadow_only(void **state)
 	struct gw_cfg c = cfg();
 	struct frame_endpoint src = { .ip = 0x0a000002, .port = 40001 };
 	struct frame_endpoint dst = { .ip = 0x0a000001, .port = 40002 };
-	struct frame_template tmpl;
 	struct gw_engine *e = calloc(1, sizeof(*e)), *before = malloc(sizeof(*e));
 	struct warm *w = malloc(sizeof(*w));
 	char err[128];
@@ -65,9 +64,8 @@ static void test_dry_ticks_trade_the_shadow_only(void **state)
 	assert_non_null(e);
 	assert_non_null(before);
 	assert_non_null(w);
-	frame_template_init(&tmpl, &src, &dst, 64, 0);
 	assert_int_equal(engine_init(e, &c, err, sizeof(err)), 0);
-	assert_int_equal(warm_init(w, &c, &tmpl, err, sizeof(err)), 0);
+	assert_int_equal(warm_init(w, &c, &src, &dst, err, sizeof(err)), 0);
 	memcpy(before, e, sizeof(*e));
 
 	for (int i = 0; i < 2 * WARM_PRICES; i++)

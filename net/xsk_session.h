@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The order session on an AF_XDP socket: what the gateway's AF_XDP path
+ * and the rig's floor share to run net/order_conn.h on the own TCP in the
+ * socket that also takes the feed.
+ *
+ *  - The connection's frames come from the port's TX pool and go on its TX
+ *    ring; `queued` counts those put there since the caller's last kick
+ *    (the caller kicks once per batch, as for everything else).
+ *  - Each connection's 4-tuple is steered to the socket by the XDP program
+ *    (and the last one's given back to the kernel), so the kernel never
+ *    sees the exchange's segments and never answers one with a reset.
+ *  - The session's callbacks are the caller's; this only adds the frames
+ *    and the steering.
+ */
+#ifndef NET_XSK_SESSION_H
+#define NET_XSK_SESSION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "bpf/steer_loader.h"
+#include "net/order_conn.h"
+#include "net/xsk_port.h"
+#include "proto/tcp_seg.h"
+
+struct xsk_session {
+	struct order_conn oc;
+	struct xsk_port *port;
+	struct xdp_steer *steer;
+	uint32_t exch_ip, local_ip;	/* host order */
+	uint16_t exch_port;
+	unsigned int queued;		/* frames on the TX ring since the last kick */
+	struct order_conn_ops user;	/* the caller's callbacks */
+};
+
+/*
+ * @cfg: the session's configuration, its endpoints (MACs, addresses,
+ * the first local port) filled in.  With cfg->stack the kernel's, the
+ * session runs on a kernel socket beside the AF_XDP one (nothing steered,
+ * xsk_session_send() not used).  0, or -errno with err set.
+ */
+int xsk_session_init(struct xsk_session *s, const struct order_conn_cfg *cfg,
+		     const struct order_conn_ops *user, struct xsk_port *port,
+		     struct xdp_steer *steer, char *err, size_t errlen);
+void xsk_session_destroy(struct xsk_session *s);
+
+/*
+ * The hot path: an order's packet was built at frame + FRAME_TCP_HDR_LEN of
+ * the TX frame @addr (@len bytes, checksum sum @sum).  Returns 1 when its
+ * segment is on the TX ring, 0 when its bytes were queued on the stream
+ * (they leave when the window lets them; the frame is back in the pool),
+ * -1 when the session did not take them (the frame is back in the pool).
+ */
+static inline int xsk_session_send(struct xsk_session *s, uint64_t addr, uint32_t len,
+				   uint64_t sum, uint64_t now)
+{
+	uint8_t *frame = xsk_port_data(s->port, addr);
+	int flen = order_conn_send_frame(&s->oc, frame, len, sum, now);
+
+	if (flen <= 0) {
+		xsk_port_tx_put(s->port, addr);
+		return flen < 0 ? -1 : 0;
+	}
+	/* A full TX ring: the segment is on the stream, the RTO sends it. */
+	if (!xsk_port_tx_queue(s->port, addr, (uint32_t)flen))
+		s->queued++;
+	return 1;
+}
+
+/* Why xsk_session_on_tcp() dropped a segment. */
+enum { XSK_SESSION_OK, XSK_SESSION_UNPARSEABLE, XSK_SESSION_BAD_CSUM };
+
+/*
+ * A TCP segment of a received frame: the session's (given to it: true), or
+ * not (false).  @verify: check the checksums (copy mode: nobody else did);
+ * an unparseable or badly checksummed one is dropped, *bad saying which.
+ */
+static inline bool xsk_session_on_tcp(struct xsk_session *s, const struct frame_ip4 *ip,
+				      bool verify, uint64_t now, int *bad)
+{
+	struct tcp_seg seg;
+
+	*bad = XSK_SESSION_OK;
+	if (tcp_seg_parse(ip, &seg)) {
+		*bad = XSK_SESSION_UNPARSEABLE;
+		return false;
+	}
+	if (verify && tcp_seg_verify(&seg)) {
+		*bad = XSK_SESSION_BAD_CSUM;
+		return false;
+	}
+	if (!order_conn_owns(&s->oc, &seg))
+		return false;
+	order_conn_on_segment(&s->oc, &seg, now);
+	return true;
+}
+
+#endif /* NET_XSK_SESSION_H */
