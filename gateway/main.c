@@ -210,6 +210,50 @@ static void leave_hot_cpu(int cpu)
 		sched_setaffinity(0, sizeof(set), &set);
 }
 
+/* What the order session did since the main thread last looked. */
+struct session_seen {
+	uint64_t accepted, lost, rejected, ended;
+};
+
+static const struct order_conn *session_of(const struct run *r)
+{
+	return r->h.x ? &r->xp.xs.oc : &r->up.oc;
+}
+
+/* The session's events, one line each, as the hot loop cannot print. */
+static void watch_session(const struct run *r, struct session_seen *seen)
+{
+	const struct order_conn *oc = session_of(r);
+	const struct soup_client_stats *s = &oc->soup.st;
+	uint64_t lost = 0;
+
+	for (int i = 0; i < OC_LOST_NR; i++)
+		lost += oc->st.lost[i];
+	if (lost != seen->lost) {
+		seen->lost = lost;
+		fprintf(stderr, "t2t-gateway: order session: connection lost (%s); no orders "
+			"until the next login\n", oc_lost_names[oc->last_lost]);
+	}
+	if (s->accepted != seen->accepted) {
+		seen->accepted = s->accepted;
+		fprintf(stderr, "t2t-gateway: order session: logged in to %.10s (login %" PRIu64
+			", next reply %" PRIu64 ")\n", oc->soup.session, s->accepted,
+			oc->soup.next_seq);
+	}
+	if (s->rejected != seen->rejected) {
+		seen->rejected = s->rejected;
+		fprintf(stderr, "t2t-gateway: order session: login REJECTED by the exchange (%s); "
+			"no orders will be sent\n", oc->soup.reject_reason == SOUP_REJECT_NO_SESSION ?
+			"session not available: check --soup-session" :
+			"not authorized: check --login USER:PASSWORD");
+	}
+	if (s->ends != seen->ended) {
+		seen->ended = s->ends;
+		fprintf(stderr, "t2t-gateway: order session: the exchange ended the session "
+			"(End of Session); no more orders\n");
+	}
+}
+
 /*
  * The main thread while the hot loop runs: what the loop cannot do itself
  * (log, read the kill file, the monitor's counters, the status line).
@@ -218,6 +262,7 @@ static void supervise(struct run *r)
 {
 	struct gw_engine *e = &r->engine;
 	uint64_t prev_ticks = 0, last_status = r->t0, last_mon = 0;
+	struct session_seen seen = { 0 };
 	bool stale_reported = false;
 
 	while (!r->h.done && !ctl.stop) {
@@ -230,6 +275,7 @@ static void supervise(struct run *r)
 		}
 		if (r->o.duration > 0 && since(r->t0) >= r->o.duration)
 			ctl.stop = 1;
+		watch_session(r, &seen);
 		if (e->gap.stale && !stale_reported) {
 			stale_reported = true;
 			fprintf(stderr, "t2t-gateway: feed session STALE at sequence %" PRIu64

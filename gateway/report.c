@@ -814,29 +814,34 @@ int report_orders_csv(const char *path, const struct gw_report *r)
 	if (!f)
 		return -errno;
 	fprintf(f, "order_no,md_seq,symbol,side,shares,price,state,fill_price,"
-		"t_send,t_hook,t_seen,t_decided,t_queued,t_sent,kind,exch_ts\n");
+		"t_send,t_hook,t_seen,t_decided,t_queued,t_sent,kind,exch_ts,filled,cash\n");
 	for (uint32_t no = n > cap ? n - cap : 0; no < n; no++) {
 		const struct gw_order *o = &e->ord.log[no & e->ord.mask];
 		const struct gw_inst *in = &e->inst[o->inst];
 
-		/* S: the strategy's change; R: a restore; A: a change resized */
-		char kind = o->flags & ORDER_F_RESTORE ? 'R' : o->flags & ORDER_F_RESIZED ? 'A' : 'S';
+		/*
+		 * S: the strategy's change; A: a change resized by orders in
+		 * flight; R: a restore at a later print; Y: a covered change
+		 * made up when a reply ended the order that covered it.
+		 */
+		char kind = o->flags & ORDER_F_ONREPLY ? 'Y' : o->flags & ORDER_F_RESTORE ? 'R' :
+			    o->flags & ORDER_F_RESIZED ? 'A' : 'S';
 		struct capture_rec c;
 
 		report_order_rec(r, o, &c, NULL);
 		fprintf(f, "%u,%" PRIu64 ",%.*s,%c,%u,%u,%s,%u,%" PRIu64 ",%" PRIu64 ",%"
-			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%c,%" PRIu64 "\n",
+			PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%c,%" PRIu64 ",%u,%" PRIu64 "\n",
 			o->order_no, o->md_seq, sym_len(in->symbol), in->symbol, o->side, o->shares,
 			o->price, order_outcome_names[c.outcome], o->fill_price, c.t.t_send,
 			c.t.t_hook, c.t.t_seen, c.t.t_decided, c.t.t_queued, c.t.t_sent, kind,
-			c.exch_ts);
+			c.exch_ts, o->filled, o->cash);
 	}
 	/* Then every strategy change that did not become an order at its tick: kind U. */
 	for (uint64_t i = nu > cap ? nu - cap : 0; i < nu; i++) {
 		const struct gw_untraded *u = &e->untraded[i & e->ord.mask];
 		const struct gw_inst *in = &e->inst[u->inst];
 
-		fprintf(f, "-,%" PRIu64 ",%.*s,%c,%" PRId64 ",0,untraded_%s,0,0,0,0,0,0,0,U,0\n",
+		fprintf(f, "-,%" PRIu64 ",%.*s,%c,%" PRId64 ",0,untraded_%s,0,0,0,0,0,0,0,U,0,0,0\n",
 			u->md_seq, sym_len(in->symbol), in->symbol, u->shares > 0 ? 'B' : 'S',
 			u->shares < 0 ? -u->shares : u->shares, untraded_names[u->why]);
 	}
