@@ -152,7 +152,7 @@ static inline int engine_decide(struct gw_engine *e, unsigned int k, int chg,
 	side = want > 0 ? 'B' : 'S';
 	limit = orders_limit(o, px, side);
 	if (risk_check(&e->risk, in, want, limit, engine_reference(e, in), o->open_buy[k],
-		       o->open_sell[k], o->open, now) >= 0)
+		       o->open_sell[k], o->open, now) != RISK_OK)
 		return -1;
 	d->shares = (uint32_t)(want < 0 ? -want : want);
 	d->side = side;

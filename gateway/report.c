@@ -309,7 +309,7 @@ static void path_counters(struct counters *t, const struct gw_report *r)
 {
 	const struct gw_stats *s = &r->e->st;
 
-	for (int i = 0; i < RISK_NR; i++)
+	for (int i = RISK_OK + 1; i < RISK_NR; i++)
 		NUM("risk", risk_reason_names[i], r->e->risk.refused[i]);
 	if (r->x) {
 		uint64_t cnt[STEER_NR_COUNTERS] = { 0 };

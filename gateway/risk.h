@@ -26,7 +26,9 @@ struct risk_cfg {
 	uint32_t max_open;	/* orders without a final reply */
 };
 
+/* Why an order was refused; RISK_OK: it may leave. */
 enum risk_reason {
+	RISK_OK,
 	RISK_KILLED,		/* kill switch */
 	RISK_MAX_POS,
 	RISK_MAX_ORDER,
@@ -37,6 +39,7 @@ enum risk_reason {
 	RISK_NR,
 };
 
+/* The refusals' names (RISK_OK has none). */
 extern const char *const risk_reason_names[RISK_NR];
 
 struct risk {
@@ -45,7 +48,7 @@ struct risk {
 	uint64_t credit_ns;		/* token bucket, in ns of allowance */
 	uint64_t credit_at;
 	volatile int killed;		/* no new orders */
-	uint64_t refused[RISK_NR];
+	uint64_t refused[RISK_NR];	/* by reason; [RISK_OK] unused */
 };
 
 void risk_init(struct risk *r, const struct risk_cfg *cfg);
@@ -57,8 +60,8 @@ static inline uint32_t risk_max_pos(const struct risk *r, const struct gw_inst *
 }
 
 /*
- * May an order of @shares (> 0 buy, < 0 sell) at @limit leave?  -1 if so,
- * else the reason (counted).  @ref: the price the collar judges against (0:
+ * May an order of @shares (> 0 buy, < 0 sell) at @limit leave?  RISK_OK if
+ * so, else the reason (counted).  @ref: the price the collar judges against (0:
  * none known); @open_buy / @open_sell: shares in the instrument's open
  * orders; @open: orders awaiting a final reply.
  */
@@ -120,7 +123,7 @@ static inline int risk_check(struct risk *r, const struct gw_inst *in,
 		}
 		r->credit_ns -= r->order_cost_ns;
 	}
-	return -1;
+	return RISK_OK;
 refuse:
 	r->refused[why]++;
 	return why;

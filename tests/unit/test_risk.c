@@ -40,7 +40,7 @@ static void test_max_order(void **state)
 
 	(void)state;
 	risk_init(&r, &c);
-	assert_int_equal(check(100, 1000000, 0, 0, 0, 0), -1);
+	assert_int_equal(check(100, 1000000, 0, 0, 0, 0), RISK_OK);
 	assert_int_equal(check(-200, 1000000, 0, 0, 0, 0), RISK_MAX_ORDER);
 	assert_int_equal(r.refused[RISK_MAX_ORDER], 1);
 }
@@ -52,9 +52,9 @@ static void test_max_pos_counts_open_orders(void **state)
 	(void)state;
 	risk_init(&r, &c);
 	in.pos_shares = 100;
-	assert_int_equal(check(100, 1000000, 0, 0, 0, 0), -1);		/* to 200 */
+	assert_int_equal(check(100, 1000000, 0, 0, 0, 0), RISK_OK);		/* to 200 */
 	assert_int_equal(check(100, 1000000, 100, 0, 1, 0), RISK_MAX_POS); /* worst 300 */
-	assert_int_equal(check(-200, 1000000, 100, 0, 1, 0), -1);	/* worst -100 */
+	assert_int_equal(check(-200, 1000000, 100, 0, 1, 0), RISK_OK);	/* worst -100 */
 	assert_int_equal(check(-200, 1000000, 0, 200, 1, 0), RISK_MAX_POS); /* -300 */
 	assert_int_equal(r.refused[RISK_MAX_POS], 2);
 }
@@ -66,10 +66,10 @@ static void test_max_pos_defaults_to_unit(void **state)
 	(void)state;
 	risk_init(&r, &c);
 	assert_int_equal(risk_max_pos(&r, &in), 100);
-	assert_int_equal(check(100, 1000000, 0, 0, 0, 0), -1);
+	assert_int_equal(check(100, 1000000, 0, 0, 0, 0), RISK_OK);
 	assert_int_equal(check(200, 1000000, 0, 0, 0, 0), RISK_MAX_POS);
 	in.pos_shares = -100;
-	assert_int_equal(check(200, 1000000, 0, 0, 0, 0), -1);		/* a reversal */
+	assert_int_equal(check(200, 1000000, 0, 0, 0, 0), RISK_OK);		/* a reversal */
 }
 
 static void test_collar_against_reference(void **state)
@@ -78,7 +78,7 @@ static void test_collar_against_reference(void **state)
 
 	(void)state;
 	risk_init(&r, &c);
-	assert_int_equal(check(100, 1004000, 0, 0, 0, 0), -1);		/* 40 bp */
+	assert_int_equal(check(100, 1004000, 0, 0, 0, 0), RISK_OK);		/* 40 bp */
 	assert_int_equal(check(100, 1006000, 0, 0, 0, 0), RISK_COLLAR);	/* 60 bp */
 	/* One stray print does not move the reference ... */
 	inst_note_print(&in, 2000000, 100, 0, 0);
@@ -87,7 +87,7 @@ static void test_collar_against_reference(void **state)
 	/* ... a market that moved does. */
 	inst_note_print(&in, 2000000, 100, 0, 0);
 	assert_int_equal(inst_reference(&in), 2000000);
-	assert_int_equal(check(100, 2002000, 0, 0, 0, 0), -1);
+	assert_int_equal(check(100, 2002000, 0, 0, 0, 0), RISK_OK);
 	assert_int_equal(r.refused[RISK_COLLAR], 2);
 }
 
@@ -97,7 +97,7 @@ static void test_price_range(void **state)
 
 	(void)state;
 	risk_init(&r, &c);
-	assert_int_equal(check(100, RISK_PRICE_MAX, 0, 0, 0, 0), -1);
+	assert_int_equal(check(100, RISK_PRICE_MAX, 0, 0, 0, 0), RISK_OK);
 	assert_int_equal(check(100, RISK_PRICE_MAX + 1, 0, 0, 0, 0), RISK_PRICE_RANGE);
 	assert_int_equal(check(100, 0xFFFFFFFFu, 0, 0, 0, 0), RISK_PRICE_RANGE);
 	assert_int_equal(check(-100, 0, 0, 0, 0, 0), RISK_PRICE_RANGE);
@@ -110,7 +110,7 @@ static void test_max_open_and_kill(void **state)
 
 	(void)state;
 	risk_init(&r, &c);
-	assert_int_equal(check(100, 1000000, 0, 0, 0, 0), -1);
+	assert_int_equal(check(100, 1000000, 0, 0, 0, 0), RISK_OK);
 	assert_int_equal(check(100, 1000000, 100, 0, 1, 0), RISK_MAX_OPEN);
 	r.killed = 1;
 	assert_int_equal(check(100, 1000000, 0, 0, 0, 0), RISK_KILLED);
@@ -125,10 +125,10 @@ static void test_rate(void **state)
 	(void)state;
 	risk_init(&r, &c);
 	r.credit_at = 5000000;
-	assert_int_equal(check(100, 1000000, 0, 0, 0, 5000000), -1);
-	assert_int_equal(check(100, 1000000, 0, 0, 0, 5000000), -1);
+	assert_int_equal(check(100, 1000000, 0, 0, 0, 5000000), RISK_OK);
+	assert_int_equal(check(100, 1000000, 0, 0, 0, 5000000), RISK_OK);
 	assert_int_equal(check(100, 1000000, 0, 0, 0, 5500000), RISK_RATE);
-	assert_int_equal(check(100, 1000000, 0, 0, 0, 6000000), -1);
+	assert_int_equal(check(100, 1000000, 0, 0, 0, 6000000), RISK_OK);
 	assert_int_equal(r.refused[RISK_RATE], 1);
 }
 
