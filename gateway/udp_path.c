@@ -25,6 +25,7 @@
 #include "util/clock.h"
 #include "gateway/mon.h"
 #include "gateway/path.h"
+#include "net/netif.h"
 
 #include "proto/moldudp64.h"
 
@@ -304,6 +305,14 @@ static int open_session(struct udp_path *u, const struct gw_opts *o, char *err, 
 	struct order_conn_ops ops = { .on_msg = on_msg, .on_up = on_up, .on_down = on_down,
 				      .ctx = u };
 
+	if (netif_routed(o->exch_ip) == -ENETUNREACH) {
+		struct in_addr in = { .s_addr = htonl(o->exch_ip) };
+
+		snprintf(err, errlen, "the exchange (%s) is not reachable from this namespace "
+			 "(no route): pass --exchange with its address on this network",
+			 inet_ntoa(in));
+		return -ENETUNREACH;
+	}
 	c.stack = OC_STACK_KERNEL;
 	c.remote.ip = o->exch_ip;
 	c.remote.port = o->exch_port;

@@ -126,3 +126,18 @@ int netif_mtu(const char *ifname)
 	close(fd);
 	return ret;
 }
+
+int netif_routed(uint32_t ip)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(9),
+				 .sin_addr.s_addr = htonl(ip) };
+	int fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	/* A UDP connect sends nothing: it only asks the routing table. */
+	if (connect(fd, (struct sockaddr *)&a, sizeof(a)))
+		ret = -errno;
+	close(fd);
+	return ret;
+}

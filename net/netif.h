@@ -18,6 +18,9 @@ int netif_on_link(const char *ifname, uint32_t ip, char *net, size_t netlen);
 int netif_neigh_mac(const char *ifname, uint32_t ip, uint8_t mac[6],
 		    char *err, size_t errlen);
 
+/* Is there a route to @ip (host order) from this namespace?  0, or -errno. */
+int netif_routed(uint32_t ip);
+
 /* The interface's MTU, or -errno. */
 int netif_mtu(const char *ifname);
 

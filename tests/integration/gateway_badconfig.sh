@@ -52,6 +52,15 @@ test_bad_options_refused_in_one_line() {
 	expect "bad mode" 2 "--mode is xdp or udp" --mode dpdk
 	expect "bad rate limit" 2 "--max-rate" --max-rate fast
 	expect "unknown flag" 2 "unknown option .--frobnicate." --frobnicate
+	expect "bad login" 2 "--login wants USER:PASSWORD" --login nocolon
+	expect "login too long" 2 "--login wants USER:PASSWORD" --login ABCDEFG:x
+	expect "session too long" 2 "--soup-session wants at most 10" --soup-session ABCDEFGHIJK
+	expect "bad order stack" 2 "--order-stack is own or kernel" --order-stack dpdk
+	expect "own TCP on the kernel path" 2 "--order-stack own needs the AF_XDP path" \
+		--mode udp --order-stack own
+	expect "RTO bounds" 2 "--tcp-rto-min must not be above --tcp-rto-max" \
+		--tcp-rto-min 500 --tcp-rto-max 100
+	expect "bad reconnect" 2 "--reconnect wants MS" --reconnect soon
 	expect "stray argument" 2 "unexpected argument" extra
 }
 
