@@ -28,6 +28,16 @@ $(EXSIM_UNIT): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o \
 	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(EXSIM_UNIT)
 
+# The order session's pure parts: the sequenced store and the token set
+# (test_exsim_soup_store), the login rules and the fault plan
+# (test_exsim_soup_rules), ASan+UBSan.
+EXSIM_SOUP_UNIT := $(ASAN)/tests/unit/test_exsim_soup_store $(ASAN)/tests/unit/test_exsim_soup_rules
+$(EXSIM_SOUP_UNIT): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o \
+		$(call asan_objs,netns/exsim/soup_store.c netns/exsim/tokens.c \
+			netns/exsim/soup_login.c netns/exsim/soup_fault.c) $(ASAN)/libproto.a
+	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(EXSIM_SOUP_UNIT)
+
 INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
 	tests/integration/exsim_orders.sh tests/integration/exsim_rerequest.sh \
 	tests/integration/faults_feed.sh tests/integration/faults_hostile.sh \
