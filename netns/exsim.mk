@@ -7,7 +7,8 @@ EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/report.c netns/exsim/store.c netns/exsim/faults.c \
 	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c netns/exsim/line_b.c netns/exsim/delayq.c \
 	netns/exsim/bookfill.c netns/exsim/daysrc.c netns/exsim/replay.c \
-	netns/exsim/genday.c
+	netns/exsim/genday.c netns/exsim/soup_server.c netns/exsim/soup_store.c \
+	netns/exsim/soup_login.c netns/exsim/soup_fault.c netns/exsim/tokens.c
 # libbook before libproto (day files, ITCH) and -lz.
 EXSIM_LIBS := $(BUILD)/libbook.a $(BUILD)/libproto.a $(BUILD)/libstrategy.a \
 	$(BUILD)/liblatency.a $(BUILD)/libutil.a
@@ -28,12 +29,23 @@ $(EXSIM_UNIT): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o \
 	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(EXSIM_UNIT)
 
+# The order session's pure parts: the sequenced store and the token set
+# (test_exsim_soup_store), the login rules and the fault plan
+# (test_exsim_soup_rules), ASan+UBSan.
+EXSIM_SOUP_UNIT := $(ASAN)/tests/unit/test_exsim_soup_store $(ASAN)/tests/unit/test_exsim_soup_rules
+$(EXSIM_SOUP_UNIT): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o \
+		$(call asan_objs,netns/exsim/soup_store.c netns/exsim/tokens.c \
+			netns/exsim/soup_login.c netns/exsim/soup_fault.c) $(ASAN)/libproto.a
+	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(EXSIM_SOUP_UNIT)
+
 INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
 	tests/integration/exsim_orders.sh tests/integration/exsim_rerequest.sh \
 	tests/integration/faults_feed.sh tests/integration/faults_hostile.sh \
 	tests/integration/faults_netem.sh tests/integration/exsim_soak.sh \
 	tests/integration/chaos_short.sh \
-	tests/integration/exsim_replay.sh tests/integration/exsim_day.sh
+	tests/integration/exsim_replay.sh tests/integration/exsim_day.sh \
+	tests/integration/exsim_soup.sh
 
 # Publish rate with packing and pacing accuracy, on a rig of its own.
 .PHONY: bench-exsim

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "netns/exsim/soup_fault.h"
+#include "netns/exsim/soup_login.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
 
@@ -25,7 +27,8 @@
 #define EXSIM_DEFAULT_SESSION	"EXSIM00001"
 #define EXSIM_DEFAULT_GROUP	"239.1.1.1"	/* the rig's defaults */
 #define EXSIM_DEFAULT_FEED_PORT	26400
-#define EXSIM_DEFAULT_ORDER_PORT 26401
+#define EXSIM_DEFAULT_ORDER_PORT 26401	/* TCP: the SoupBinTCP server */
+#define EXSIM_DEFAULT_LOGIN	"T2TG:secret"
 #define EXSIM_DEFAULT_REREQ_PORT 26403	/* MoldUDP64 re-request server */
 #define EXSIM_REREQ_MAX_COUNT	2000	/* messages per request, default cap */
 #define EXSIM_REREQ_RATE	100000	/* messages per second (token bucket) */
@@ -56,7 +59,7 @@ struct exsim_cfg {
 	bool feed_mcast;
 	struct in_addr mcast_if;	/* INADDR_ANY: let the route decide */
 	int ttl;
-	struct sockaddr_in order;	/* where the order sink binds */
+	struct sockaddr_in order;	/* where the order server listens (TCP) */
 
 	int source;			/* enum exsim_source */
 	bool source_set;		/* --source given */
@@ -101,9 +104,15 @@ struct exsim_cfg {
 	uint32_t rereq_burst;		/* bucket size, messages */
 	int rereq_all;			/* answer in as many packets as it takes */
 
-	/* order replies (sink.h) */
-	int reply_plain;		/* unnumbered 'S' replies, no resends */
-	double reply_drop_rate;		/* replies not sent (kept for resends) */
+	/* the order session (soup_server.h, soup_login.h, soup_fault.h) */
+	struct soup_account logins[SOUP_SRV_USERS];
+	unsigned int nlogins;		/* --login given; the default account after parsing */
+	char soup_session[SOUP_SESSION_LEN];	/* left padded; the feed's by default */
+	bool soup_session_set;
+	uint64_t soup_hb_ns;		/* Server Heartbeat after this long with nothing sent */
+	uint64_t soup_timeout_ns;	/* a connection with nothing received this long goes */
+	uint64_t soup_keep;		/* sequenced messages kept per session */
+	struct soup_fault_cfg soup_fault;
 
 	/* session attacks (attack.h) */
 	uint32_t junk_first;		/* junk packets before the session's first */

@@ -8,7 +8,9 @@
  * close (M E C); a heartbeat; end of session three times; --grace; the
  * summary.  A replay publishes its file on the file's schedule, then
  * --linger and the end of session.  Between sends it waits in
- * ppoll() on the order socket until --spin-us before the next send time and
+ * ppoll() on the order server (its epoll set: the listener and the
+ * connections) and the re-request socket until --spin-us before the next
+ * send time and
  * busy-waits (still reading orders) from there and for --spin-us after a
  * send, so orders are answered at once and sends leave within about a
  * microsecond of their time.
@@ -102,7 +104,7 @@ static uint64_t min_u64(uint64_t a, uint64_t b)
 /* Orders first, then re-requests: both without blocking. */
 static void serve_ports(struct loop *L)
 {
-	sink_poll(L->r->sink, ORDERS_PER_POLL);
+	sink_poll(L->r->sink, ORDERS_PER_POLL, mono_ns());
 	rereq_poll(L->r->rereq, REREQ_PER_POLL);
 }
 
@@ -110,8 +112,9 @@ static void serve_ports(struct loop *L)
  * Wait until @deadline.  Within spin_ns of a send, before (so it leaves on
  * time) or after it (when the orders it triggers come in), spin and read the
  * order port; otherwise sleep in ppoll() on the order port, whose wake-up a
- * virtual machine may delay by milliseconds.  Heartbeats go out after hb_ns without a
- * packet.  Returns the time, early on a signal.
+ * virtual machine may delay by milliseconds, never past the order server's
+ * next timer (its heartbeats, timeouts, read pauses).  Heartbeats go out
+ * after hb_ns without a packet.  Returns the time, early on a signal.
  */
 static uint64_t wait_until(struct loop *L, uint64_t deadline)
 {
@@ -139,12 +142,16 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 			continue;
 		}
 		progress(L, now);
+		if (sink_next_due(L->r->sink) <= now) {
+			serve_ports(L);
+			continue;
+		}
 		until = min_u64(deadline, feed_lines_due(f));
 		left = until > now ? until - now : 0;
 		if (left > L->spin_ns && now - f->last_send_ns > L->spin_ns) {
 			uint64_t nap = left - L->spin_ns;
 			struct pollfd p[2] = {
-				{ .fd = L->r->sink->fd, .events = POLLIN },
+				{ .fd = sink_fd(L->r->sink), .events = POLLIN },
 				{ .fd = L->r->rereq->fd, .events = POLLIN },	/* -1: ignored */
 			};
 			struct timespec ts;
@@ -153,6 +160,7 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 				nap = min_u64(nap, f->last_send_ns + L->hb_ns - now);
 			if (L->progress)
 				nap = min_u64(nap, L->next_progress - now);
+			nap = min_u64(nap, sink_next_due(L->r->sink) - now);
 			ts.tv_sec = (time_t)(nap / NS_PER_SEC);
 			ts.tv_nsec = (long)(nap % NS_PER_SEC);
 			if (ppoll(p, 2, &ts, NULL) > 0)
@@ -232,7 +240,10 @@ static void publish(struct loop *L, uint64_t dur_end)
 	feed_discard(f);
 }
 
-/* The end: a heartbeat, then end of session, three times (no more heartbeats). */
+/*
+ * The end: a heartbeat, then end of session, three times (no more
+ * heartbeats); the order session ends with the feed's (End of Session).
+ */
 static void end_session(struct loop *L)
 {
 	int i;
@@ -242,6 +253,7 @@ static void end_session(struct loop *L)
 		feed_end_of_session(L->r->feed);
 	/* Delayed packets still waiting go now: nothing is left unsent. */
 	feed_flush_lines(L->r->feed, mono_ns(), true);
+	sink_end(L->r->sink, mono_ns());
 	L->ended = true;
 }
 
@@ -647,7 +659,7 @@ static int run_session(struct sim *S, struct loop *L)
 	}
 	if (!stop)
 		wait_until(L, mono_ns() + (uint64_t)S->cfg.grace_ms * NS_PER_MS);
-	sink_poll(&S->sink, UINT32_MAX);
+	sink_poll(&S->sink, UINT32_MAX, mono_ns());
 	rereq_poll(&S->rereq, UINT32_MAX);
 	S->run.t_end = mono_ns();
 	S->run.interrupted = stop;
@@ -688,7 +700,8 @@ int main(int argc, char **argv)
 		exsim_cfg_free(cfg);
 		return ret;
 	}
-	S.feed.fd = S.sink.fd = S.rereq.fd = S.hostile.pkt_fd = -1;
+	S.feed.fd = S.rereq.fd = S.hostile.pkt_fd = -1;
+	sink_init_closed(&S.sink);
 
 	ret = check_run(&S);
 	if (ret)

@@ -8,13 +8,14 @@
 #include "netns/exsim/exsim.h"
 #include "book/daygen.h"
 #include "netns/exsim/hostile.h"
+#include "netns/exsim/soup_store.h"
 #include "proto/itch_filter.h"
+#include "proto/soup_client.h"
 #include "util/opt.h"
 
 #define X(field) OFF(struct exsim_cfg, field)
 
 static const char *const answers[] = { "one", "all", NULL };
-static const char *const on_off[] = { "on", "off", NULL };
 static const char *const stamps[] = { "tod", "mono", NULL };
 
 static int session(void *cfg, const char *s, char *why, size_t n)
@@ -193,6 +194,45 @@ static int hostile_classes(void *cfg, const char *a, char *why, size_t n)
 	return 0;
 }
 
+/* --login USER:PASSWORD, repeatable: the first one given replaces the default. */
+static int login(void *cfg, const char *a, char *why, size_t n)
+{
+	struct exsim_cfg *c = cfg;
+	struct soup_account *acct;
+
+	if (c->nlogins == SOUP_SRV_USERS)
+		return snprintf(why, n, "names more than %d accounts", SOUP_SRV_USERS), -1;
+	acct = &c->logins[c->nlogins];
+	if (soup_parse_login(a, acct->user, acct->password))
+		return snprintf(why, n, "wants USER:PASSWORD, 1-6 and 0-10 printable "
+				"characters, no spaces"), -1;
+	for (unsigned int i = 0; i < c->nlogins; i++)
+		if (!memcmp(c->logins[i].user, acct->user, SOUP_USER_LEN))
+			return snprintf(why, n, "names that user twice"), -1;
+	c->nlogins++;
+	return 0;
+}
+
+static int soup_session(void *cfg, const char *a, char *why, size_t n)
+{
+	struct exsim_cfg *c = cfg;
+
+	if (!*a || soup_parse_session(a, c->soup_session))
+		return snprintf(why, n, "wants 1-10 printable characters, no spaces"), -1;
+	c->soup_session_set = true;
+	return 0;
+}
+
+static int drop_after(void *cfg, const char *a, char *why, size_t n)
+{
+	return soup_fault_parse_after(&((struct exsim_cfg *)cfg)->soup_fault, a, why, n);
+}
+
+static int drop_at(void *cfg, const char *a, char *why, size_t n)
+{
+	return soup_fault_parse_at(&((struct exsim_cfg *)cfg)->soup_fault, a, why, n);
+}
+
 void exsim_cfg_free(struct exsim_cfg *c)
 {
 	free(c->fa.drop_seqs);
@@ -283,18 +323,51 @@ static const struct opt opts[] = {
 	OPT("grace", 0, OPT_U32, X(grace_ms), "MS", "keep serving orders after end of session"),
 	OPT("heartbeat", 0, OPT_U32, X(heartbeat_ms), "MS", "heartbeat after this much idle time",
 	    .min = 1),
-	OPT_SECTION("Orders:"),
+	OPT_SECTION("Orders (OUCH 4.2 in a SoupBinTCP 3.0 session over TCP):"),
 	OPT("order-addr", 0, OPT_INADDR, X(order.sin_addr), "ADDR",
 	    "address the order port binds to", .def = "0.0.0.0"),
-	OPT("order-port", 0, OPT_NPORT, X(order.sin_port), "PORT", "OUCH order port"),
+	OPT("order-port", 0, OPT_NPORT, X(order.sin_port), "PORT",
+	    "TCP port of the order session: OUCH 4.2 in SoupBinTCP 3.0"),
 	OPT("max-shares", 0, OPT_U32, X(max_shares), "N", "larger orders are rejected 'Z'",
 	    .min = 1),
-	OPT("reply-numbers", 0, OPT_ENUM, X(reply_plain), "on|off",
-	    "number the replies per client ('s') and answer resend requests ('r'), "
-	    "docs/wire.md; off: plain 'S' replies, as the spec's exchange", .choices = on_off),
-	OPT("reply-drop-rate", 0, OPT_DOUBLE, X(reply_drop_rate), "P",
-	    "do not send this fraction of replies (kept for resends): replies lost on the way",
-	    .max = 1),
+	OPT("login", 0, OPT_CALL, 0, "USER:PASSWORD",
+	    "an account of the session (at most 6 and 10 characters); repeat it for "
+	    "up to 4, each with a session (numbering, store, tokens) of its own",
+	    .call = login, .def = EXSIM_DEFAULT_LOGIN),
+	OPT("soup-session", 0, OPT_CALL, 0, "ID",
+	    "the SoupBinTCP session a login may name (blank names it too)",
+	    .call = soup_session, .def = "--session, left padded"),
+	OPT("soup-heartbeat", 0, OPT_MS, X(soup_hb_ns), "MS",
+	    "Server Heartbeat after this long with nothing sent on a connection",
+	    .min = 1, .max = 600000),
+	OPT("soup-timeout", 0, OPT_MS, X(soup_timeout_ns), "MS",
+	    "close a connection with nothing received for this long (the contract's 15 s)",
+	    .min = 1, .max = 3600000),
+	OPT("soup-keep", 0, OPT_U64, X(soup_keep), "N",
+	    "sequenced messages each session keeps for replays after a login; older ones "
+	    "fall out (counted)", .min = 16, .max = UINT64_C(1) << 28),
+	OPT_SECTION("Faults on the order session (SoupBinTCP connections; counted in "
+		    "soup.faults):"),
+	OPT("drop-after", 0, OPT_CALL, 0, "N[:fin|rst]",
+	    "drop every order connection after the Nth sequenced message sent on it "
+	    "(replays count), by FIN (default) or RST (once the peer acknowledged all)",
+	    .call = drop_after),
+	OPT("drop-at", 0, OPT_CALL, 0, "LIST[:fin|rst]",
+	    "drop the order connection right after it sends message number S of the "
+	    "session, for each S of LIST (comma-separated), once each",
+	    .call = drop_at),
+	OPT("silent-after", 0, OPT_U64, X(soup_fault.silent_after), "N",
+	    "after the Nth sequenced message sent on an order connection send nothing "
+	    "more (heartbeats neither) and read nothing; the connection stays open",
+	    .min = 1),
+	OPT("refuse-login", 0, OPT_FLAG, X(soup_fault.refuse_login), NULL,
+	    "reject every login: Login Rejected 'A', then close"),
+	OPT("rcvbuf", 0, OPT_U32, X(soup_fault.rcvbuf), "BYTES",
+	    "SO_RCVBUF of the order connections (set on the listener: the handshake "
+	    "already offers the small window)", .min = 1, .max = 1 << 30),
+	OPT("read-pause", 0, OPT_MS, X(soup_fault.read_pause_ns), "MS",
+	    "after each read of an order connection, read it again only MS later "
+	    "(with --rcvbuf the client's window reaches zero)", .max = 60000),
 	OPT_SECTION("Re-requests (MoldUDP64, unicast answers from the published messages):"),
 	OPT("rerequest-port", 0, OPT_CALL, 0, "P",
 	    "UDP port of the re-request server, at --order-addr (0 = off)", .call = rereq_port,
@@ -388,9 +461,9 @@ static const struct opt_prog prog = {
 	.usage = "[options]",
 	.about =
 "Exchange simulator for the test rig: publishes a MoldUDP64 / ITCH 5.0 feed\n"
-"(a generated day, GBM trade prints, or a day file replayed) and serves an\n"
-"OUCH 4.2 order port over UDP with paper fills.  Run it inside the exchange\n"
-"namespace:\n"
+"(a generated day, GBM trade prints, or a day file replayed) and serves\n"
+"OUCH 4.2 orders in a SoupBinTCP 3.0 session over TCP with paper fills.  Run\n"
+"it inside the exchange namespace:\n"
 "  ip netns exec <prefix>-ex build/t2t-exsim --count 10000 --rate 1000\n"
 "  ip netns exec <prefix>-ex build/t2t-exsim --replay DAY.gz --speed 10 --symbols AAPL\n"
 "  build/t2t-exsim --gen-day day.gz --messages 1000000 --symbols 20 --seed 1\n",
@@ -426,6 +499,9 @@ static void defaults(struct exsim_cfg *c)
 	c->heartbeat_ms = 1000;
 	c->spin_ns = 20000000;
 	c->max_shares = 1000000;
+	c->soup_hb_ns = SOUP_HEARTBEAT_NS;
+	c->soup_timeout_ns = SOUP_TIMEOUT_NS;
+	c->soup_keep = SOUP_STORE_DEFAULT;
 	c->cpu = -1;
 	c->rereq_port = EXSIM_DEFAULT_REREQ_PORT;
 	c->rereq_max = EXSIM_REREQ_MAX_COUNT;
@@ -598,6 +674,25 @@ static int line_b_checks(struct exsim_cfg *c)
 	return 0;
 }
 
+/* The default account, and the feed's session id as the order session's. */
+static void order_session_checks(struct exsim_cfg *c)
+{
+	char id[MOLD_SESSION_LEN + 1];
+	int n = MOLD_SESSION_LEN;
+
+	if (!c->nlogins) {
+		soup_parse_login(EXSIM_DEFAULT_LOGIN, c->logins[0].user, c->logins[0].password);
+		c->nlogins = 1;
+	}
+	if (c->soup_session_set)
+		return;
+	while (n > 0 && c->session[n - 1] == ' ')
+		n--;
+	memcpy(id, c->session, (size_t)n);
+	id[n] = '\0';
+	soup_pad_left(c->soup_session, SOUP_SESSION_LEN, id);
+}
+
 int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 {
 	int ret;
@@ -608,6 +703,7 @@ int exsim_parse_args(struct exsim_cfg *c, int argc, char **argv)
 		return ret == 1 ? 1 : -1;
 	if (c->gen_day_path)
 		return gen_day_checks(c);
+	order_session_checks(c);
 	if (c->gen_messages || c->day_seconds > 0)
 		return opt_error(&prog, "--messages and --day-seconds go with --gen-day "
 				 "(the live day: --count, --rate)"), -1;

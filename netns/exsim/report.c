@@ -190,9 +190,11 @@ static void text_orders(const struct exsim_run *r, FILE *out)
 	const struct fill_counters *n = &r->book->n;
 	const struct attack_stats *a = &r->attack->st;
 
-	fprintf(out, "  orders     %" PRIu64 " datagrams: %" PRIu64 " orders, %" PRIu64
-		" malformed (rejected), %" PRIu64 " unreadable (dropped)\n",
-		ss->datagrams, ss->orders, ss->malformed, ss->unreadable);
+	fprintf(out, "  orders     %" PRIu64 " 'U' packets: %" PRIu64 " orders, %" PRIu64
+		" duplicate tokens (ignored), %" PRIu64 " malformed (rejected), %" PRIu64
+		" unreadable (dropped), %" PRIu64 " after end of session (ignored)\n",
+		ss->packets, ss->orders, ss->dup_tokens, ss->malformed, ss->unreadable,
+		ss->after_end);
 	fprintf(out, "             filled %" PRIu64 " (partly %" PRIu64 ", %" PRIu64
 		" executions), canceled %" PRIu64
 		" (no price yet %" PRIu64 "), rejected %" PRIu64 ": closed %" PRIu64
@@ -203,15 +205,37 @@ static void text_orders(const struct exsim_run *r, FILE *out)
 		n->unknown_symbol, n->bad_side, n->bad_tif, n->bad_shares,
 		n->bad_price, n->overflow);
 	fprintf(out, "             tokens unmatched %" PRIu64 ", bad %" PRIu64
-		"; replies %" PRIu64 " (%s), reply errors %" PRIu64 ", dropped %" PRIu64
-		"; resend requests %" PRIu64 " (bad %" PRIu64 "), resent %" PRIu64 "\n",
-		ss->unmatched, ss->bad_token, ss->replies,
-		r->sink->numbered ? "numbered" : "plain", ss->reply_errors,
-		ss->replies_dropped, ss->resend_requests, ss->resend_bad, ss->resent);
+		"; replies %" PRIu64 " (sequenced), reply errors %" PRIu64 "\n",
+		ss->unmatched, ss->bad_token, ss->replies, ss->reply_errors);
 	if (a->junk || a->stale_end || a->far_heartbeat || a->spoofed)
 		fprintf(out, "  attacks    junk before the session %" PRIu64 ", spoofed opening %"
 			PRIu64 ", stale end of session %" PRIu64 ", far heartbeat %" PRIu64 "\n",
 			a->junk, a->spoofed, a->stale_end, a->far_heartbeat);
+}
+
+/* The SoupBinTCP session: connections, logins, replays, closes, faults. */
+static void text_session(const struct exsim_run *r, FILE *out)
+{
+	const struct soup_srv *v = &r->sink->srv;
+	const struct soup_srv_stats *q = &v->st;
+
+	fprintf(out, "  session    %.10s over TCP: %" PRIu64 " connections (%" PRIu64
+		" at once at most, %u open at the end); logins %" PRIu64 ": %" PRIu64
+		" accepted, %" PRIu64 " rejected (not authorized %" PRIu64 ", no session %"
+		PRIu64 ", refused %" PRIu64 "), %" PRIu64 " takeovers\n",
+		v->cfg.rules.session, q->accepted, q->max_open, v->open, q->logins,
+		q->login_accepted, q->login_rejected, q->rej_not_authorized, q->rej_no_session,
+		q->rej_refused, q->takeovers);
+	fprintf(out, "             sequenced sent %" PRIu64 " (replayed %" PRIu64 ", %" PRIu64
+		" asked for no longer kept), end of session %" PRIu64 "; heartbeats out %"
+		PRIu64 ", in %" PRIu64 "; logouts %" PRIu64 "\n             closed:",
+		q->seq_sent, q->replayed, q->gone, q->end_of_session, q->hb_out, q->hb_in,
+		q->logouts);
+	for (int k = 0; k < SC_WHY_EXIT; k++)
+		if (q->closed[k])
+			fprintf(out, " %s %" PRIu64, soup_close_names[k], q->closed[k]);
+	fprintf(out, "; faults: fin %" PRIu64 ", rst %" PRIu64 ", silent %" PRIu64 "\n",
+		q->fault_fin, q->fault_rst, q->fault_silent);
 }
 
 static void text_positions(const struct exsim_run *r, FILE *out)
@@ -254,6 +278,7 @@ void report_text(const struct exsim_run *r, FILE *out)
 		hdr_print_summary(&r->lag, "  pacing     send lag (actual - intended)", out);
 	hdr_print_summary(&f->send_ns, "  send()     duration", out);
 	text_orders(r, out);
+	text_session(r, out);
 	text_book(r, out);
 	text_positions(r, out);
 	text_rereq(r, out);
@@ -473,10 +498,12 @@ static void json_orders(const struct exsim_run *r, FILE *o)
 	const struct fill_counters *n = &r->book->n;
 	const struct attack_stats *a = &r->attack->st;
 
-	fprintf(o, "  \"orders\": {\"datagrams\": %" PRIu64 ", \"received\": %" PRIu64
+	fprintf(o, "  \"orders\": {\"packets\": %" PRIu64 ", \"received\": %" PRIu64
+		", \"dup_tokens\": %" PRIu64 ", \"tokens_full\": %" PRIu64
+		", \"after_end\": %" PRIu64
 		", \"partial\": %" PRIu64 ", \"executions\": %" PRIu64
 		", \"malformed\": %" PRIu64 ", \"unreadable\": %" PRIu64
-		", \"truncated\": %" PRIu64 ", \"filled\": %" PRIu64
+		", \"filled\": %" PRIu64
 		", \"canceled\": %" PRIu64 ", \"no_price\": %" PRIu64
 		", \"rejected\": %" PRIu64 ",\n    \"rejects\": {\"closed\": %" PRIu64
 		", \"unknown_symbol\": %" PRIu64 ", \"bad_side\": %" PRIu64
@@ -485,21 +512,92 @@ static void json_orders(const struct exsim_run *r, FILE *o)
 		"    \"unmatched_seq\": %" PRIu64 ", \"bad_token\": %" PRIu64
 		", \"no_kernel_ts\": %" PRIu64 ", \"clock_errors\": %" PRIu64
 		", \"replies\": %" PRIu64
-		", \"reply_errors\": %" PRIu64 ", \"replies_dropped\": %" PRIu64
-		", \"resend_requests\": %" PRIu64 ", \"resend_bad\": %" PRIu64
-		", \"resent\": %" PRIu64 ", \"log_dropped\": %" PRIu64 "},\n",
-		ss->datagrams, ss->orders, n->partial, n->executions, ss->malformed,
-		ss->unreadable,
-		ss->truncated, n->executed, n->canceled, n->no_price, n->rejected,
+		", \"reply_errors\": %" PRIu64 ", \"log_dropped\": %" PRIu64 "},\n",
+		ss->packets, ss->orders, ss->dup_tokens, ss->tokens_full, ss->after_end,
+		n->partial, n->executions, ss->malformed, ss->unreadable,
+		n->executed, n->canceled, n->no_price, n->rejected,
 		n->closed, n->unknown_symbol, n->bad_side, n->bad_tif,
 		n->bad_shares, n->bad_price, n->overflow, ss->unmatched,
-		ss->bad_token, ss->no_kernel_ts, ss->clock_errors, ss->replies, ss->reply_errors,
-		ss->replies_dropped, ss->resend_requests, ss->resend_bad, ss->resent,
-		ss->log_dropped);
+		ss->bad_token, r->sink->srv.st.no_kernel_ts, ss->clock_errors, ss->replies,
+		ss->reply_errors, ss->log_dropped);
 	fprintf(o, "  \"attacks\": {\"junk\": %" PRIu64 ", \"spoofed\": %" PRIu64
 		", \"stale_end\": %" PRIu64 ", \"far_heartbeat\": %" PRIu64
 		", \"send_errors\": %" PRIu64 "},\n", a->junk, a->spoofed,
 		a->stale_end, a->far_heartbeat, a->send_errors);
+}
+
+/* Each account's session: its numbering, its store, its connection. */
+static void json_sessions(const struct soup_srv *v, FILE *o)
+{
+	fputs("    \"sessions\": [", o);
+	for (unsigned int i = 0; i < v->nusers; i++) {
+		const struct soup_user *u = &v->user[i];
+		const char *name = v->cfg.rules.acct[i].user;
+
+		fprintf(o, "%s\n      {\"user\": ", i ? "," : "");
+		json_strn(o, name, trimmed(name, SOUP_USER_LEN));
+		fprintf(o, ", \"messages\": %" PRIu64 ", \"next_seq\": %" PRIu64
+			", \"kept_from\": %" PRIu64 ", \"evicted\": %" PRIu64
+			", \"logins\": %" PRIu64 ", \"takeovers\": %" PRIu64
+			", \"replayed\": %" PRIu64 ", \"gone\": %" PRIu64
+			", \"connected\": %s}", u->store.next - 1, u->store.next,
+			soup_store_first(&u->store), u->store.evicted, u->st.logins,
+			u->st.takeovers, u->st.replayed, u->st.gone, u->live ? "true" : "false");
+	}
+	fputs("\n    ]", o);
+}
+
+/* The SoupBinTCP server: connections, logins, replays, closes, faults. */
+static void json_soup(const struct exsim_run *r, FILE *o)
+{
+	const struct soup_srv *v = &r->sink->srv;
+	const struct soup_srv_stats *q = &v->st;
+	const struct soup_fault_cfg *f = &v->cfg.fault;
+	const char *id = v->cfg.rules.session;
+	int pad = 0;
+
+	while (pad < SOUP_SESSION_LEN && id[pad] == ' ')
+		pad++;
+	fputs("  \"soup\": {\"session\": ", o);
+	json_strn(o, id + pad, SOUP_SESSION_LEN - pad);
+	fprintf(o, ", \"heartbeat_ms\": %g, \"timeout_ms\": %g, \"keep\": %" PRIu64
+		", \"ended\": %s,\n    \"connections\": {\"accepted\": %" PRIu64
+		", \"max_open\": %" PRIu64 ", \"open\": %u},\n"
+		"    \"logins\": {\"requests\": %" PRIu64 ", \"accepted\": %" PRIu64
+		", \"rejected\": %" PRIu64 ", \"rejects\": {\"not_authorized\": %" PRIu64
+		", \"no_session\": %" PRIu64 ", \"refused\": %" PRIu64 "}, \"takeovers\": %"
+		PRIu64 "},\n",
+		(double)v->cfg.hb_ns / 1e6, (double)v->cfg.timeout_ns / 1e6, v->cfg.keep,
+		v->ended ? "true" : "false", q->accepted, q->max_open, v->open, q->logins,
+		q->login_accepted, q->login_rejected, q->rej_not_authorized, q->rej_no_session,
+		q->rej_refused, q->takeovers);
+	fprintf(o, "    \"sequenced_sent\": %" PRIu64 ", \"replayed\": %" PRIu64
+		", \"gone\": %" PRIu64 ", \"end_of_session\": %" PRIu64
+		", \"heartbeats_out\": %" PRIu64 ", \"heartbeats_in\": %" PRIu64
+		", \"unsequenced\": %" PRIu64 ", \"debug\": %" PRIu64 ", \"unknown\": %"
+		PRIu64 ", \"logouts\": %" PRIu64 ",\n    \"bytes_in\": %" PRIu64
+		", \"bytes_out\": %" PRIu64 ", \"reads\": %" PRIu64 ", \"partial_writes\": %"
+		PRIu64 ",\n    \"closed\": {",
+		q->seq_sent, q->replayed, q->gone, q->end_of_session, q->hb_out, q->hb_in,
+		q->unseq, q->debug_in, q->unknown_in, q->logouts, q->bytes_in, q->bytes_out,
+		q->reads, q->partial_writes);
+	/* "exit" is counted after the summary is written: not a key. */
+	for (int k = 0; k < SC_WHY_EXIT; k++)
+		fprintf(o, "%s\"%s\": %" PRIu64, k ? ", " : "", soup_close_names[k],
+			q->closed[k]);
+	fprintf(o, "},\n    \"faults\": {\"drop_after\": %" PRIu64 ", \"drop_after_how\": \"%s\""
+		", \"drop_at\": %zu, \"drop_at_how\": \"%s\", \"silent_after\": %" PRIu64
+		", \"refuse_login\": %s, \"rcvbuf\": %u, \"read_pause_ms\": %g,\n"
+		"      \"fin\": %" PRIu64 ", \"rst\": %" PRIu64 ", \"silent\": %" PRIu64
+		", \"drop_at_passed\": %" PRIu64 ", \"rst_unacked\": %" PRIu64
+		", \"read_pauses\": %" PRIu64 "},\n",
+		f->drop_after, soup_fault_names[f->drop_after ? f->drop_after_how : 0],
+		f->ndrop_at, soup_fault_names[f->ndrop_at ? f->drop_at_how : 0],
+		f->silent_after, f->refuse_login ? "true" : "false", f->rcvbuf,
+		(double)f->read_pause_ns / 1e6, q->fault_fin, q->fault_rst, q->fault_silent,
+		q->drop_at_passed, q->rst_unacked, q->read_pauses);
+	json_sessions(v, o);
+	fputs("},\n", o);
 }
 
 static void json_positions(const struct exsim_run *r, FILE *o)
@@ -535,6 +633,7 @@ static void json_body(const struct exsim_run *r, FILE *o)
 	json_hist(o, "send_call_ns", &r->feed->send_ns);
 	fputs(",\n", o);
 	json_orders(r, o);
+	json_soup(r, o);
 	json_book(r, o);
 	json_positions(r, o);
 	json_hist(o, "wire_to_wire_ns", &r->sink->w2w);

@@ -1,35 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The order sink: an unconnected UDP socket taking OUCH 4.2 Enter Orders
- * from any client, answered by the paper-fill model (fill.h) with 'S'
- * datagrams to the order's source address.
+ * The order sink: OUCH 4.2 Enter Orders from the SoupBinTCP session
+ * (soup_server.h: the payloads of 'U' packets), answered by the paper-fill
+ * model (fill.h) with sequenced replies, and the wire-to-wire figures.
  *
- * Arrival is stamped twice: by the kernel when the datagram was received
- * (SO_TIMESTAMPNS, CLOCK_REALTIME, moved to CLOCK_MONOTONIC by the age the
- * datagram had when read) and by CLOCK_MONOTONIC right after recvmsg().  The
- * order token names the market-data message that triggered the order, so
+ * Arrival is stamped twice: by the kernel when the order's segment was
+ * received (SO_TIMESTAMPNS, as soup_server.h reads it) and by
+ * CLOCK_MONOTONIC right after the read.  The order token names the
+ * market-data message that triggered the order, so
  *   wire-to-wire          = kernel arrival - send time of that message
  *   wire_to_wire_user     = user arrival   - send time of that message
  *   wire_to_wire_intended = kernel arrival - intended send time
  * (the last one charges the feed's own lateness to the measurement, so a
  * stalled publisher cannot hide latency: coordinated omission).
  *
- * A datagram that is not a valid Enter Order is answered with Rejected 'O'
- * when its token can be read (packet type 'U', message type 'O', at least
- * 18 bytes) and otherwise counted and dropped.
- *
- * Replies are numbered per client address (docs/wire.md, "Reply
- * recovery"): each goes out as 's' with its Reply Number and is kept, so
- * that a client's resend request ('r', First Reply Number, Count) is
- * answered with the replies it names, each in its own datagram as first
- * sent (those not sent yet or no longer kept are skipped).  --reply-numbers
- * off sends the spec's plain 'S' instead.  --reply-drop-rate P leaves that
- * fraction of replies (resends too) unsent, as a lossy network would.
+ * OUCH's rules on top of the session's:
+ *   - an Enter Order whose token the session has seen is ignored: no
+ *     reply, counted (dup_tokens); a client resending an order it is
+ *     unsure of after a reconnection relies on it;
+ *   - a payload that is not a valid Enter Order is answered with Rejected
+ *     'O' when its token can be read (message type 'O', at least 15
+ *     bytes), else counted and dropped;
+ *   - after End of Session nothing more is sequenced: an order then gets
+ *     no reply (counted, after_end).
+ * Every reply is a sequenced message of the account's session, kept for
+ * replays, made whether or not the account has a connection up.
  */
 #ifndef NETNS_EXSIM_SINK_H
 #define NETNS_EXSIM_SINK_H
 
-#include <netinet/in.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -38,13 +37,11 @@
 #include "netns/exsim/exsim.h"
 #include "netns/exsim/feed.h"
 #include "netns/exsim/fill.h"
+#include "netns/exsim/soup_server.h"
+#include "netns/exsim/tokens.h"
 #include "proto/order_token.h"
 
 #define SINK_LOG_CAP	(1u << 20)	/* orders kept for --orders-log */
-#define SINK_RX_LEN	2048
-#define SINK_CLIENTS	16		/* order clients with a reply stream */
-#define SINK_REPLIES	(1u << 21)	/* replies kept per client for resends */
-#define SINK_REPLY_SLOT	80		/* >= OUCH_REPLY_DGRAM_MAX */
 
 /* Outcome letters in the order log. */
 #define SINK_EXECUTED	'E'
@@ -67,48 +64,32 @@ struct order_rec {
 	uint64_t fill_value;	/* sum of price x shares executed */
 	uint64_t t_send;	/* send time of md_seq */
 	uint64_t t_intended;	/* its intended send time */
-	uint64_t t_ack;		/* first reply's timestamp */
+	uint64_t t_ack;		/* when the first reply was made */
 	uint64_t t_arrive;	/* kernel stamp, CLOCK_MONOTONIC */
 	uint64_t t_arrive_user;
 };
 
 struct sink_stats {
-	uint64_t datagrams;
-	uint64_t orders;	/* decoded Enter Orders */
+	uint64_t packets;	/* Unsequenced Data packets */
+	uint64_t orders;	/* decoded Enter Orders, duplicates left out */
+	uint64_t dup_tokens;	/* Enter Orders with a token seen before: ignored */
+	uint64_t tokens_full;	/* tokens not kept (table full): never found duplicate */
+	uint64_t after_end;	/* after End of Session: ignored */
 	uint64_t malformed;	/* not an Enter Order, token readable: rejected */
 	uint64_t unreadable;	/* not an Enter Order, no token: dropped */
-	uint64_t truncated;	/* larger than SINK_RX_LEN (among the above) */
 	uint64_t bad_token;	/* token bytes not base-32: no wire-to-wire */
 	uint64_t unmatched;	/* token seq never published: no wire-to-wire */
-	uint64_t no_kernel_ts;	/* user-space arrival used instead */
 	uint64_t clock_errors;	/* arrival before the send: left out, never clamped */
-	uint64_t replies;
+	uint64_t replies;	/* sequenced messages made (each once, however often sent) */
 	uint64_t reply_errors;
-	uint64_t replies_dropped;	/* --reply-drop-rate */
-	uint64_t resend_requests;
-	uint64_t resend_bad;		/* malformed, or from an unknown client */
-	uint64_t resent;		/* replies sent again */
-	uint64_t too_many_clients;	/* replies beyond SINK_CLIENTS: unnumbered */
 	uint64_t log_dropped;	/* beyond SINK_LOG_CAP */
 };
 
-/* One client's reply stream: every reply numbered and kept for resends. */
-struct sink_client {
-	struct sockaddr_in addr;
-	uint64_t sent;			/* replies numbered so far */
-	uint8_t (*reply)[SINK_REPLY_SLOT];	/* [number % SINK_REPLIES] */
-	uint8_t *len;
-};
-
 struct sink {
-	int fd;
-	bool numbered;
+	struct soup_srv srv;
 	bool stamp_mono;		/* reply Timestamps: CLOCK_MONOTONIC, else time of day */
 	int64_t rt_offset;
-	uint64_t drop_thr;		/* P x 2^64: replies not sent */
-	uint64_t rng;
-	struct sink_client client[SINK_CLIENTS];
-	unsigned int nclients;
+	struct token_set tokens[SOUP_SRV_USERS];
 	struct fill_book *book;
 	const struct feed *feed;
 	uint64_t order_ref;	/* last Order Reference Number given */
@@ -119,15 +100,37 @@ struct sink {
 	struct sink_stats st;
 	struct order_rec *log;	/* NULL unless --orders-log */
 	uint64_t log_n;
-	uint8_t rx[SINK_RX_LEN];
 };
 
-/* Bind the order port.  Returns 0, or -1 with a message in @err. */
+/* Before sink_open(): a sink that sink_close() may be called on. */
+void sink_init_closed(struct sink *s);
+
+/* Listen on the order port.  Returns 0, or -1 with a message in @err. */
 int sink_open(struct sink *s, const struct exsim_cfg *c, struct fill_book *book,
 	      const struct feed *feed, char *err, size_t errlen);
 void sink_close(struct sink *s);
 
-/* Serve the datagrams waiting, at most @max, without blocking; returns how many. */
-unsigned int sink_poll(struct sink *s, unsigned int max);
+/* Serve what the connections have, at most @max events, without blocking. */
+static inline unsigned int sink_poll(struct sink *s, unsigned int max, uint64_t now)
+{
+	return soup_srv_poll(&s->srv, max, now);
+}
+
+/* What the event loop waits on (POLLIN), and until when at most. */
+static inline int sink_fd(const struct sink *s)
+{
+	return soup_srv_fd(&s->srv);
+}
+
+static inline uint64_t sink_next_due(const struct sink *s)
+{
+	return soup_srv_next_due(&s->srv);
+}
+
+/* The feed's session ended: End of Session on the order session too. */
+static inline void sink_end(struct sink *s, uint64_t now)
+{
+	soup_srv_end(&s->srv, now);
+}
 
 #endif /* NETNS_EXSIM_SINK_H */
