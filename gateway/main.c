@@ -212,7 +212,8 @@ static void leave_hot_cpu(int cpu)
 
 /* What the order session did since the main thread last looked. */
 struct session_seen {
-	uint64_t accepted, lost, rejected, ended;
+	uint64_t accepted, lost, refused, rejected, ended;
+	bool refusing;		/* said once per streak of refused connections */
 };
 
 static const struct order_conn *session_of(const struct run *r)
@@ -228,13 +229,22 @@ static void watch_session(const struct run *r, struct session_seen *seen)
 	uint64_t lost = 0;
 
 	for (int i = 0; i < OC_LOST_NR; i++)
-		lost += oc->st.lost[i];
+		if (i != OC_LOST_REFUSED)
+			lost += oc->st.lost[i];
 	if (lost != seen->lost) {
 		seen->lost = lost;
 		fprintf(stderr, "t2t-gateway: order session: connection lost (%s); no orders "
 			"until the next login\n", oc_lost_names[oc->last_lost]);
 	}
+	if (oc->st.lost[OC_LOST_REFUSED] != seen->refused) {
+		seen->refused = oc->st.lost[OC_LOST_REFUSED];
+		if (!seen->refusing)
+			fprintf(stderr, "t2t-gateway: order session: the exchange refused the "
+				"connection (nothing listens at --exchange?); trying again\n");
+		seen->refusing = true;
+	}
 	if (s->accepted != seen->accepted) {
+		seen->refusing = false;
 		seen->accepted = s->accepted;
 		fprintf(stderr, "t2t-gateway: order session: logged in to %.10s (login %" PRIu64
 			", next reply %" PRIu64 ")\n", oc->soup.session, s->accepted,

@@ -203,6 +203,8 @@ static void drop_transport(struct order_conn *oc, uint64_t now)
 
 static void lose(struct order_conn *oc, enum oc_lost why, uint64_t now)
 {
+	bool was_up = oc->state == OC_UP;
+
 	go_down(oc, now);
 	oc->st.lost[why]++;
 	oc->last_lost = (uint8_t)why;
@@ -213,6 +215,11 @@ static void lose(struct order_conn *oc, enum oc_lost why, uint64_t now)
 		return;
 	}
 	oc->state = OC_WAITING;
+	/* A session that was up is tried again at once; failures in a row back off. */
+	if (was_up) {
+		oc->retry_at = now;
+		return;
+	}
 	oc->retry_at = now + oc->backoff;
 	oc->backoff = oc->backoff * 2 > oc->cfg.backoff_max_ns ? oc->cfg.backoff_max_ns :
 								  oc->backoff * 2;

@@ -15,9 +15,10 @@
  *           never the limit and its RTO is far longer than the delay).
  *
  * Recovery: a lost connection (RST, FIN, the 15 s rule, retransmissions
- * unanswered, a broken stream, a connect that fails) is reconnected after
- * a backoff (doubling from backoff_min to backoff_max, back to the minimum
- * after a login), from the next local port, and logs in asking for the next
+ * unanswered, a broken stream, a connect that fails) is made again at once
+ * when it had been logged in, else after a backoff (doubling from
+ * backoff_min to backoff_max while attempts fail, back to the minimum after
+ * a login), from the next local port, and logs in asking for the next
  * sequenced message it lacks; a rejected login or an End of Session stops
  * the session for good.  The callbacks say when orders may leave (on_up)
  * and when they may not (on_down), and hand on every sequenced message

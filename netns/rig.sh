@@ -28,11 +28,15 @@
 # status  show it (netem included); exit 0 when complete, 1 when partial,
 #         2 when absent.
 # env     print shell assignments for scripts: eval "$(netns/rig.sh env)".
-# netem SPEC  network faults on the line, both on the exchange side: out on
-#         its veth's egress (line A: feed, order replies, re-request answers;
-#         line B: its feed), in on its veth's ingress, redirected through an
-#         ifb (P-iex, line B P-ixb): the gateway's AF_XDP TX passes no qdisc
-#         and no tc hook of its own veth.  SPEC as for tc netem, e.g.
+# netem SPEC  network faults on the line, both on the exchange side, each
+#         way through an ifb of its own: out on its veth's egress,
+#         redirected through P-oex (line B P-oxb; line A: feed, order
+#         replies, re-request answers; line B: its feed), in on its veth's
+#         ingress, through P-iex (P-ixb): the gateway's AF_XDP TX passes no
+#         qdisc and no tc hook of its own veth.  The ifb sends each frame on
+#         afresh: a duplicate made by tc on the veth itself would reach the
+#         gateway marked as redirected, and generic XDP passes such frames
+#         to the kernel unseen.  SPEC as for tc netem, e.g.
 #         "loss 2% duplicate 1% reorder 20% delay 1ms", or "off".  Each call
 #         replaces the line's faults; "off" and down remove them, ifb
 #         included.  Without sch_netem in the kernel: loss/duplicate by a tc
@@ -127,6 +131,8 @@ if_gw_b=$prefix-vgb
 # The ifbs that carry each line's incoming frames through netem "in".
 ifb_ex=$prefix-iex
 ifb_ex_b=$prefix-ixb
+ifb_out=$prefix-oex
+ifb_out_b=$prefix-oxb
 ip_ex=$base.1
 ip_gw=$base.2
 ip_ex_b=$base_b.1
@@ -312,6 +318,7 @@ remove_links() {
 	remove_pair "$if_ex" "$if_gw"
 	remove_pair "$if_ex_b" "$if_gw_b"
 	remove_pair "$ifb_ex" "$ifb_ex_b"
+	remove_pair "$ifb_out" "$ifb_out_b"
 }
 
 do_down() {
@@ -342,7 +349,7 @@ do_down() {
 # One line per end: state, MAC, address, offloads, XDP; on the exchange end
 # (IFB given) its netem too.
 show_end() {
-	local ns=$1 dev=$2 peer_ip=$3 group=${4:-$group} ifb=${5:-} line addr offl csum tso gro
+	local ns=$1 dev=$2 peer_ip=$3 group=${4:-$group} ifb=${5:-} ifbo=${6:-} line addr offl csum tso gro
 	local segs queues xdp prog neigh route
 
 	if ! ns_exists "$ns"; then
@@ -381,7 +388,7 @@ show_end() {
 	echo "      xdp ${xdp:-none}"
 	echo "      neighbour ${neigh:-none}"
 	echo "      route ${route:-$group absent}"
-	[ -z "$ifb" ] || show_netem "$dev" "$ifb"
+	[ -z "$ifb" ] || show_netem "$dev" "$ifb" "$ifbo"
 
 	[ -n "$addr" ] && [ "$csum" = off ] && [ "$tso" = off ] && [ "$gro" = off ] &&
 		{ [ "$ns" != "$ns_ex" ] || [ "$segs" = 1 ]; } && [ "$queues" = 1/1 ] &&
@@ -389,10 +396,18 @@ show_end() {
 		[[ "$line" == *UP* ]]
 }
 
-# show_netem DEV IFB: which faults the exchange veth DEV has, each way.
+# show_netem DEV IFB IFB_OUT: which faults the exchange veth DEV has, each way.
 show_netem() {
-	local dev=$1 ifb=$2 out in
-	out=$(faults_on "$dev")
+	local dev=$1 ifb=$2 ifbo=$3 out in
+	if link_in "$ns_ex" "$ifbo"; then
+		if nsrun "$ns_ex" tc filter show dev "$dev" egress | grep -q "to device $ifbo)"; then
+			out="$(faults_on "$ifbo") (egress via $ifbo)"
+		else
+			out="$ifbo left without its redirect (netem off removes it)"
+		fi
+	elif [ -n "$(nsrun "$ns_ex" tc filter show dev "$dev" egress)" ]; then
+		out="a filter on the egress but no $ifbo (netem off removes it)"
+	fi
 	if link_in "$ns_ex" "$ifb"; then
 		if nsrun "$ns_ex" tc filter show dev "$dev" ingress | grep -q "to device $ifb)"; then
 			in="$(faults_on "$ifb") (ingress via $ifb)"
@@ -424,11 +439,11 @@ do_status() {
 	need_tools
 
 	echo "rig $prefix (subnet $base.0/24, group $group)"
-	show_end "$ns_ex" "$if_ex" "$ip_gw" "$group" "$ifb_ex" || ex_ok=0
+	show_end "$ns_ex" "$if_ex" "$ip_gw" "$group" "$ifb_ex" "$ifb_out" || ex_ok=0
 	show_end "$ns_gw" "$if_gw" "$ip_ex" || gw_ok=0
 	if [ -n "$base_b" ]; then
 		echo " line B (subnet $base_b.0/24, group $group_b)"
-		show_end "$ns_ex" "$if_ex_b" "$ip_gw_b" "$group_b" "$ifb_ex_b" || ex_ok=0
+		show_end "$ns_ex" "$if_ex_b" "$ip_gw_b" "$group_b" "$ifb_ex_b" "$ifb_out_b" || ex_ok=0
 		show_end "$ns_gw" "$if_gw_b" "$ip_ex_b" "$group_b" || gw_ok=0
 	fi
 	if [ "$ex_ok" -eq 1 ] && [ "$gw_ok" -eq 1 ]; then
@@ -463,6 +478,7 @@ RIG_NETNS_GW=/var/run/netns/$ns_gw
 RIG_IF_EX=$if_ex
 RIG_IF_GW=$if_gw
 RIG_IFB_EX=$ifb_ex
+RIG_IFB_OUT=$ifb_out
 RIG_IFINDEX_EX=$(ifindex_of "$ns_ex" "$if_ex")
 RIG_IFINDEX_GW=$(ifindex_of "$ns_gw" "$if_gw")
 RIG_IP_EX=$ip_ex
@@ -482,6 +498,7 @@ RIG_LINE_B=$base_b.0/24
 RIG_IF_EX_B=$if_ex_b
 RIG_IF_GW_B=$if_gw_b
 RIG_IFB_EX_B=$ifb_ex_b
+RIG_IFB_OUT_B=$ifb_out_b
 RIG_IFINDEX_GW_B=$(ifindex_of "$ns_gw" "$if_gw_b")
 RIG_IP_EX_B=$ip_ex_b
 RIG_IP_GW_B=$ip_gw_b
@@ -509,14 +526,17 @@ usec_of() {
 }
 
 # Everything netem put on the line, both ways: the qdiscs and filters of
-# the exchange veth (clsact holds the egress faults and the ingress
-# redirect) and the ifb with its own.
+# the exchange veth (clsact holds the two redirects) and the ifbs with
+# their own.
 netem_off() {
+	local d
 	nsrun "$ns_ex" tc qdisc del dev "$nif" root 2>/dev/null || true
 	nsrun "$ns_ex" tc qdisc del dev "$nif" clsact 2>/dev/null || true
-	if link_in "$ns_ex" "$nifb"; then
-		ip -n "$ns_ex" link del dev "$nifb" 2>/dev/null || true
-	fi
+	for d in "$nifb" "$nifbo"; do
+		if link_in "$ns_ex" "$d"; then
+			ip -n "$ns_ex" link del dev "$d" 2>/dev/null || true
+		fi
+	done
 }
 
 # Without sch_netem: tc BPF for loss and duplication, a slow HTB class for
@@ -578,23 +598,41 @@ netem_on() {
 	esac
 }
 
-# The gateway -> exchange faults: every frame the exchange veth receives is
-# redirected (tc mirred, from its clsact ingress; u32 matching everything,
-# as this kernel has no cls_matchall) to the egress of an ifb, where the
-# faults are, and the ifb hands it back to the veth's ingress (skipping the
-# redirect this time).
-netem_in() {
-	run ip -n "$ns_ex" link add "$nifb" type ifb
-	# Quiet (no IPv6 of its own: the ifb drops what it sends itself), and
-	# the queue length of a veth for the HTB classes (ifb's default is 32).
-	if nsrun "$ns_ex" test -w "/proc/sys/net/ipv6/conf/$nifb/disable_ipv6"; then
-		run nsrun "$ns_ex" sh -c "echo 1 > /proc/sys/net/ipv6/conf/$nifb/disable_ipv6"
+# make_ifb IFB: an ifb in the exchange namespace, quiet (no IPv6 of its
+# own: the ifb drops what it sends itself), with a veth's queue length for
+# the HTB classes (ifb's default is 32).
+make_ifb() {
+	run ip -n "$ns_ex" link add "$1" type ifb
+	if nsrun "$ns_ex" test -w "/proc/sys/net/ipv6/conf/$1/disable_ipv6"; then
+		run nsrun "$ns_ex" sh -c "echo 1 > /proc/sys/net/ipv6/conf/$1/disable_ipv6"
 	fi
-	run ip -n "$ns_ex" link set dev "$nifb" txqueuelen 1000 up
-	netem_on "$nifb" --ifb-for "$nif"
+	run ip -n "$ns_ex" link set dev "$1" txqueuelen 1000 up
+}
+
+# redirect DIR IFB: every frame of the exchange veth's DIR (ingress or
+# egress) to IFB's egress (tc mirred, from its clsact; u32 matching
+# everything, as this kernel has no cls_matchall).  The ifb hands each
+# one back where it was going, skipping the redirect this time.
+redirect() {
 	run nsrun "$ns_ex" tc qdisc replace dev "$nif" clsact
-	run nsrun "$ns_ex" tc filter add dev "$nif" ingress protocol all prio 1 u32 \
-		match u32 0 0 action mirred egress redirect dev "$nifb"
+	run nsrun "$ns_ex" tc filter add dev "$nif" "$1" protocol all prio 1 u32 \
+		match u32 0 0 action mirred egress redirect dev "$2"
+}
+
+# The exchange -> gateway faults, on their ifb's egress; duplicates go round
+# the ifb again and leave as frames of their own.
+netem_out() {
+	make_ifb "$nifbo"
+	netem_on "$nifbo"
+	redirect egress "$nifbo"
+}
+
+# The gateway -> exchange faults, on their ifb's egress; duplicates go into
+# the veth's ingress (--ifb-for).
+netem_in() {
+	make_ifb "$nifb"
+	netem_on "$nifb" --ifb-for "$nif"
+	redirect ingress "$nifb"
 }
 
 do_netem() {
@@ -611,7 +649,7 @@ do_netem() {
 	# All or nothing: a failure half way removes what was done.
 	trap netem_off EXIT
 	if [ "$dir" != in ]; then
-		netem_on "$nif"
+		netem_out
 		out=$how
 	fi
 	if [ "$dir" != out ]; then
@@ -619,18 +657,20 @@ do_netem() {
 		in=$how
 	fi
 	trap - EXIT
-	echo "rig $prefix netem on $nif$emulated: out (exchange -> gateway, $nif egress): $out;" \
-		"in (gateway -> exchange, $nif ingress via $nifb): $in"
+	echo "rig $prefix netem on $nif$emulated: out (exchange -> gateway, $nif egress via $nifbo):" \
+		"$out; in (gateway -> exchange, $nif ingress via $nifb): $in"
 }
 
 # The devices netem acts on: the exchange side of the chosen line, and its
 # ifb.
 nif=$if_ex
 nifb=$ifb_ex
+nifbo=$ifb_out
 if [ "$line" = b ]; then
 	[ -n "$base_b" ] || die "--line b: the rig has no line B (--line-b SUBNET)"
 	nif=$if_ex_b
 	nifb=$ifb_ex_b
+	nifbo=$ifb_out_b
 fi
 
 case "$cmd" in

@@ -7,6 +7,9 @@
 #     (count, side, shares, triggering sequence number),
 #   - reconciliation: the gateway's position and cash per symbol == the
 #     exchange simulator's,
+#   - the order session: every reply the exchange sequenced was applied by
+#     the gateway, once (across however many connections), and every order
+#     the gateway sent reached the exchange once,
 #   - the XDP program is detached after the gateway exits,
 # and print a side-by-side summary of the paths.  The rig is torn down on
 # exit, also on failure.
@@ -21,9 +24,11 @@
 #     --out DIR         results (default build/paper)
 #     --gw-extra OPTS   more gateway options (word-split)
 #     --ex-extra OPTS   more exchange simulator options (word-split)
-#     --netem ARGS      tc netem on the exchange side of the veth, exchange
-#                       -> gateway only (feed, replies, re-request answers:
-#                       rig.sh netem --dir out), e.g. "loss 1% duplicate 1%"
+#     --netem ARGS      network faults on the rig's link (rig.sh netem), e.g.
+#                       "loss 1% duplicate 1%"
+#     --netem-dir D     both (default: feed, re-request answers and the order
+#                       session's segments both ways), out (exchange -> gateway
+#                       only) or in (gateway -> exchange only)
 #     --expect-gaps     check that gaps happened (they must always all be
 #                       filled, the session never stale)
 #     --no-reconcile    skip the position check (replies may be lost)
@@ -58,6 +63,7 @@ out=build/paper
 exsim_extra=()
 gw_extra=()
 netem=
+netem_dir=both
 expect_gaps=0
 reconcile=1
 parity=1
@@ -85,6 +91,7 @@ while [ $# -gt 0 ]; do
 	--gw-extra) gw_extra+=($2); shift 2 ;;
 	--ex-extra) exsim_extra+=($2); shift 2 ;;
 	--netem) netem=$2; shift 2 ;;
+	--netem-dir) netem_dir=$2; shift 2 ;;
 	--expect-gaps) expect_gaps=1; shift ;;
 	--no-reconcile) reconcile=0; shift ;;
 	--no-parity) parity=0; shift ;;
@@ -128,7 +135,8 @@ mkdir -p "$out"
 eval "$("${rig[@]}" env)"
 if [ -n "$netem" ]; then
 	# The rig emulates netem where the kernel has no sch_netem.
-	"${rig[@]}" netem "$netem" --dir out >>"$out/rig.log" || die "netem '$netem' refused"
+	"${rig[@]}" netem "$netem" --dir "$netem_dir" >>"$out/rig.log" ||
+		die "netem '$netem' --dir $netem_dir refused"
 fi
 
 gw_symbols=()
@@ -246,6 +254,16 @@ run_path() {
 		check "$p" "reconciled: gateway position and cash == exchange's for every symbol" \
 			cmp -s "$base.gw.book" "$base.ex.book"
 	fi
+	local seq applied sent taken dups
+	seq=$(jq '[.soup.sessions[].messages] | add' "$base.ex.json")
+	applied=$(jq '.session.replies' "$base.gw.json")
+	dups=$(jq '.session.dup_msgs' "$base.gw.json")
+	check "$p" "session: $(jq -r '"\(.session.logins) login(s), \(.session.replayed) replies replayed, \(.orders.resent) orders resent"' "$base.gw.json"); the exchange sequenced $seq replies, the gateway applied $applied once ($dups duplicates ignored)" \
+		[ "$seq" = "$applied" ]
+	sent=$(jq '.orders.sent - .orders.failed' "$base.gw.json")
+	taken=$(jq '.orders.received - .orders.dup_tokens' "$base.ex.json")
+	check "$p" "orders: the gateway sent $sent, the exchange took $taken ($(jq '.orders.dup_tokens' "$base.ex.json") sent again and ignored)" \
+		[ "$sent" = "$taken" ]
 	local opened filled
 	opened=$(jq .gaps.opened "$base.gw.json")
 	filled=$(jq .gaps.filled "$base.gw.json")

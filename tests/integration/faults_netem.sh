@@ -56,7 +56,7 @@ test_gaps_from_netem_are_filled_by_rerequest() {
 	expect_ge "re-requests" "$(kv "$o" requests)" 10
 	expect_eq "the simulator itself dropped nothing" "$(j "$T_TMP/n.json" .faults.dropped_packets)" 0
 	if [ "$emulated" = 1 ]; then
-		"${X[@]}" ./build/tools/vethfault stats "$RIG_IF_EX" >"$T_TMP/vf" 2>&1
+		"${X[@]}" ./build/tools/vethfault stats "$RIG_IFB_OUT" >"$T_TMP/vf" 2>&1
 		expect_eq "emulation: frames seen == feed + re-request answers" "$(kv "$T_TMP/vf" seen)" \
 			$(($(j "$T_TMP/n.json" .packets) + $(j "$T_TMP/n.json" .rerequest.packets)))
 		expect_ge "emulation: dropped" "$(kv "$T_TMP/vf" dropped)" 20
@@ -74,7 +74,8 @@ test_netem_off_leaves_nothing() {
 	f=$("${X[@]}" tc filter show dev "$RIG_IF_EX" egress 2>/dev/null
 	    "${X[@]}" tc filter show dev "$RIG_IF_EX" ingress 2>/dev/null)
 	if ! grep -qE 'netem|htb|clsact' <<<"$q" && [ -z "$f" ] &&
-	   ! ip -n "$RIG_NS_EX" link show dev "$RIG_IFB_EX" >/dev/null 2>&1; then
+	   ! ip -n "$RIG_NS_EX" link show dev "$RIG_IFB_EX" >/dev/null 2>&1 &&
+	   ! ip -n "$RIG_NS_EX" link show dev "$RIG_IFB_OUT" >/dev/null 2>&1; then
 		ok "netem off: no qdisc, filter or ifb left ($q)"
 	else
 		fail "netem off left: $q $f $(ip -n "$RIG_NS_EX" -o link show dev "$RIG_IFB_EX" 2>&1)"

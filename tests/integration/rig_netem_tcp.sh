@@ -47,7 +47,7 @@ d() {
 # vf out|in KEY: a counter of the injector of that way since netem set it
 # up (out: the exchange veth's egress, in: its ifb's egress).
 vf() {
-	local dev=$RIG_IF_EX
+	local dev=$RIG_IFB_OUT
 	[ "$1" = in ] && dev=$RIG_IFB_EX
 	ip netns exec "$RIG_NS_EX" build/tools/vethfault stats "$dev" 2>/dev/null |
 		sed -n "s/^$2=//p"
@@ -165,6 +165,9 @@ test_netem_off_leaves_nothing() {
 	"${X[@]}" tc filter show dev "$RIG_IF_EX" ingress | grep -q "to device $RIG_IFB_EX)" &&
 		ok "netem on: $RIG_IF_EX's ingress redirected to $RIG_IFB_EX" ||
 		fail "netem on: no redirect to $RIG_IFB_EX on $RIG_IF_EX's ingress"
+	"${X[@]}" tc filter show dev "$RIG_IF_EX" egress | grep -q "to device $RIG_IFB_OUT)" &&
+		ok "netem on: $RIG_IF_EX's egress redirected to $RIG_IFB_OUT" ||
+		fail "netem on: no redirect to $RIG_IFB_OUT on $RIG_IF_EX's egress"
 	"${RIG[@]}" netem off >"$T_TMP/netem" 2>&1 || fail "netem off: $(cat "$T_TMP/netem")"
 	q=$("${X[@]}" tc qdisc show)
 	f=$("${X[@]}" tc filter show dev "$RIG_IF_EX" ingress; "${X[@]}" tc filter show dev "$RIG_IF_EX" egress)
