@@ -49,10 +49,14 @@ sim() {
 	sleep 0.3	# the warm-up and the 20 trades
 }
 
-# stop NAME: SIGTERM, then its exit status (the summary is written).
+# stop NAME: SIGTERM; it must exit 0 with its summary written.
 stop() {
+	local rc
 	kill -TERM "$(t_pid "$1")"
 	wait "$(t_pid "$1")"
+	rc=$?
+	[ "$rc" -eq 0 ] && [ -s "$T_TMP/$1.json" ] ||
+		fail "$1: exit $rc: $(tail -3 "$T_TMP/$1.err" | tr '\n' '|')"
 }
 
 # oc NAME [client options]: the client, a buy at 100.0100 (filled at
