@@ -8,7 +8,8 @@
 #    order's kernel arrival;
 #  - Server Heartbeats when idle, a silent client closed by the timeout;
 #  - sequenced messages kept: a login from any number gets exactly the
-#    messages from there, once each; a login beyond gets the next new one;
+#    messages from there, once each; a login beyond gets the next new one,
+#    one older than the store keeps the oldest kept;
 #  - a duplicate Order Token is ignored (no reply, counted);
 #  - faults: --drop-after N by FIN and by RST (the client sees which, after
 #    exactly N messages), --drop-at LIST (the session dropped three times:
@@ -184,6 +185,20 @@ test_replay_from_any_number_and_duplicate_tokens() {
 	expect_eq "dup_tokens" "$(j "$J" .orders.dup_tokens)" 4
 	expect_eq "orders received (the duplicates left out)" "$(j "$J" .orders.received)" 7
 	expect_eq "replies made, replayed" "$(j "$J" '"\(.orders.replies) \(.soup.replayed)"')" "14 5"
+}
+
+# A store of 16 messages: a login from 1 after 20 starts at the oldest kept.
+test_a_bounded_store() {
+	local J=$T_TMP/keep.json
+	sim keep --soup-keep 16 || return 1
+	okc ten "ten orders, twenty messages" --orders 10
+	okc old "a login from 1" --orders 0 --from 1 --max-msgs 16 --hold-ms 200
+	has old "^login accepted session=EXSIM00001 seq=5$" "Login Accepted names the oldest kept, 5"
+	expect_eq "old: 5..20" "$(seqs old)" "5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 "
+	expect_eq "old: the 4 it asked for and lost" "$(kv "$T_TMP/old" skipped)" 4
+	stop keep
+	expect_eq "evicted, kept from, gone" \
+		"$(j "$J" '.soup.sessions[0] | "\(.evicted) \(.kept_from) \(.gone)"')" "4 5 4"
 }
 
 # A session dropped after messages 3, 7 and 10: three orders at once each
