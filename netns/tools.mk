@@ -3,7 +3,8 @@
 #  mcast_recv        the feed group gets through (rig_updown.sh)
 #  feed_recv         a whole feed session, strict: fails at the first anomaly
 #  fault_recv        the same, tolerant: counts the faults, fills gaps
-#  order_client      one OUCH order, the replies decoded
+#  order_client      OUCH orders in a SoupBinTCP session (kernel TCP), the
+#                    replies decoded with their sequence numbers
 #  rerequest_client  one MoldUDP64 re-request, the answers printed
 #  vethfault         loss, duplication and reordering on a veth's egress where
 #                    the kernel has no sch_netem (a tc BPF program beside its

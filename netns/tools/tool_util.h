@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the kernel-UDP test tools (feed_recv, fault_recv, order_client,
- * rerequest_client) share: the two feed receivers' common options (rows of
+ * What the kernel-socket test tools (feed_recv, fault_recv and
+ * rerequest_client over UDP, order_client over TCP) share: the two feed
+ * receivers' common options (rows of
  * a util/opt.h table), their arguments ADDR PORT [IFADDR] and start (the
  * feed socket joined, "joined" printed); the clients' ADDR PORT and --raw
  * HEX; a socket with a receive buffer large enough for a burst; the trades

@@ -73,6 +73,18 @@ test_bad_flags_and_values_refused() {
 	expect_exit 2 "--feed: give a multicast group or a unicast host" "$EXSIM" --feed 0.0.0.0
 	expect_exit 2 "--feed-port wants a port, 1..65535: '70000'" "$EXSIM" --feed-port 70000
 	expect_exit 2 "--order-port wants a port, 1..65535: '0'" "$EXSIM" --order-port 0
+	expect_exit 2 "--login wants USER:PASSWORD" "$EXSIM" --login nocolon
+	expect_exit 2 "--login wants USER:PASSWORD" "$EXSIM" --login TOOLONGUSER:pw
+	expect_exit 2 "--login names that user twice: 'A:C'" "$EXSIM" --login A:B --login A:C
+	expect_exit 2 "--login names more than 4 accounts" "$EXSIM" --login a:1 --login b:1 \
+		--login c:1 --login d:1 --login e:1
+	expect_exit 2 "--soup-session wants 1-10 printable characters" "$EXSIM" --soup-session TOOLONGSESSION
+	expect_exit 2 "--drop-after wants N (from 1), then :fin or :rst: '3:x'" "$EXSIM" --drop-after 3:x
+	expect_exit 2 "--drop-after wants N (from 1)" "$EXSIM" --drop-after 0
+	expect_exit 2 "--drop-at wants sequence numbers (from 1), comma-separated" "$EXSIM" --drop-at 1,,2
+	expect_exit 2 "--soup-timeout wants milliseconds" "$EXSIM" --soup-timeout 0
+	expect_exit 2 "unknown option '--reply-numbers'" "$EXSIM" --reply-numbers off
+	expect_exit 2 "unknown option '--reply-drop-rate'" "$EXSIM" --reply-drop-rate 0.1
 	expect_exit 2 "--noise wants 0..20: '21'" "$EXSIM" --noise 21
 	expect_exit 2 "--burst: needs a --rate" "$EXSIM" --rate 0 --burst 5
 	expect_exit 2 "--mcast-if: only meaningful with a multicast" "$EXSIM" --feed 10.1.1.1 --mcast-if 10.1.1.2

@@ -1,14 +1,16 @@
 #!/bin/bash
-# exsim's order port and paper fills, driven by the small test client from
-# the gateway namespace.  The feed is a price file of 20 trades all at
-# 100.0000, so the last price is known; then, while the simulator lingers:
+# exsim's order port (a SoupBinTCP session over TCP) and paper fills, driven
+# by the small test client from the gateway namespace, one connection and
+# login per order.  The feed is a price file of 20 trades all at 100.0000,
+# so the last price is known; then, while the simulator lingers:
 #   marketable buy 300 @ 100.0100      -> Accepted, Executed 300 @ 100.0000
 #   non-marketable buy 100 @ 99.9900   -> Accepted, Canceled 100 reason I
 #   marketable sell 100 @ 99.9900      -> Accepted, Executed 100 @ 100.0000
 #   unknown symbol                     -> Rejected reason S (no Accepted)
-#   8 bytes of junk                    -> no reply, counted unreadable
+#   a 'U' packet of 5 bytes            -> no reply, counted unreadable
 #   an Enter Order with a bad length   -> Rejected reason O with its token
-# Replies are decoded by the client (fields checked here); then SIGTERM
+# Replies are decoded by the client (fields checked here), numbered 1, 2,
+# 3 ... across the connections of the session; then SIGTERM
 # ends the run early, and the summary must still come, with end of session
 # on the feed, positions and cash as booked, a wire-to-wire figure for each
 # order, and an order log whose send times match the tick record.
@@ -59,35 +61,37 @@ test_orders_get_the_replies_of_paper_fills() {
 	order buy_fill --side B --price 1000100 --shares 300 --seq "$last" --num 1 ||
 		fail "buy_fill: client exit $?"
 	t=$(token buy_fill)
-	has buy_fill "^A token=$t side=B shares=300 stock=AAPL price=1000100 tif=0 firm=TEST display=Y ref=1 capacity=A iso=N min_qty=0 cross=N state=L ts=[0-9]+$" "Accepted, fields echoed"
-	has buy_fill "^E token=$t shares=300 price=1000000 liquidity=R match=1 ts=[0-9]+$" "Executed 300 at the last price 100.0000"
+	has buy_fill "^login accepted session=EXSIM00001 seq=1$" "logged in, the session's first message next"
+	has buy_fill "^A token=$t side=B shares=300 stock=AAPL price=1000100 tif=0 firm=TEST display=Y ref=1 capacity=A iso=N min_qty=0 cross=N state=L ts=[0-9]+ seq=1$" "Accepted, fields echoed, message 1"
+	has buy_fill "^E token=$t shares=300 price=1000000 liquidity=R match=1 ts=[0-9]+ seq=2$" "Executed 300 at the last price 100.0000, message 2"
 
 	order buy_cancel --side B --price 999900 --shares 100 --seq "$last" --num 2 ||
 		fail "buy_cancel: client exit $?"
 	t=$(token buy_cancel)
 	has buy_cancel "^A token=$t side=B shares=100 stock=AAPL price=999900 .* ref=2 .*state=L" "Accepted"
-	has buy_cancel "^C token=$t decrement=100 reason=I ts=[0-9]+$" "Canceled 100, reason I (not marketable)"
+	has buy_cancel "^C token=$t decrement=100 reason=I ts=[0-9]+ seq=4$" "Canceled 100, reason I (not marketable)"
 
 	order sell_fill --side S --price 999900 --shares 100 --seq "$last" --num 3 ||
 		fail "sell_fill: client exit $?"
 	t=$(token sell_fill)
 	has sell_fill "^A token=$t side=S shares=100 stock=AAPL price=999900 .* ref=3 " "Accepted"
-	has sell_fill "^E token=$t shares=100 price=1000000 liquidity=R match=2 ts=[0-9]+$" "Executed 100 at 100.0000"
+	has sell_fill "^E token=$t shares=100 price=1000000 liquidity=R match=2 ts=[0-9]+ seq=6$" "Executed 100 at 100.0000"
 
 	order unknown --symbol ZZZZ --side B --price 1000000 --seq "$last" --num 4 ||
 		fail "unknown: client exit $?"
 	t=$(token unknown)
-	has unknown "^J token=$t reason=S ts=[0-9]+$" "Rejected, reason S (unknown symbol)"
+	has unknown "^J token=$t reason=S ts=[0-9]+ seq=7$" "Rejected, reason S (unknown symbol)"
 	grep -q '^A ' "$T_TMP/unknown" && fail "unknown: an Accepted came before the reject"
 
-	order junk --raw 0005554f41424344 --expect-none --timeout-ms 500 ||
+	# 'U' with 4 bytes: 'O' and no token.
+	order junk --raw 0005554f414243 --expect-none --timeout-ms 500 ||
 		fail "junk: answered: $(cat "$T_TMP/junk")"
-	has junk "^no reply$" "no reply to 8 bytes of junk"
+	has junk "^result=ok$" "no reply to an unreadable 'U' packet"
 
-	# 'U' 'O' and a readable token, but the packet length says 16 for 20 bytes.
-	hex=0010554f$(printf 'MALFORMED00001' | od -An -tx1 | tr -d ' \n')0000
+	# 'U' 'O' and a readable token, but 17 bytes: not an Enter Order's 49.
+	hex=0012554f$(printf 'MALFORMED00001' | od -An -tx1 | tr -d ' \n')0000
 	order badlen --raw "$hex" --timeout-ms 2000 || fail "badlen: client exit $?"
-	has badlen "^J token=MALFORMED00001 reason=O ts=[0-9]+$" "Rejected, reason O, with its token"
+	has badlen "^J token=MALFORMED00001 reason=O ts=[0-9]+ seq=8$" "Rejected, reason O, with its token"
 }
 
 test_sigterm_ends_with_the_summary_and_the_order_log() {
@@ -104,7 +108,7 @@ test_sigterm_ends_with_the_summary_and_the_order_log() {
 
 	J=$T_TMP/sim.json
 	expect_eq "json interrupted" "$(j "$J" .interrupted)" true
-	expect_eq "datagrams" "$(j "$J" .orders.datagrams)" 6
+	expect_eq "'U' packets" "$(j "$J" .orders.packets)" 6
 	expect_eq "orders received" "$(j "$J" .orders.received)" 4
 	expect_eq "filled" "$(j "$J" .orders.filled)" 2
 	expect_eq "canceled" "$(j "$J" .orders.canceled)" 1
@@ -113,6 +117,10 @@ test_sigterm_ends_with_the_summary_and_the_order_log() {
 	expect_eq "malformed, rejected" "$(j "$J" .orders.malformed)" 1
 	expect_eq "unreadable, dropped" "$(j "$J" .orders.unreadable)" 1
 	expect_eq "replies (A E, A C, A E, J, J)" "$(j "$J" .orders.replies)" 8
+	expect_eq "the session: one account, 8 messages" "$(j "$J" '.soup.sessions[0] | "\(.user) \(.messages)"')" "T2TG 8"
+	expect_eq "logins accepted, logged out (the no-reply client just closed)" \
+		"$(j "$J" '"\(.soup.logins.accepted) \(.soup.closed.logout) \(.soup.closed.peer)"')" "6 5 1"
+	expect_eq "duplicate tokens" "$(j "$J" .orders.dup_tokens)" 0
 	expect_eq "AAPL position" "$(j "$J" '.positions[0].position')" 200
 	expect_eq "AAPL cash (Price(4) x shares)" "$(j "$J" '.positions[0].cash')" -200000000
 	expect_eq "AAPL pnl at 100.0000" "$(j "$J" '.positions[0].pnl')" 0
