@@ -73,7 +73,7 @@ run() {
 		( while sleep 0.1; do curl -sf "http://127.0.0.1:$port/api/state" >/dev/null; done ) &
 		poll_pid=$!
 	fi
-	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --noise "$noise" --symbols AAPL,MSFT,NVDA \
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --wait-login 5000 --noise "$noise" --symbols AAPL,MSFT,NVDA \
 		--count 40000 --rate 10000 --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 		--order-port "$RIG_ORDER_PORT" --cpu 0 -q --json "$out/$name_run.ex.json" \
 		>"$out/$name_run.ex.txt" 2>&1

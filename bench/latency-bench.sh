@@ -155,7 +155,7 @@ run_floor() {	# run_floor DIR MODE RATE COUNT [t2t-floor options]
 	# One tick per packet: the floor answers each packet's first trade print.
 	# A second of grace: a floor held up at the end still has its last
 	# answers counted (the check wants every one).
-	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --wait-login 5000 --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--symbols AAPL,MSFT,NVDA --count "$count" --rate "$rate" --max-per-packet 1 \
 		--grace 1000 \

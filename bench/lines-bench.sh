@@ -51,7 +51,7 @@ run() {
 		>"$out/$name.gw.txt" 2>"$out/$name.gw.err" &
 	gw_pid=$!
 	gw_wait_ready "$out/$name.gw.err" "$gw_pid" || { cat "$out/$name.gw.err" >&2; exit 1; }
-	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --stamp mono --feed "$RIG_GROUP" \
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --wait-login 5000 --stamp mono --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --symbols AAPL,MSFT \
 		--count 20000 --rate 5000 --max-per-packet 1 --drop-rate 0.05 \
 		--line-b "$RIG_GROUP_B:$RIG_FEED_PORT" --b-delay-us 30 --cpu 0 -q \

@@ -269,6 +269,8 @@ static void tcp_counters(struct counters *t, const struct gw_report *r)
 	NUM("tcp", "retransmissions", s->retrans_segs);
 	NUM("tcp", "rto_expiries", s->rto_expiries);
 	NUM("tcp", "fast_retransmits", s->fast_retrans);
+	NUM("tcp", "tail_loss_probes", s->tlp_probes);
+	NUM("tcp", "sack_acks", s->sack_acks);
 	NUM("tcp", "dup_acks", s->dup_acks);
 	NUM("tcp", "ooo_held", s->ooo_held);
 	NUM("tcp", "ooo_dropped", s->ooo_dropped);

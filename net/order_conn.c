@@ -64,6 +64,12 @@ void order_session_defaults(struct order_conn_cfg *c)
 	c->rto_init_ns = 1000 * 1000000ull;
 	c->retries = 8;
 	c->ack_delay_ns = 200 * 1000ull;
+	/*
+	 * Several of an answered order's round trips on a venue link (tens of
+	 * microseconds), far below the RTO; a probe sent for nothing costs the
+	 * peer a duplicate segment, not a duplicate order.
+	 */
+	c->tlp_min_ns = 500 * 1000ull;
 	c->connect_timeout_ns = 2000 * 1000000ull;
 	c->backoff_min_ns = 20 * 1000000ull;
 	c->backoff_max_ns = 1000 * 1000000ull;
@@ -96,6 +102,7 @@ int order_conn_init(struct order_conn *oc, const struct order_conn_cfg *cfg,
 			.rcv_wnd = 65535, .rto_init_ns = cfg->rto_init_ns,
 			.rto_min_ns = cfg->rto_min_ns, .rto_max_ns = cfg->rto_max_ns,
 			.max_retries = cfg->retries, .ack_delay_ns = cfg->ack_delay_ns,
+			.tlp_min_ns = cfg->tlp_min_ns,
 		};
 
 		tcp_init(oc->tcp, &t, tx);

@@ -80,6 +80,7 @@ struct order_conn_cfg {
 	uint64_t rto_init_ns, rto_min_ns, rto_max_ns;
 	uint32_t retries;
 	uint64_t ack_delay_ns;
+	uint64_t tlp_min_ns;		/* own stack: an order's loss probe, at the soonest */
 	uint64_t connect_timeout_ns;	/* kernel stack: a connect still pending */
 	uint64_t backoff_min_ns, backoff_max_ns;
 	uint64_t close_ns;		/* at shutdown: logout, FIN, and the peer's */
@@ -138,7 +139,8 @@ struct order_conn {
  * The defaults a user of the session starts from: the own stack, login
  * T2TG:secret (the rig's simulator's too), the current session, the
  * contract's 1 s heartbeat and 15 s silence rule, RTO 50 ms to 1 s (1 s
- * before any sample, RFC 6298), 8 retries, a 0.2 ms ACK delay, reconnects
+ * before any sample, RFC 6298), 8 retries, a 0.2 ms ACK delay, an order's
+ * loss probe after 0.5 ms at the soonest, reconnects
  * after 20 ms doubling to 1 s, 2 s for a kernel connect, 200 ms to close.
  */
 void order_session_defaults(struct order_conn_cfg *c);

@@ -70,28 +70,89 @@ static void sbuf_get(const struct tcp_conn *c, uint32_t seq, uint8_t *dst, uint3
 	memcpy(dst + first, c->sbuf, len - first);
 }
 
+/* The held segments as SACK blocks at @opt, newest first; the option's length. */
+static size_t sack_option(struct tcp_conn *c, uint8_t *opt)
+{
+	uint32_t lo[TCP_OOO_SLOTS], hi[TCP_OOO_SLOTS];
+	unsigned int n = 0, first = 0, k = 0;
+
+	/* The held ranges, in sequence order, merged where they touch. */
+	for (int i = 0; i < TCP_OOO_SLOTS; i++) {
+		const struct tcp_ooo *o = &c->ooo[i];
+		unsigned int j;
+
+		if (!o->used)
+			continue;
+		for (j = n; j > 0 && tcp_seq_gt(lo[j - 1], o->seq); j--) {
+			lo[j] = lo[j - 1];
+			hi[j] = hi[j - 1];
+		}
+		lo[j] = o->seq;
+		hi[j] = o->seq + o->len;
+		n++;
+	}
+	for (unsigned int i = 1; i < n; i++) {
+		if (tcp_seq_le(lo[i], hi[k])) {
+			if (tcp_seq_gt(hi[i], hi[k]))
+				hi[k] = hi[i];
+		} else {
+			k++;
+			lo[k] = lo[i];
+			hi[k] = hi[i];
+		}
+	}
+	n = n ? k + 1 : 0;
+	if (!n)
+		return 0;
+	for (unsigned int i = 0; i < n; i++)
+		if (tcp_seq_le(lo[i], c->last_ooo) && tcp_seq_lt(c->last_ooo, hi[i]))
+			first = i;
+	opt[0] = TCP_OPT_NOP;
+	opt[1] = TCP_OPT_NOP;
+	opt[2] = TCP_OPT_SACK;
+	/* The newest first (RFC 2018 4), then the others from the highest down. */
+	k = 0;
+	for (unsigned int i = 0; i < n && k < 4; i++) {
+		unsigned int b = i == 0 ? first : (first + n - i) % n;
+
+		be32_store(opt + 4 + 8 * k, lo[b]);
+		be32_store(opt + 8 + 8 * k, hi[b]);
+		k++;
+	}
+	opt[3] = (uint8_t)(2 + 8 * k);
+	return 4 + 8 * k;
+}
+
 /*
- * One segment: @len payload bytes from sbuf at @seq (0: none), options for
- * a SYN.  False when no TX frame was free (counted; the caller retries).
+ * One segment: @len payload bytes from sbuf at @seq (0: none), the SYN's
+ * options, or SACK blocks while segments are held.  False when no TX
+ * frame was free (counted; the caller retries).
  */
 static bool emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags,
 		 uint32_t len)
 {
-	uint8_t opt[TCP_OPT_MSS_LEN];
 	size_t opt_len = 0, flen;
 	uint64_t handle, sum = 0;
 	uint8_t *frame = c->tx.frame(c->tx.ctx, &handle);
+	uint8_t *opt;
 
 	if (!frame) {
 		c->st.no_frame++;
 		return false;
 	}
+	opt = frame + FRAME_TCP_HDR_LEN;
 	if (flags & TCP_SYN) {
 		opt[0] = TCP_OPT_MSS;
 		opt[1] = TCP_OPT_MSS_LEN;
 		be16_store(opt + 2, c->cfg.mss);
-		opt_len = sizeof(opt);
-		memcpy(frame + FRAME_TCP_HDR_LEN, opt, opt_len);
+		opt[4] = TCP_OPT_NOP;
+		opt[5] = TCP_OPT_NOP;
+		opt[6] = TCP_OPT_SACK_PERM;
+		opt[7] = TCP_OPT_SACK_PERM_LEN;
+		opt_len = 8;
+	} else if (c->sack_ok && (flags & TCP_ACK) && !(flags & TCP_RST)) {
+		opt_len = sack_option(c, opt);
+		c->st.sack_acks += opt_len != 0;
 	}
 	if (len) {
 		uint8_t *p = frame + FRAME_TCP_HDR_LEN + opt_len;
@@ -158,6 +219,10 @@ int tcp_connect(struct tcp_conn *c, uint16_t local_port, uint32_t iss, uint64_t 
 	c->in_recovery = false;
 	c->persist_at = 0;
 	c->persist_backoff = c->probes = 0;
+	c->tlp_at = 0;
+	c->tlp_end = iss + 1;
+	c->sack_ok = false;
+	c->last_ooo = 0;
 	c->rd_n = c->rd_i = 0;
 	for (int i = 0; i < TCP_OOO_SLOTS; i++)
 		c->ooo[i].used = false;
@@ -353,6 +418,7 @@ static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t
 	c->snd_wnd = s->win;
 	c->snd_wl1 = s->seq;
 	c->snd_wl2 = s->ack;
+	c->sack_ok = s->sack_ok;
 	c->mss = s->mss ? s->mss : TCP_DEFAULT_MSS;
 	if (c->mss > c->cfg.mss)
 		c->mss = c->cfg.mss;
@@ -406,6 +472,8 @@ static void ack_advances(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 	c->retries = 0;
 	c->dupacks = 0;
 	c->rto_at = c->snd_una == c->snd_max ? 0 : now + c->rto;
+	if (tcp_seq_ge(c->snd_una, c->tlp_end))
+		c->tlp_at = 0;
 	if (c->in_recovery) {
 		if (tcp_seq_ge(s->ack, c->recover))
 			c->in_recovery = false;
@@ -439,7 +507,13 @@ static bool process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint32_t se
 	} else if (s->ack == c->snd_una && c->snd_una != c->snd_max && !seg_len &&
 		   s->win == c->snd_wnd) {
 		c->st.dup_acks++;
-		if (++c->dupacks == 3 && !c->in_recovery) {
+		/*
+		 * Three duplicates, or one that SACKs bytes beyond the hole:
+		 * orders are few in flight, so three rarely come (RFC 5827's
+		 * early retransmit, with the peer's SACK as the evidence).
+		 */
+		if ((++c->dupacks == 3 || (s->nsack && tcp_seq_gt(s->sack_right, c->snd_una))) &&
+		    !c->in_recovery) {
 			c->in_recovery = true;
 			c->recover = c->snd_max;
 			c->st.fast_retrans++;
@@ -496,6 +570,7 @@ static void hold(struct tcp_conn *c, uint32_t seq, const uint8_t *p, uint32_t le
 	o->len = (uint16_t)len;
 	o->fin = fin;
 	memcpy(o->data, p, len);
+	c->last_ooo = seq;
 	c->st.ooo_held++;
 }
 
@@ -590,10 +665,13 @@ static void process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 		return;
 	}
 	if (len) {
+		uint32_t before = c->rd_n;
+
 		deliver(c, p, len);
 		if (drain_held(c))
 			fin = true;
-		if (c->unacked >= 2u * c->mss)
+		/* A hole filled is acknowledged at once (RFC 5681 4.2), as is a lot. */
+		if (c->rd_n > before + 1 || c->unacked >= 2u * c->mss)
 			c->ack_now = true;
 		else if (!c->ack_due)
 			c->ack_due = now + c->cfg.ack_delay_ns;
@@ -663,6 +741,7 @@ static void rto_expired(struct tcp_conn *c, uint64_t now)
 	c->retries++;
 	c->rto = min_u64(c->rto * 2, c->cfg.rto_max_ns);
 	c->rto_at = now + c->rto;
+	c->tlp_at = 0;
 	c->dupacks = 0;
 	c->in_recovery = false;
 	c->timing = false;
@@ -673,6 +752,23 @@ static void rto_expired(struct tcp_conn *c, uint64_t now)
 	/* Go back: everything from snd_una is sent again as the window allows. */
 	c->snd_nxt = c->snd_una;
 	tcp_output(c, now);
+}
+
+/* The orders' tail loss probe: the segment that ends them, once more. */
+static void probe_tail(struct tcp_conn *c)
+{
+	uint32_t start = c->snd_una, n;
+
+	if (!tcp_seq_lt(c->snd_una, c->tlp_end) || c->in_recovery || !sends_data(c))
+		return;
+	if (c->tlp_end - start > c->mss)
+		start = c->tlp_end - c->mss;
+	n = c->tlp_end - start;
+	c->timing = false;	/* Karn */
+	if (emit(c, start, c->rcv_nxt, TCP_ACK | TCP_PSH, n)) {
+		c->st.tlp_probes++;
+		c->st.retrans_segs++;
+	}
 }
 
 /* The persist timer: a probe that makes the peer tell its window. */
@@ -699,6 +795,10 @@ void tcp_timers(struct tcp_conn *c, uint64_t now)
 		rto_expired(c, now);
 		if (c->state == TCPS_CLOSED)
 			return;
+	}
+	if (c->tlp_at && now >= c->tlp_at) {
+		c->tlp_at = 0;
+		probe_tail(c);
 	}
 	if (c->persist_at && now >= c->persist_at) {
 		if (c->snd_wnd || c->snd_una != c->snd_max || c->snd_nxt == c->snd_end)

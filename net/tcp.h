@@ -8,10 +8,14 @@
  *
  * What it does, and the policies where RFC 9293 leaves a choice:
  *
- * - Handshake: SYN with the MSS option only (no window scaling, SACK or
- *   timestamps: a session carries a few kilobytes a second, and a 64 KB
- *   window covers the replay of a day at a veth round trip).  ISN from the
- *   caller.
+ * - Handshake: SYN with the MSS and SACK-permitted options (no window
+ *   scaling or timestamps: a session carries a few kilobytes a second, and
+ *   a 64 KB window covers the replay of a day at a veth round trip).  ISN
+ *   from the caller.
+ * - SACK, receive side (RFC 2018): while segments are held, every ACK names
+ *   them (up to four blocks, the newest first), so a peer's RACK-TLP
+ *   (Linux: only with SACK) resends a lost reply after a round trip or two
+ *   instead of its 200 ms RTO.  The peer's own SACK blocks are not used.
  * - Receive: bytes are delivered in order (tcp_read()).  A segment ahead of
  *   the next expected byte is held (TCP_OOO_SLOTS segments of up to
  *   TCP_OOO_MAX bytes, copied) and acknowledged again at once, so the
@@ -24,8 +28,8 @@
  *   heartbeat to carry it (replies come in bursts of two or three segments
  *   per order: one ACK for all, no TX kick on the hot core per reply);
  *   at once for two full-sized segments unacknowledged (RFC 9293
- *   3.8.6.3), an out-of-order or duplicate segment, a FIN, a SYN-ACK or
- *   anything unacceptable.  The delay stays far below the peer's minimum
+ *   3.8.6.3), an out-of-order or duplicate segment, one that fills a hole,
+ *   a FIN, a SYN-ACK or anything unacceptable.  The delay stays far below the peer's minimum
  *   RTO (Linux: 200 ms) and its tail-loss probe (10 ms).
  * - Send: never a byte beyond the peer's window (snd_una + snd_wnd).  A
  *   window too small for what is queued is a stall (counted once per
@@ -37,9 +41,16 @@
  *   no sample from a retransmitted one), clamped to [rto_min, rto_max],
  *   doubled on every expiry; an expiry resends from snd_una (go-back-N);
  *   the connection is declared lost after max_retries expiries in a row
- *   (and a RST sent).  Fast retransmit on the third duplicate ACK, with
- *   NewReno's partial-ACK rule (an ACK inside the recovery window resends
- *   the next hole at once).
+ *   (and a RST sent).  Fast retransmit on the third duplicate ACK, or on
+ *   the first whose SACK blocks show bytes received beyond the hole (few
+ *   orders are in flight: three duplicates rarely come), with NewReno's
+ *   partial-ACK rule (an ACK inside the recovery window resends the next
+ *   hole at once).  An order's segment has a tail loss probe
+ *   (RFC 8985's, for orders only): unacknowledged max(2 SRTT, tlp_min)
+ *   after it left, it is sent again; the exchange answers an order in
+ *   microseconds, and alone in flight a lost one would wait for the RTO
+ *   (orders are sparse: no duplicate ACKs come).  Heartbeats and the login,
+ *   which a peer may ACK only after its delayed-ACK timer, have none.
  * - RST: accepted only at exactly rcv_nxt; elsewhere in the window it
  *   draws a challenge ACK (RFC 5961), as does a SYN.  A segment for a
  *   closed connection is answered with a RST (RFC 9293 3.10.7.1).
@@ -101,6 +112,7 @@ struct tcp_cfg {
 	uint64_t rto_max_ns;
 	uint32_t max_retries;		/* expiries in a row: lost */
 	uint64_t ack_delay_ns;		/* longest a pure ACK waits */
+	uint64_t tlp_min_ns;		/* an order's loss probe, at the soonest; 0: none */
 };
 
 /* Cumulative over every connection made with the same struct. */
@@ -124,6 +136,8 @@ struct tcp_stats {
 	uint64_t bad_ack;		/* acknowledging what was never sent */
 	uint64_t no_frame;		/* a segment that found no TX frame */
 	uint64_t rtt_samples;
+	uint64_t tlp_probes;		/* orders' segments sent again by the probe */
+	uint64_t sack_acks;		/* ACKs that named held segments */
 };
 
 /*
@@ -156,6 +170,7 @@ struct tcp_conn {
 	uint8_t state;			/* enum tcp_state */
 	uint8_t why;			/* enum tcp_why */
 	uint16_t mss;			/* what we send: min(peer's, ours) */
+	bool sack_ok;			/* the peer takes SACK blocks */
 
 	/* send side: [snd_una, snd_end) is in sbuf; a FIN follows at snd_end */
 	uint32_t iss;
@@ -166,6 +181,7 @@ struct tcp_conn {
 
 	/* receive side */
 	uint32_t irs, rcv_nxt;
+	uint32_t last_ooo;		/* the newest held segment's first byte */
 	uint32_t unacked;		/* bytes received since our last ACK */
 	bool ack_now;
 	uint64_t ack_due;		/* 0: no ACK owed */
@@ -181,6 +197,8 @@ struct tcp_conn {
 	uint32_t dupacks;
 	bool in_recovery;		/* fast retransmit until recover is acked */
 	uint32_t recover;
+	uint64_t tlp_at;		/* the orders' loss probe; 0: none */
+	uint32_t tlp_end;		/* ... for the bytes before this */
 	uint64_t persist_at;
 	uint32_t persist_backoff;	/* probes since the window closed */
 	uint32_t probes;		/* probes since the peer's last ACK */
@@ -311,6 +329,9 @@ static inline int tcp_send_built(struct tcp_conn *c, uint8_t *frame, uint32_t le
 	}
 	if (!c->rto_at)
 		c->rto_at = now + c->rto;
+	if (c->cfg.tlp_min_ns && !c->tlp_at)
+		c->tlp_at = now + (2 * c->srtt > c->cfg.tlp_min_ns ? 2 * c->srtt : c->cfg.tlp_min_ns);
+	c->tlp_end = end;
 	c->snd_end = c->snd_nxt = c->snd_max = end;
 	c->ack_now = false;
 	c->ack_due = 0;

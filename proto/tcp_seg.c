@@ -38,8 +38,8 @@ void tcp_template_init(struct tcp_template *t, const struct frame_endpoint *src,
 	t->tcp_sum = csum_partial(tcp, 4, t->tcp_sum);
 }
 
-/* The MSS option of a SYN, if any; PROTO_E_TCP_HDR when an option overruns. */
-static int parse_options(const uint8_t *opt, size_t len, uint16_t *mss)
+/* The options a SYN may carry; PROTO_E_TCP_HDR when an option overruns. */
+static int parse_options(const uint8_t *opt, size_t len, struct tcp_seg *s)
 {
 	size_t i = 0;
 
@@ -58,7 +58,16 @@ static int parse_options(const uint8_t *opt, size_t len, uint16_t *mss)
 		if (olen < 2 || i + olen > len)
 			return PROTO_E_TCP_HDR;
 		if (kind == TCP_OPT_MSS && olen == TCP_OPT_MSS_LEN)
-			*mss = be16_load(opt + i + 2);
+			s->mss = be16_load(opt + i + 2);
+		else if (kind == TCP_OPT_SACK_PERM && olen == TCP_OPT_SACK_PERM_LEN)
+			s->sack_ok = 1;
+		else if (kind == TCP_OPT_SACK && olen >= 10 && (olen - 2) % 8 == 0)
+			for (uint8_t b = 0; b < (olen - 2) / 8; b++) {
+				uint32_t right = be32_load(opt + i + 6 + 8 * b);
+
+				if (!s->nsack++ || tcp_seq_gt(right, s->sack_right))
+					s->sack_right = right;
+			}
 		i += olen;
 	}
 	return 0;
@@ -78,7 +87,10 @@ int tcp_seg_parse(const struct frame_ip4 *ip, struct tcp_seg *s)
 		return PROTO_E_TCP_HDR;
 
 	s->mss = 0;
-	if (hlen > TCP_HDR_LEN && parse_options(tcp + TCP_HDR_LEN, hlen - TCP_HDR_LEN, &s->mss))
+	s->sack_ok = 0;
+	s->nsack = 0;
+	s->sack_right = 0;
+	if (hlen > TCP_HDR_LEN && parse_options(tcp + TCP_HDR_LEN, hlen - TCP_HDR_LEN, s))
 		return PROTO_E_TCP_HDR;
 	s->ip = ip->ip;
 	s->tcp = tcp;

@@ -10,9 +10,9 @@
  * the two checksums are written, and the TCP checksum adds the payload's
  * sum, which the caller may already have (it built the payload).
  *
- * RX: tcp_seg_parse() checks the header's lengths and reads the MSS option
- * of a SYN; tcp_seg_verify() checks both checksums (in copy mode nothing
- * else has).
+ * RX: tcp_seg_parse() checks the header's lengths and reads the MSS and
+ * SACK-permitted options of a SYN and the SACK blocks of an ACK;
+ * tcp_seg_verify() checks both checksums (in copy mode nothing else has).
  */
 #ifndef PROTO_TCP_SEG_H
 #define PROTO_TCP_SEG_H
@@ -52,6 +52,9 @@
 #define TCP_OPT_NOP		1
 #define TCP_OPT_MSS		2
 #define TCP_OPT_MSS_LEN		4
+#define TCP_OPT_SACK_PERM	4
+#define TCP_OPT_SACK_PERM_LEN	2
+#define TCP_OPT_SACK		5
 
 #define IPPROTO_TCP_NUM		6
 
@@ -73,6 +76,9 @@ struct tcp_seg {
 	uint16_t win;
 	uint8_t flags;
 	uint16_t mss;		/* a SYN's MSS option; 0: none */
+	uint8_t sack_ok;	/* a SYN's SACK-permitted option */
+	uint8_t nsack;		/* SACK blocks in the segment */
+	uint32_t sack_right;	/* the highest right edge among them */
 };
 
 /*

@@ -138,6 +138,7 @@ run_seed() {
 		--order-port "$RIG_ORDER_PORT" --line-b "$RIG_GROUP_B:$RIG_FEED_PORT" \
 		--symbols "$SYMS" --seed "$s" --count "$messages" --rate "$rate" --fault-seed "$s" \
 		$faults --linger 1000 --grace "$grace" --cpu 0 -q --json "$d/ex.json" \
+		$([ "$late" = 0 ] && echo --wait-login 5000) \
 		>"$d/ex.txt" 2>"$d/ex.err" &
 	ex_pid=$!
 	if [ "$late" != 0 ]; then

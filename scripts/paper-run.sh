@@ -195,7 +195,7 @@ run_path() {
 
 	if [ -n "$day" ]; then
 		# The day's own timestamps (time of day) go out as they are.
-		ip netns exec "$RIG_NS_EX" build/t2t-exsim --replay "$day" --speed "$speed" \
+		ip netns exec "$RIG_NS_EX" build/t2t-exsim --replay "$day" --speed "$speed" --wait-login 5000 --grace 600 \
 			${day_symbols:+--symbols "$day_symbols"} --feed "$RIG_GROUP" \
 			--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --cpu 0 -q \
 			"${exsim_extra[@]}" --json "$base.ex.json" --orders-log "$base.ex_orders.csv" \
@@ -203,7 +203,7 @@ run_path() {
 	else
 		# The simulator stamps this host's monotonic clock (and says so to
 		# the gateway, --feed-clock mono): wire-to-wire is measured on the rig.
-		ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --feed "$RIG_GROUP" \
+		ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --wait-login 5000 --grace 600 --feed "$RIG_GROUP" \
 			--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 			--symbols "$ex_symbols" --count "$count" --rate "$rate" --stamp mono --cpu 0 -q \
 			"${exsim_extra[@]}" --record "$base.ticks.csv" \

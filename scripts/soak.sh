@@ -156,7 +156,7 @@ ex_opts=(--noise "$noise")
 [ -n "$mpp" ] && ex_opts+=(--max-per-packet "$mpp")
 start=$(date +%s)
 t_pub=$(date +%s.%N)
-ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
+ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --wait-login 5000 --feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" \
 	--order-port "$RIG_ORDER_PORT" --symbols "$ex_symbols" --rate "$rate" --stamp mono \
 	--duration "$seconds" --cpu 0 -q "${ex_opts[@]}" --record "$out/ex.ticks.csv" \
 	--json "$out/ex.json" --orders-log "$out/ex.orders.csv" \

@@ -91,6 +91,7 @@ struct exsim_cfg {
 	int stamp_mono;			/* timestamps: 0 time of day, 1 CLOCK_MONOTONIC */
 
 	uint32_t warmup_ms;
+	uint32_t wait_login_ms;		/* the session starts once a client logged in */
 	uint32_t linger_ms;
 	uint32_t grace_ms;
 	uint32_t heartbeat_ms;

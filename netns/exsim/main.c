@@ -242,7 +242,7 @@ static void publish(struct loop *L, uint64_t dur_end)
 
 /*
  * The end: a heartbeat, then end of session, three times (no more
- * heartbeats); the order session ends with the feed's (End of Session).
+ * heartbeats); the order session ends after --grace (run_session()).
  */
 static void end_session(struct loop *L)
 {
@@ -253,7 +253,6 @@ static void end_session(struct loop *L)
 		feed_end_of_session(L->r->feed);
 	/* Delayed packets still waiting go now: nothing is left unsent. */
 	feed_flush_lines(L->r->feed, mono_ns(), true);
-	sink_end(L->r->sink, mono_ns());
 	L->ended = true;
 }
 
@@ -639,10 +638,24 @@ static void init_loop(struct loop *L, struct sim *S)
 }
 
 /* The session of the source, --grace, the last orders: 0 or the exit status. */
+/* --wait-login: serve the ports until a client is logged in, or the time is up. */
+static void wait_login(struct sim *S, struct loop *L)
+{
+	uint64_t end = mono_ns() + (uint64_t)S->cfg.wait_login_ms * NS_PER_MS;
+
+	/* Nothing published yet: no feed heartbeats while waiting. */
+	L->ended = true;
+	while (!stop && !S->sink.srv.st.login_accepted && mono_ns() < end)
+		wait_until(L, mono_ns() + NS_PER_MS);
+	L->ended = false;
+}
+
 static int run_session(struct sim *S, struct loop *L)
 {
 	int rc;
 
+	if (S->cfg.wait_login_ms)
+		wait_login(S, L);
 	S->run.t_start = mono_ns();
 	L->next_progress = S->run.t_start + NS_PER_SEC;
 	attack_before_session(&S->attack);
@@ -657,8 +670,13 @@ static int run_session(struct sim *S, struct loop *L)
 		rc = run_replay(S, L);
 		break;
 	}
+	/*
+	 * Orders still on their way are served through --grace; then the
+	 * order session ends too (End of Session), and its last words go out.
+	 */
 	if (!stop)
 		wait_until(L, mono_ns() + (uint64_t)S->cfg.grace_ms * NS_PER_MS);
+	sink_end(&S->sink, mono_ns());
 	sink_poll(&S->sink, UINT32_MAX, mono_ns());
 	rereq_poll(&S->rereq, UINT32_MAX);
 	S->run.t_end = mono_ns();

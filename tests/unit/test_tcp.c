@@ -9,8 +9,9 @@
  * zero-window probes; RFC 6298's RTO and its backoff, a connection lost
  * after the retries; fast retransmit and NewReno's partial ACK; RST and
  * SYN at and beside rcv_nxt (RFC 5961); both closes; a RST for a closed
- * connection; the hot path's frame; sequence numbers across 2^32; and two
- * byte streams through a channel that drops, doubles and reorders.
+ * connection; the hot path's frame; SACK blocks for held segments; the
+ * orders' tail loss probe; sequence numbers across 2^32; and two byte
+ * streams through a channel that drops, doubles and reorders.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -64,7 +65,7 @@ static void reset_out(void)
 static const struct tcp_cfg cfg = {
 	.local = me, .remote = peer, .mss = 1460, .rcv_wnd = 65535,
 	.rto_init_ns = 1000 * MS, .rto_min_ns = 10 * MS, .rto_max_ns = 1000 * MS,
-	.max_retries = 4, .ack_delay_ns = 200 * US,
+	.max_retries = 4, .ack_delay_ns = 200 * US, .tlp_min_ns = 2 * MS,
 };
 
 static int setup(void **state)
@@ -545,6 +546,39 @@ static void test_fast_retransmit_and_partial_ack(void **state)
 	assert_int_equal(c->rto_at, 0);
 }
 
+/* Two orders out, the first lost: the peer's first duplicate ACK SACKs the second. */
+static void test_sack_evidence_retransmits_at_once(void **state)
+{
+	uint8_t opt[12] = { TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK, 10 };
+
+	(void)state;
+	connect_at(0, 1000, 65535);
+	tcp_write(c, "order-one!order-two!", 20);
+	c->mss = 10;
+	tcp_output(c, 1 * MS);
+	assert_int_equal(n_out, 2);
+	/* A duplicate ACK without SACK: not yet. */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 1, 65535, NULL, 0, 2 * MS);
+	assert_int_equal(n_out, 2);
+	/* One that SACKs the second order: the first goes again now. */
+	be32_store(opt + 4, ISS + 11);
+	be32_store(opt + 8, ISS + 21);
+	peer_send(TCP_ACK, IRS + 1, ISS + 1, 65535, NULL, 0, opt, sizeof(opt), 2 * MS);
+	assert_int_equal(n_out, 3);
+	assert_int_equal(last_sent().seq, ISS + 1);
+	assert_int_equal(last_sent().len, 10);
+	assert_int_equal(c->st.fast_retrans, 1);
+	/* A D-SACK (a block below the ACK) is no such evidence. */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 21, 65535, NULL, 0, 3 * MS);
+	assert_false(c->in_recovery);
+	tcp_write(c, "x", 1);
+	tcp_output(c, 4 * MS);
+	be32_store(opt + 4, ISS + 1);
+	be32_store(opt + 8, ISS + 11);
+	peer_send(TCP_ACK, IRS + 1, ISS + 21, 65535, NULL, 0, opt, sizeof(opt), 5 * MS);
+	assert_int_equal(c->st.fast_retrans, 1);
+}
+
 static void test_ack_of_unsent_data(void **state)
 {
 	uint8_t got[8];
@@ -678,6 +712,120 @@ static void test_hot_path_frame(void **state)
 	/* Not connected: not taken. */
 	tcp_abort(c, 40 * MS);
 	assert_int_equal(tcp_send_built(c, frame, 10, 0, 40 * MS), -1);
+}
+
+/* The SACK blocks of an ACK: how many, and each (left, right). */
+static unsigned int sack_blocks(const struct tcp_seg *s, uint32_t lo[4], uint32_t hi[4])
+{
+	const uint8_t *o = s->tcp + TCP_HDR_LEN;
+	unsigned int n = 0;
+
+	for (size_t i = 0; i + 1 < (size_t)(s->hdr_len - TCP_HDR_LEN);) {
+		if (o[i] == TCP_OPT_NOP) {
+			i++;
+			continue;
+		}
+		if (o[i] == TCP_OPT_SACK)
+			for (n = 0; n < (o[i + 1] - 2u) / 8; n++) {
+				lo[n] = be32_load(o + i + 2 + 8 * n);
+				hi[n] = be32_load(o + i + 6 + 8 * n);
+			}
+		i += o[i + 1];
+	}
+	return n;
+}
+
+static void test_sack_blocks_name_held_segments(void **state)
+{
+	static const uint8_t opt[8] = { TCP_OPT_MSS, 4, 0x05, 0xb4, TCP_OPT_NOP, TCP_OPT_NOP,
+					TCP_OPT_SACK_PERM, 2 };
+	uint32_t lo[4], hi[4];
+	struct tcp_seg s;
+
+	(void)state;
+	tcp_connect(c, me.port, ISS, 0);
+	s = sent(0);
+	/* The SYN offers SACK: MSS, NOP, NOP, SACK-permitted. */
+	assert_int_equal(s.hdr_len, TCP_HDR_LEN + 8);
+	assert_int_equal(s.sack_ok, 1);
+	peer_send(TCP_SYN | TCP_ACK, IRS, ISS + 1, 65535, NULL, 0, opt, sizeof(opt), 10);
+	assert_true(c->sack_ok);
+	/* Held: 11..20 then 31..40 (newest), then 21..30 joins them. */
+	peer_seg(TCP_ACK, IRS + 11, ISS + 1, 65535, "0123456789", 10, 20);
+	peer_seg(TCP_ACK, IRS + 31, ISS + 1, 65535, "0123456789", 10, 20);
+	s = last_sent();
+	assert_int_equal(s.ack, IRS + 1);
+	assert_int_equal(sack_blocks(&s, lo, hi), 2);
+	assert_int_equal(lo[0], IRS + 31);
+	assert_int_equal(hi[0], IRS + 41);
+	assert_int_equal(lo[1], IRS + 11);
+	assert_int_equal(hi[1], IRS + 21);
+	peer_seg(TCP_ACK, IRS + 21, ISS + 1, 65535, "0123456789", 10, 20);
+	s = last_sent();
+	assert_int_equal(sack_blocks(&s, lo, hi), 1);
+	assert_int_equal(lo[0], IRS + 11);
+	assert_int_equal(hi[0], IRS + 41);
+	/* The hole fills: nothing held, no blocks. */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 1, 65535, "0123456789", 10, 30);
+	s = last_sent();
+	assert_int_equal(s.ack, IRS + 41);
+	assert_int_equal(sack_blocks(&s, lo, hi), 0);
+	assert_int_equal(s.hdr_len, TCP_HDR_LEN);
+	assert_int_equal(c->st.sack_acks, 3);
+}
+
+static void test_sack_only_when_the_peer_takes_it(void **state)
+{
+	uint32_t lo[4], hi[4];
+	struct tcp_seg s;
+
+	(void)state;
+	connect_at(0, 1460, 65535);	/* no SACK-permitted in the SYN-ACK */
+	assert_false(c->sack_ok);
+	peer_seg(TCP_ACK, IRS + 11, ISS + 1, 65535, "0123456789", 10, 20);
+	s = last_sent();
+	assert_int_equal(sack_blocks(&s, lo, hi), 0);
+	assert_int_equal(c->st.sack_acks, 0);
+}
+
+/* An order's segment lost alone: probed long before the RTO; a heartbeat is not. */
+static void test_orders_tail_loss_probe(void **state)
+{
+	static uint8_t frame[FRAME];
+	uint8_t *p = frame + FRAME_TCP_HDR_LEN;
+	uint64_t t = 10 * MS;
+
+	(void)state;
+	connect_at(0, 1460, 65535);	/* SRTT 50 us: the probe at its floor, 2 ms */
+	memcpy(p, "ORDER", 5);
+	assert_int_equal(tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t), FRAME_TCP_HDR_LEN + 5);
+	assert_int_equal(c->tlp_at, t + 2 * MS);
+	tcp_timers(c, t + 2 * MS - 1);
+	assert_int_equal(n_out, 0);
+	tcp_timers(c, t + 2 * MS);
+	assert_int_equal(n_out, 1);
+	assert_int_equal(last_sent().seq, ISS + 1);
+	assert_memory_equal(last_sent().payload, "ORDER", 5);
+	assert_int_equal(c->st.tlp_probes, 1);
+	/* One probe per tail; the RTO stays. */
+	tcp_timers(c, t + 4 * MS);
+	assert_int_equal(c->st.tlp_probes, 1);
+	assert_true(c->rto_at > t + 4 * MS);
+	/* Acknowledged: nothing pending.  A heartbeat arms no probe. */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 6, 65535, NULL, 0, t + 5 * MS);
+	assert_int_equal(c->tlp_at, 0);
+	tcp_write(c, "HB", 2);
+	tcp_output(c, t + 6 * MS);
+	assert_int_equal(c->tlp_at, 0);
+	tcp_timers(c, t + 20 * MS);
+	assert_int_equal(c->st.tlp_probes, 1);
+	/* Answered in time: no probe at all. */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 8, 65535, NULL, 0, t + 21 * MS);
+	memcpy(p, "ORDR2", 5);
+	tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t + 30 * MS);
+	peer_seg(TCP_ACK | TCP_PSH, IRS + 1, ISS + 13, 65535, "reply", 5, t + 30 * MS + 40 * US);
+	tcp_timers(c, t + 40 * MS);
+	assert_int_equal(c->st.tlp_probes, 1);
 }
 
 static void test_sequence_wraps(void **state)
@@ -879,12 +1027,18 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_rtt_estimate, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fast_retransmit_and_partial_ack, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_sack_evidence_retransmits_at_once, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_ack_of_unsent_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rst_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_closed_answers_with_rst, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_peer_closes_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_we_close_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hot_path_frame, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sack_blocks_name_held_segments, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sack_only_when_the_peer_takes_it, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_orders_tail_loss_probe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sequence_wraps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_tx_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lossy_channel, setup, teardown),
