@@ -324,7 +324,7 @@ if [ "$report_only" = 0 ]; then
 		echo "pinning=simulator, sockperf client, scripts, watcher: CPU 0; hot loops, sockperf server: CPU 1"
 	} >"$runs/env.txt"
 	echo "latency-bench: rig $prefix ($subnet), $reps rep(s) of ${low_rate}/s x $low_count," \
-		"${load_rate}/s x $load_count, ${#KNOBS[@]} knob variant(s); zero loss ${zl_rate}/s x" \
+		"${load_rate}/s x $load_count, $((knobs * ${#KNOBS[@]})) knob variant(s); zero loss ${zl_rate}/s x" \
 		"$zl_count; sockperf ${sp_time} s; up to $attempts attempt(s) per run"
 	build/t2t-capture clock --cpu 1 --pairs 1000000 | tee "$runs/clock.txt"
 	build/t2t-watch --sid "$(ps -o sid= -p $$ | tr -d ' ')" --interval 250 \
