@@ -6,12 +6,13 @@
 #
 #   - clock read cost on the hot CPU (t2t-capture clock);
 #   - each repetition, interleaved: at the low rate the gateway (AF_XDP,
-#     kernel UDP spin, kernel UDP blocking, through scripts/paper-run.sh:
-#     ticks sent == decoded, parity, reconciliation, capture log) and the
-#     floor (AF_XDP, kernel UDP spin: every tick answered with a valid
-#     order); sockperf ping-pong in its default and --nonblocked modes; the
-#     gateway under load (packed MoldUDP64); every knob variant (KNOBS
-#     below), each paired with the default runs of its repetition;
+#     AF_XDP with its orders on kernel TCP, kernel UDP spin, kernel UDP
+#     blocking, through scripts/paper-run.sh: ticks sent == decoded, parity,
+#     reconciliation, capture log) and the floor (AF_XDP, kernel UDP spin:
+#     every tick answered with a valid order); sockperf ping-pong in its
+#     default and --nonblocked modes; the gateway under load (packed
+#     MoldUDP64); every knob variant (KNOBS below), each paired with the
+#     default runs of its repetition;
 #   - the sustained zero-loss rate through AF_XDP (1 M ticks/s and flat out);
 #   - t2t-watch samples the machine all along; a run another session
 #     disturbed is run again (up to --attempts in all), and the report takes
@@ -67,7 +68,7 @@ while [ $# -gt 0 ]; do
 	--report-only) report_only=1; shift ;;
 	--quick) reps=1; attempts=1; low_count=$((low_count / 10))
 		load_count=$((load_count / 10)); zl_count=$((zl_count / 10)); sp_time=2; shift ;;
-	-h|--help) sed -n '2,35s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,36s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -99,6 +100,7 @@ KNOBS=(
 	"warm_every|af_xdp|16|64|-|--warm-every 16"
 	"warm_every|af_xdp|1024|64|-|--warm-every 1024"
 	"warm_every|af_xdp|no warming|64|-|--no-warm"
+	"tcp_ack_delay|af_xdp|5 ms|0.2 ms|-|--tcp-ack-delay 5"
 	"busy_poll|floor_udp|GRO, prefer, 20 us, budget 64, deferred IRQs|off|defer|--busy-poll 20 --busy-poll-budget 64 --prefer-busy-poll"
 	"busy_poll|floor_udp|GRO, 20 us|off|gro|--busy-poll 20"
 	"gro|floor_udp|on|off|gro|"
@@ -249,8 +251,14 @@ headline_rep() {	# headline_rep REP
 		attempt "low-$p-r$r" gw "$p" low "$low_rate" "$low_count" "$r" - - "$p" \
 			run_gw "$p" "$low_rate" "$low_count"
 		case $p in
-		af_xdp) attempt "low-floor_xdp-r$r" floor floor_xdp low "$low_rate" "$low_count" \
-			"$r" - - floor run_floor xdp "$low_rate" "$low_count" ;;
+		af_xdp)
+			# The same path with its orders on a kernel TCP socket: paper-run's
+			# path (and files) stay af_xdp, the manifest names the responder.
+			attempt "low-af_xdp_ktcp-r$r" gw af_xdp_ktcp low "$low_rate" "$low_count" \
+				"$r" - - af_xdp run_gw af_xdp "$low_rate" "$low_count" \
+				--gw-extra "--order-stack kernel"
+			attempt "low-floor_xdp-r$r" floor floor_xdp low "$low_rate" "$low_count" \
+				"$r" - - floor run_floor xdp "$low_rate" "$low_count" ;;
 		udp_spin) attempt "low-floor_udp-r$r" floor floor_udp low "$low_rate" "$low_count" \
 			"$r" - - floor run_floor udp "$low_rate" "$low_count" ;;
 		esac
@@ -316,14 +324,16 @@ if [ "$report_only" = 0 ]; then
 		echo "pinning=simulator, sockperf client, scripts, watcher: CPU 0; hot loops, sockperf server: CPU 1"
 	} >"$runs/env.txt"
 	echo "latency-bench: rig $prefix ($subnet), $reps rep(s) of ${low_rate}/s x $low_count," \
-		"${load_rate}/s x $load_count, ${#KNOBS[@]} knob variant(s); zero loss ${zl_rate}/s x" \
+		"${load_rate}/s x $load_count, $((knobs * ${#KNOBS[@]})) knob variant(s); zero loss ${zl_rate}/s x" \
 		"$zl_count; sockperf ${sp_time} s; up to $attempts attempt(s) per run"
 	build/t2t-capture clock --cpu 1 --pairs 1000000 | tee "$runs/clock.txt"
 	build/t2t-watch --sid "$(ps -o sid= -p $$ | tr -d ' ')" --interval 250 \
 		--out "$runs/machine.log" &
 	watch_pid=$!
 
-	planned=$((reps * (10 + knobs * ${#KNOBS[@]}) + 3))
+	# Each repetition: 4 gateway runs and 2 floors at the low rate, 2 sockperf,
+	# 3 gateway runs under load, the knobs; then the 3 zero-loss runs.
+	planned=$((reps * (11 + knobs * ${#KNOBS[@]}) + 3))
 	for rep in $(seq "$reps"); do
 		echo "rep $rep/$reps"
 		headline_rep "$rep"

@@ -58,7 +58,7 @@ static void stages(FILE *o, const struct dist *s)
 static void headline(FILE *o, const struct runs *rs)
 {
 	static const char *const resp[] = {
-		"af_xdp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
+		"af_xdp", "af_xdp_ktcp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
 		"sockperf_default", "sockperf_nonblocked",
 	};
 	static const char *const loads[] = { "low", "load", "zl_default", "zl_long", "zl_flat" };
@@ -94,6 +94,8 @@ static void headline(FILE *o, const struct runs *rs)
 				dist(o, &v.w2w_intended);
 				fputs(",\n      \"stages\": ", o);
 				stages(o, v.stage);
+				fputs(",\n      \"order_stage\": ", o);
+				dist(o, &v.order_stage);
 			}
 			fputc('}', o);
 		}
@@ -213,7 +215,52 @@ static void targets(FILE *o, const struct runs *rs)
 		str(o, t[i].note);
 		fputc('}', o);
 	}
-	fputs("\n  ]\n", o);
+	fputs("\n  ],\n", o);
+}
+
+static void target_obj(FILE *o, const struct target *t)
+{
+	fputs("{\"name\": ", o);
+	str(o, t->name);
+	fprintf(o, ", \"%s\": ", t->higher_is_better ? "wanted_min" : "wanted_max");
+	num(o, t->target);
+	fputs(", \"measured\": ", o);
+	num(o, t->measured);
+	fprintf(o, ", \"met\": %s", t->met ? "true" : "false");
+}
+
+/* The order session's targets (view.h), each under a name of its own. */
+static void targets_soup(FILE *o, const struct runs *rs)
+{
+	struct soup_targets s;
+
+	soup_targets_eval(rs, &s);
+	fputs("  \"targets_soup\": {\n    \"w2w_p50_own_tcp_over_floor_xdp\": ", o);
+	target_obj(o, &s.t[SOUP_VS_FLOOR]);
+	fputs(", \"af_xdp_ns\": ", o);
+	num(o, s.w2w_own);
+	fputs(", \"floor_xdp_ns\": ", o);
+	num(o, s.w2w_floor);
+	fputs("},\n    \"w2w_p50_own_tcp_over_sockperf_nonblocked_rtt\": ", o);
+	target_obj(o, &s.t[SOUP_VS_SOCKPERF]);
+	fputs(", \"af_xdp_ns\": ", o);
+	num(o, s.w2w_own);
+	fputs(", \"sockperf_nonblocked_rtt_ns\": ", o);
+	num(o, s.rtt_nonblocked);
+	fputs("},\n    \"kernel_tcp_over_own_tcp\": ", o);
+	target_obj(o, &s.t[SOUP_KTCP_VS_OWN]);
+	fputs(", \"decided_on\": \"w2w p50\",\n      \"w2w_p50_ns\": {\"af_xdp_ktcp\": ", o);
+	num(o, s.w2w_ktcp);
+	fputs(", \"af_xdp\": ", o);
+	num(o, s.w2w_own);
+	fputs("},\n      \"order_stage\": \"" ORDER_STAGE_NAME "\", \"order_stage_p50_ns\": "
+	      "{\"af_xdp_ktcp\": ", o);
+	num(o, s.order_ktcp);
+	fputs(", \"af_xdp\": ", o);
+	num(o, s.order_own);
+	fputs("}, \"order_stage_ratio\": ", o);
+	num(o, s.order_ratio);
+	fputs("}\n  }\n", o);
 }
 
 int report_json(const struct runs *rs, FILE *o)
@@ -239,6 +286,7 @@ int report_json(const struct runs *rs, FILE *o)
 	knobs(o, rs);
 	attempts(o, rs);
 	targets(o, rs);
+	targets_soup(o, rs);
 	fputs("}\n", o);
 	return ferror(o) ? -1 : 0;
 }

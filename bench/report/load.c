@@ -36,9 +36,24 @@ static void dist_from_hdr(const struct hdr_hist *h, struct dist *d)
 		d->q[q] = (double)hdr_value_at_percentile(h, q_pct[q]);
 }
 
+/* The stages, and the order stage (report.h) of every order that has it. */
+struct run_hists {
+	struct capture_hists c;
+	struct hdr_hist order;
+};
+
+static void order_stage_add(struct hdr_hist *h, const struct capture_rec *rec)
+{
+	const unsigned int both = 1u << STAGE_DECIDED_QUEUED | 1u << STAGE_QUEUED_SENT;
+	int64_t v[STAGE_NR];
+
+	if ((order_stages(&rec->t, rec->outcome, rec->flags, v, NULL) & both) == both)
+		hdr_record(h, v[STAGE_DECIDED_QUEUED] + v[STAGE_QUEUED_SENT]);
+}
+
 static bool read_capture(struct run *r, const char *path)
 {
-	struct capture_hists *h = malloc(sizeof(*h));
+	struct run_hists *h = malloc(sizeof(*h));
 	struct capture_reader cr;
 	struct capture_rec rec;
 	int ret;
@@ -47,19 +62,23 @@ static bool read_capture(struct run *r, const char *path)
 		snprintf(r->why, sizeof(r->why), "out of memory");
 		return false;
 	}
-	capture_hists_reset(h);
+	capture_hists_reset(&h->c);
+	hdr_reset(&h->order);
 	if (capture_reader_open(&cr, path)) {
 		snprintf(r->why, sizeof(r->why), "%.250s", cr.err);
 		free(h);
 		return false;
 	}
-	while ((ret = capture_read(&cr, &rec)) == 1)
-		capture_hists_add(h, &rec);
+	while ((ret = capture_read(&cr, &rec)) == 1) {
+		capture_hists_add(&h->c, &rec);
+		order_stage_add(&h->order, &rec);
+	}
 	if (ret < 0)
 		snprintf(r->why, sizeof(r->why), "%.250s", cr.err);
 	capture_reader_close(&cr);
 	for (int s = 0; s < STAGE_NR; s++)
-		dist_from_hdr(&h->stage[s], &r->stage[s]);
+		dist_from_hdr(&h->c.stage[s], &r->stage[s]);
+	dist_from_hdr(&h->order, &r->order_stage);
 	free(h);
 	return ret == 0;
 }
@@ -385,7 +404,11 @@ unsigned int runs_pick(const struct runs *rs, const char *resp, const char *load
 
 static const struct dist *dist_of(const struct run *r, int stage)
 {
-	return stage < 0 ? &r->rtt : &r->stage[stage];
+	if (stage == DIST_RTT)
+		return &r->rtt;
+	if (stage == DIST_ORDER)
+		return &r->order_stage;
+	return &r->stage[stage];
 }
 
 void dist_median(const struct run *const *r, unsigned int n, int stage, struct dist *out)

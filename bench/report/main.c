@@ -104,7 +104,7 @@ static int cmd_check_floor(const char *prefix)
 static int cmd_plots(const struct runs *rs)
 {
 	static const char *const resp[] = {
-		"af_xdp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
+		"af_xdp", "af_xdp_ktcp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
 	};
 	static const char *const loads[] = { "low", "load" };
 

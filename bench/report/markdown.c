@@ -84,7 +84,7 @@ static void headline_row(FILE *o, const struct runs *rs, const char *resp, const
 static void headline(FILE *o, const struct runs *rs)
 {
 	static const char *const low[] = {
-		"af_xdp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
+		"af_xdp", "af_xdp_ktcp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
 	};
 
 	fputs("| run | ticks/s | orders | w2w p50 | p90 | p99 | p99.9 | p99.99 | from intended p50 "
@@ -99,35 +99,59 @@ static void headline(FILE *o, const struct runs *rs)
 	headline_row(o, rs, "sockperf_nonblocked", "low");
 }
 
-/* Gateway, floor and their excess, then sockperf, stage by stage. */
+/* One stage's figure of a view (NaN without one); STAGE_NR: the order stage. */
+static double stage_q(const struct view *v, int s, int q)
+{
+	if (!v)
+		return NAN;
+	return s == STAGE_NR ? v->order_stage.q[q] : v->stage[s].q[q];
+}
+
+/* "| A | B | A - B ": two views' p50 / p99 and the first one's excess. */
+static void stage_excess(FILE *o, const struct view *a, const struct view *b, int s)
+{
+	double a50 = stage_q(a, s, Q_P50), a99 = stage_q(a, s, Q_P99);
+	double b50 = stage_q(b, s, Q_P50), b99 = stage_q(b, s, Q_P99);
+
+	fputs("| ", o);
+	us_pair(o, a50, a99);
+	fputs(" | ", o);
+	us_pair(o, b50, b99);
+	fputs(" | ", o);
+	us_pair(o, a50 - b50, a99 - b99);
+	fputs(" ", o);
+}
+
+/*
+ * Gateway, floor and their excess; the AF_XDP gateway with kernel TCP
+ * orders and its excess over the own TCP's; then sockperf, stage by stage,
+ * and the order stage last.
+ */
 static void stages(FILE *o, const struct runs *rs)
 {
-	struct view gx, fx, gu, fu, sp;
+	struct view gx, gk, fx, gu, fu, sp;
 	bool hgx = view_of(rs, "af_xdp", "low", &gx), hfx = view_of(rs, "floor_xdp", "low", &fx);
+	bool hgk = view_of(rs, "af_xdp_ktcp", "low", &gk);
 	bool hgu = view_of(rs, "udp_spin", "low", &gu), hfu = view_of(rs, "floor_udp", "low", &fu);
 	bool hsp = view_of(rs, "sockperf_nonblocked", "low", &sp);
 
-	fputs("| stage | gateway AF_XDP | floor AF_XDP | gateway's excess | gateway UDP spin "
-	      "| floor UDP spin | gateway's excess | sockperf --nonblocked |\n"
-	      "|-------|---:|---:|---:|---:|---:|---:|---:|\n", o);
-	for (int s = 0; s < STAGE_NR; s++) {
-		const struct view *pair[2][2] = { { hgx ? &gx : NULL, hfx ? &fx : NULL },
-						  { hgu ? &gu : NULL, hfu ? &fu : NULL } };
+	fputs("| stage | gateway AF_XDP | floor AF_XDP | gateway's excess "
+	      "| gateway AF_XDP, kernel TCP orders | kernel TCP's excess over own TCP "
+	      "| gateway UDP spin | floor UDP spin | gateway's excess | sockperf --nonblocked |\n"
+	      "|-------|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n", o);
+	for (int s = 0; s <= STAGE_NR; s++) {
+		const struct view *k = hgk ? &gk : NULL, *x = hgx ? &gx : NULL;
+		double k50 = stage_q(k, s, Q_P50), k99 = stage_q(k, s, Q_P99);
 
-		fprintf(o, "| %s ", stage_names[s]);
-		for (int k = 0; k < 2; k++) {
-			const struct view *g = pair[k][0], *f = pair[k][1];
-			double g50 = g ? g->stage[s].q[Q_P50] : NAN, g99 = g ? g->stage[s].q[Q_P99] : NAN;
-			double f50 = f ? f->stage[s].q[Q_P50] : NAN, f99 = f ? f->stage[s].q[Q_P99] : NAN;
-
-			fputs("| ", o);
-			us_pair(o, g50, g99);
-			fputs(" | ", o);
-			us_pair(o, f50, f99);
-			fputs(" | ", o);
-			us_pair(o, g50 - f50, g99 - f99);
-			fputs(" ", o);
-		}
+		fprintf(o, "| %s ", s == STAGE_NR ? ORDER_STAGE_NAME " (the order stage)" :
+			stage_names[s]);
+		stage_excess(o, x, hfx ? &fx : NULL, s);
+		fputs("| ", o);
+		us_pair(o, k50, k99);
+		fputs(" | ", o);
+		us_pair(o, k50 - stage_q(x, s, Q_P50), k99 - stage_q(x, s, Q_P99));
+		fputs(" ", o);
+		stage_excess(o, hgu ? &gu : NULL, hfu ? &fu : NULL, s);
 		fputs("| ", o);
 		if (s == STAGE_SEND_ACK && hsp)
 			us_pair(o, sp.rtt.q[Q_P50], sp.rtt.q[Q_P99]);
@@ -196,7 +220,7 @@ static void knobs(FILE *o, const struct runs *rs)
 static void repetitions(FILE *o, const struct runs *rs)
 {
 	static const char *const cols[] = {
-		"af_xdp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
+		"af_xdp", "af_xdp_ktcp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
 	};
 	int maxrep = 0;
 
@@ -326,11 +350,8 @@ static void figure(FILE *o, double v)
 		fprintf(o, "%.2f", v);
 }
 
-static void targets(FILE *o, const struct runs *rs)
+static void target_rows(FILE *o, const struct target *t, unsigned int n)
 {
-	struct target t[32];
-	unsigned int n = targets_eval(rs, t, 32);
-
 	fputs("| target | wanted | measured | met |\n|--------|-------:|---------:|-----|\n", o);
 	for (unsigned int i = 0; i < n; i++) {
 		fprintf(o, "| %s | %s ", t[i].name, t[i].higher_is_better ? ">=" : "<=");
@@ -340,6 +361,21 @@ static void targets(FILE *o, const struct runs *rs)
 		fprintf(o, "%s%s%s | %s |\n", t[i].note[0] ? " (" : "", t[i].note,
 			t[i].note[0] ? ")" : "", t[i].met ? "yes" : "**no**");
 	}
+}
+
+static void targets(FILE *o, const struct runs *rs)
+{
+	struct target t[32];
+
+	target_rows(o, t, targets_eval(rs, t, 32));
+}
+
+static void targets_soup(FILE *o, const struct runs *rs)
+{
+	struct soup_targets s;
+
+	soup_targets_eval(rs, &s);
+	target_rows(o, s.t, SOUP_NR);
 }
 
 int report_markdown(const struct runs *rs, FILE *o)
@@ -352,15 +388,19 @@ int report_markdown(const struct runs *rs, FILE *o)
 		"answers every tick). Wire to wire (w2w) = exchange send -> exchange kernel "
 		"arrival of the order (send->ack); from intended = the same from the tick's "
 		"scheduled send (coordinated omission); in-gw = XDP hook / kernel receive stamp "
-		"-> order on the TX ring (hook->queued). sockperf: round trip.\n\n",
+		"-> order on the TX ring (hook->queued). sockperf: round trip. The AF_XDP "
+		"gateway sends its orders on its own TCP; \"kernel TCP orders\" is the same "
+		"path with them on a kernel TCP socket (--order-stack kernel).\n\n",
 		env_get(&env, "reps"), env_get(&env, "low_rate"), env_get(&env, "low_count"));
 	headline(o, rs);
 	fputs("\n\\* some repetitions were disturbed by another session in every attempt: "
 	      "their least disturbed attempt is in the medians (see below). ! the run's "
 	      "checks failed (ticks lost, parity, reconciliation, or for a floor an "
 	      "unanswered tick): its figures are still in.\n\nPer stage at the low rate, p50 / p99 (µs): gateway, floor (the "
-	      "bare responder on the same rig in the same run) and the gateway's excess over it:\n\n",
-	      o);
+	      "bare responder on the same rig in the same run) and the gateway's excess over it; "
+	      "the AF_XDP gateway with kernel TCP orders and its excess over the own TCP's; "
+	      "last, the order stage, " ORDER_STAGE_NAME ": from the order built to its send "
+	      "returned, each order's decided->queued + queued->sent:\n\n", o);
 	stages(o, rs);
 	fprintf(o, "\nEach stage includes about one clock read: clock_gettime(CLOCK_MONOTONIC) "
 		"back to back on CPU 1 costs p50 %.0f ns (min %.0f, p99 %.0f); nothing is "
@@ -378,6 +418,12 @@ int report_markdown(const struct runs *rs, FILE *o)
 	zero_loss(o, rs);
 	fputs("\nTargets:\n\n", o);
 	targets(o, rs);
+	fputs("\nTargets, orders over SoupBinTCP: the own TCP against the floor, sockperf and "
+	      "kernel TCP (low rate, the same run). Kernel TCP against own TCP is decided on "
+	      "wire to wire; the order stage (" ORDER_STAGE_NAME ": on the own TCP the segment "
+	      "made and put on the TX ring, then the kick; on kernel TCP the send()) is shown "
+	      "beside it:\n\n", o);
+	targets_soup(o, rs);
 	fprintf(o, "\n%s, %s vCPU %s VM, %s, kernel %s\n", env_get(&env, "date"), env_get(&env, "cpus"),
 		env_get(&env, "hypervisor"), env_get(&env, "cpu"), env_get(&env, "kernel"));
 	return ferror(o) ? -1 : 0;

@@ -66,6 +66,7 @@ struct run {
 	bool loaded;
 	char why[256];			/* what could not be read */
 	struct dist stage[STAGE_NR];
+	struct dist order_stage;	/* decided->sent: the order stage, see below */
 	struct dist w2w_intended;	/* exsim: kernel arrival - intended send */
 	struct dist rtt;		/* sockperf round trip */
 	uint64_t ticks_sent, ticks_decoded, orders_sent, orders_exch, xdp_drops;
@@ -96,6 +97,17 @@ bool run_read(struct run *r);
 /* sockperf's output (escape codes allowed) into a round-trip distribution. */
 bool sockperf_parse(FILE *f, struct dist *d);
 
+/*
+ * The order stage: from the order built to its send returned (t_sent -
+ * t_decided), each order's decided->queued + queued->sent, taken where it
+ * has both.  On the own TCP that is the segment made and put on the TX ring,
+ * then the kick; on kernel TCP (decided == queued) the send() alone.
+ */
+#define ORDER_STAGE_NAME "decided->sent"
+
+/* dist_median()'s and paired_compare()'s figures beside the stages. */
+enum { DIST_RTT = -1, DIST_ORDER = -2 };
+
 /* Median of n values (NaN skipped); NaN when none. */
 double median(double *v, unsigned int n);
 
@@ -103,7 +115,7 @@ double median(double *v, unsigned int n);
 unsigned int runs_pick(const struct runs *rs, const char *resp, const char *load,
 		       const char *knob, const char *variant, const struct run **out,
 		       unsigned int max);
-/* Median over runs of each figure of one distribution (stage < 0: rtt). */
+/* Median over runs of each figure of one distribution (a stage, DIST_RTT or DIST_ORDER). */
 void dist_median(const struct run *const *r, unsigned int n, int stage, struct dist *out);
 
 /*

@@ -13,6 +13,7 @@ const char *view_label(const char *resp)
 {
 	static const struct { const char *resp, *label; } l[] = {
 		{ "af_xdp", "gateway AF_XDP" },
+		{ "af_xdp_ktcp", "gateway AF_XDP, kernel TCP orders" },
 		{ "udp_spin", "gateway UDP spin" },
 		{ "udp_block", "gateway UDP blocking" },
 		{ "floor_xdp", "floor AF_XDP" },
@@ -52,7 +53,8 @@ bool view_of(const struct runs *rs, const char *resp, const char *load, struct v
 	v->orders = median(orders, n);
 	for (int s = 0; s < STAGE_NR; s++)
 		dist_median(r, n, s, &v->stage[s]);
-	dist_median(r, n, -1, &v->rtt);
+	dist_median(r, n, DIST_ORDER, &v->order_stage);
+	dist_median(r, n, DIST_RTT, &v->rtt);
 	{
 		double q[VIEW_MAX_RUNS];
 
@@ -142,7 +144,11 @@ static double q_of(const struct runs *rs, const char *resp, const char *load, in
 
 	if (!view_of(rs, resp, load, &v))
 		return NAN;
-	return stage < 0 ? v.rtt.q[q] : v.stage[stage].q[q];
+	if (stage == DIST_RTT)
+		return v.rtt.q[q];
+	if (stage == DIST_ORDER)
+		return v.order_stage.q[q];
+	return v.stage[stage].q[q];
 }
 
 static double round2(double x)
@@ -182,8 +188,8 @@ unsigned int targets_eval(const struct runs *rs, struct target *t, unsigned int 
 	double w999 = q_of(rs, "af_xdp", "low", STAGE_SEND_ACK, Q_P999);
 	double fw50 = q_of(rs, "floor_xdp", "low", STAGE_SEND_ACK, Q_P50);
 	double fw99 = q_of(rs, "floor_xdp", "low", STAGE_SEND_ACK, Q_P99);
-	double spn = q_of(rs, "sockperf_nonblocked", "low", -1, Q_P50);
-	double spd = q_of(rs, "sockperf_default", "low", -1, Q_P50);
+	double spn = q_of(rs, "sockperf_nonblocked", "low", DIST_RTT, Q_P50);
+	double spd = q_of(rs, "sockperf_default", "low", DIST_RTT, Q_P50);
 	double blk = q_of(rs, "udp_block", "low", STAGE_SEND_ACK, Q_P50);
 	double sp_best = isnan(spd) ? spn : isnan(spn) ? spd : fmin(spn, spd);
 	unsigned int n = 0;
@@ -220,6 +226,37 @@ unsigned int targets_eval(const struct runs *rs, struct target *t, unsigned int 
 	zero_loss(rs, t, &n, max, "zl_flat", "AF_XDP zero-loss, flat out, HMA 256 (ticks/s)",
 		  false);
 	return n;
+}
+
+void soup_targets_eval(const struct runs *rs, struct soup_targets *s)
+{
+	unsigned int n = 0;
+	struct target *x;
+
+	s->w2w_own = q_of(rs, "af_xdp", "low", STAGE_SEND_ACK, Q_P50);
+	s->w2w_ktcp = q_of(rs, "af_xdp_ktcp", "low", STAGE_SEND_ACK, Q_P50);
+	s->w2w_floor = q_of(rs, "floor_xdp", "low", STAGE_SEND_ACK, Q_P50);
+	s->rtt_nonblocked = q_of(rs, "sockperf_nonblocked", "low", DIST_RTT, Q_P50);
+	s->order_own = q_of(rs, "af_xdp", "low", DIST_ORDER, Q_P50);
+	s->order_ktcp = q_of(rs, "af_xdp_ktcp", "low", DIST_ORDER, Q_P50);
+	s->order_ratio = round2(s->order_ktcp / s->order_own);
+
+	x = add(s->t, &n, SOUP_NR, "soup", "AF_XDP wire-to-wire p50, own TCP / the floor AF_XDP's "
+		"(x)", 1.1, round2(s->w2w_own / s->w2w_floor), false);
+	if (x)
+		snprintf(x->note, sizeof(x->note), "%.0f / %.0f ns", s->w2w_own, s->w2w_floor);
+	x = add(s->t, &n, SOUP_NR, "soup", "AF_XDP wire-to-wire p50, own TCP / sockperf "
+		"--nonblocked round trip p50 (x)", 0.8, round2(s->w2w_own / s->rtt_nonblocked),
+		false);
+	if (x)
+		snprintf(x->note, sizeof(x->note), "%.0f / %.0f ns", s->w2w_own,
+			 s->rtt_nonblocked);
+	x = add(s->t, &n, SOUP_NR, "soup", "AF_XDP wire-to-wire p50, kernel TCP orders / own TCP "
+		"(x)", 1.5, round2(s->w2w_ktcp / s->w2w_own), true);
+	if (x)
+		snprintf(x->note, sizeof(x->note), "%.0f / %.0f ns; the order stage alone, "
+			 ORDER_STAGE_NAME " p50: %.0f / %.0f ns, %.2f x", s->w2w_ktcp, s->w2w_own,
+			 s->order_ktcp, s->order_own, s->order_ratio);
 }
 
 void env_read(const struct runs *rs, struct env_info *e)

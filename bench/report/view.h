@@ -22,6 +22,7 @@ struct view {
 	double lost;			/* ticks sent - decoded (floor: answered), summed */
 	double xdp_drops;		/* summed; NaN: no XDP */
 	struct dist stage[STAGE_NR];
+	struct dist order_stage;	/* decided->sent (report.h) */
 	struct dist w2w_intended;
 	struct dist rtt;
 };
@@ -29,7 +30,7 @@ struct view {
 extern const char *const view_gateways[3];	/* af_xdp, udp_spin, udp_block */
 
 bool view_of(const struct runs *rs, const char *resp, const char *load, struct view *v);
-/* "gateway AF_XDP", "floor UDP spin", "sockperf --nonblocked", ... */
+/* "gateway AF_XDP", "gateway AF_XDP, kernel TCP orders", "floor UDP spin", ... */
 const char *view_label(const char *resp);
 /* The used headline run of one repetition, or NULL. */
 const struct run *view_rep(const struct runs *rs, const char *resp, const char *load,
@@ -54,10 +55,28 @@ struct target {
 	double measured;		/* NaN: not measured */
 	bool higher_is_better;
 	bool met;
-	char issue[8];			/* "16", "6" */
+	char issue[8];			/* "16", "6", "soup" */
 	char note[160];
 };
 unsigned int targets_eval(const struct runs *rs, struct target *t, unsigned int max);
+
+/*
+ * The order session's targets (SoupBinTCP over the own TCP against kernel
+ * TCP, issue "soup"), from the same run's low-rate medians: AF_XDP wire to
+ * wire with the own TCP against the floor's and sockperf --nonblocked's
+ * round trip, and the AF_XDP path with its orders on kernel TCP
+ * (af_xdp_ktcp) against it, wire to wire (the verdict) and in the order
+ * stage alone (decided->sent, shown beside it).
+ */
+enum { SOUP_VS_FLOOR, SOUP_VS_SOCKPERF, SOUP_KTCP_VS_OWN, SOUP_NR };
+struct soup_targets {
+	double w2w_own, w2w_ktcp, w2w_floor;	/* send->ack p50, ns (NaN: no run) */
+	double rtt_nonblocked;			/* sockperf --nonblocked p50, ns */
+	double order_own, order_ktcp;		/* decided->sent p50, ns */
+	double order_ratio;			/* order_ktcp / order_own */
+	struct target t[SOUP_NR];
+};
+void soup_targets_eval(const struct runs *rs, struct soup_targets *s);
 
 /* env.txt: key=value lines the run script wrote (date, machine, config). */
 struct env_info {

@@ -7,6 +7,9 @@
 #   - the headline medians, the gateway's excess over the floor per stage,
 #     sockperf's round trip, a knob's pairs and verdict, the issue 16
 #     targets, in the markdown and in the JSON;
+#   - the AF_XDP gateway with kernel TCP orders (af_xdp_ktcp) beside the
+#     own TCP's: its rows, the order stage (decided->sent) and the order
+#     session's targets (targets_soup);
 #   - disturbed, check-floor and plots answer as documented.
 . "$(dirname "$0")/../lib.sh"
 need build/t2t-latency-report
@@ -31,13 +34,15 @@ capture() {
 }
 
 # run NAME KIND RESP REP KNOB VARIANT ATTEMPT W2W: one attempt whose wire
-# to wire is W2W ns (in-gateway 1030 for gateways, 530 for floors).
+# to wire is W2W ns (in-gateway 1030 for gateways, 530 for floors; the
+# order stage, decided->sent, 4990 for gateways, 9970 with kernel TCP
+# orders, where decided == queued as in the gateway).
 run() {
 	local name=$1 kind=$2 resp=$3 rep=$4 knob=$5 variant=$6 a=$7 w2w=$8 file dir
 	dir=$R/$name.a$a
 	mkdir -p "$dir"
 	case $kind in
-	gw) file=$resp ;;
+	gw) file=${resp%_ktcp} ;;
 	floor) file=floor ;;
 	sockperf) file=sockperf ;;
 	esac
@@ -50,8 +55,12 @@ run() {
 			>"$dir/sockperf.txt"
 		return
 	fi
-	if [ "$kind" = gw ]; then
-		capture "$dir/$file.capture.gz" "$resp" 1000 3000 4000 4500 4030 9000 "$w2w"
+	if [ "$resp" = af_xdp_ktcp ]; then
+		capture "$dir/$file.capture.gz" "$file" 1000 3000 4000 4030 4030 14000 "$w2w"
+		echo '{"feed": {"ticks": 1000}, "orders": {"sent": 1000}, "xdp": {"rx_dropped": 0}}' \
+			>"$dir/$file.gw.json"
+	elif [ "$kind" = gw ]; then
+		capture "$dir/$file.capture.gz" "$resp" 1000 3000 4000 4010 4030 9000 "$w2w"
 		echo '{"feed": {"ticks": 1000}, "orders": {"sent": 1000}, "xdp": {"rx_dropped": 0}}' \
 			>"$dir/$file.gw.json"
 	else
@@ -90,6 +99,8 @@ make_runs() {
 	mark "low-af_xdp-r1#1" 101 102 120
 	run low-af_xdp-r1 gw af_xdp 1 - - 2 8000
 	mark "low-af_xdp-r1#2" 103 104 0
+	run low-af_xdp_ktcp-r1 gw af_xdp_ktcp 1 - - 1 17000
+	mark "low-af_xdp_ktcp-r1#1" 104.5 104.8 0
 	run low-floor_xdp-r1 floor floor_xdp 1 - - 1 5000
 	mark "low-floor_xdp-r1#1" 105 106 0
 	run sockperf-nonblocked-r1 sockperf sockperf_nonblocked 1 - - 1 10000
@@ -101,6 +112,8 @@ make_runs() {
 	mark "low-af_xdp-r2#1" 111 112 500
 	run low-af_xdp-r2 gw af_xdp 2 - - 2 10000
 	mark "low-af_xdp-r2#2" 113 114 20
+	run low-af_xdp_ktcp-r2 gw af_xdp_ktcp 2 - - 1 19000
+	mark "low-af_xdp_ktcp-r2#1" 114.5 114.8 0
 	run low-floor_xdp-r2 floor floor_xdp 2 - - 1 5000
 	mark "low-floor_xdp-r2#1" 115 116 0
 	run sockperf-nonblocked-r2 sockperf sockperf_nonblocked 2 - - 1 10000
@@ -128,7 +141,7 @@ test_report_takes_the_quiet_attempts() {
 		"$(j "$T_TMP/l.json" '.headline[] | select(.responder == "af_xdp") | .quiet')" 1
 	expect_eq "attempts taken" \
 		"$(j "$T_TMP/l.json" '[.attempts[] | select(.used) | "\(.name)#\(.attempt)"] | join(" ")')" \
-		"low-af_xdp-r1#2 low-floor_xdp-r1#1 sockperf-nonblocked-r1#1 knob0-xdp_mode-floor_xdp-r1#1 low-af_xdp-r2#2 low-floor_xdp-r2#1 sockperf-nonblocked-r2#1 knob0-xdp_mode-floor_xdp-r2#1"
+		"low-af_xdp-r1#2 low-af_xdp_ktcp-r1#1 low-floor_xdp-r1#1 sockperf-nonblocked-r1#1 knob0-xdp_mode-floor_xdp-r1#1 low-af_xdp-r2#2 low-af_xdp_ktcp-r2#1 low-floor_xdp-r2#1 sockperf-nonblocked-r2#1 knob0-xdp_mode-floor_xdp-r2#1"
 	expect_eq "disturbed attempts" \
 		"$(j "$T_TMP/l.json" '[.attempts[] | select(.disturbed) | "\(.name)#\(.attempt)"] | join(" ")')" \
 		"low-af_xdp-r1#1 low-af_xdp-r2#1 low-af_xdp-r2#2"
@@ -161,6 +174,40 @@ test_knob_pairs_and_targets() {
 		"0.9 false"
 }
 
+test_kernel_tcp_orders() {
+	make_runs
+	build/t2t-latency-report report --md "$T_TMP/l.md" --json "$T_TMP/l.json" "$R"
+	within "kernel TCP orders: w2w p50 (17000, 19000)" \
+		"$(j "$T_TMP/l.json" '.headline[] | select(.responder == "af_xdp_ktcp") | .stages["send->ack"].p50')" 18000
+	within "kernel TCP orders: the order stage p50" \
+		"$(j "$T_TMP/l.json" '.headline[] | select(.responder == "af_xdp_ktcp") | .order_stage.p50')" 9970
+	within "own TCP: the order stage p50" \
+		"$(j "$T_TMP/l.json" '.headline[] | select(.responder == "af_xdp") | .order_stage.p50')" 4990
+	check "the headline's kernel TCP row, after the own TCP's" \
+		bash -c "grep -A1 '^| gateway AF_XDP | ' '$T_TMP/l.md' | grep -q '^| gateway AF_XDP, kernel TCP orders | 10000 | 1000 | .* | 2 of 2 |$'"
+	check "per stage: kernel TCP orders' excess over the own TCP, send->ack 9.00 us" \
+		grep -qE '^\| send->ack \|( [^|]+ \|){3} 18\.[0-9]+ / [0-9.]+ \| 9\.[0-9]+ / ' "$T_TMP/l.md"
+	check "per stage: the order stage's row" \
+		grep -qE '^\| decided->sent \(the order stage\) \| 4\.9[0-9] / [0-9.]+ \| ' "$T_TMP/l.md"
+	check "the order session's targets block" \
+		grep -q '^Targets, orders over SoupBinTCP' "$T_TMP/l.md"
+	expect_eq "targets_soup: own TCP / floor (9000 / 5000: not met)" \
+		"$(j "$T_TMP/l.json" '.targets_soup.w2w_p50_own_tcp_over_floor_xdp | "\(.measured) \(.wanted_max) \(.met)"')" \
+		"1.8 1.1 false"
+	expect_eq "targets_soup: own TCP / sockperf --nonblocked (0.9: not met)" \
+		"$(j "$T_TMP/l.json" '.targets_soup.w2w_p50_own_tcp_over_sockperf_nonblocked_rtt | "\(.measured) \(.met)"')" \
+		"0.9 false"
+	within "targets_soup: kernel TCP / own TCP, wire to wire" \
+		"$(j "$T_TMP/l.json" '.targets_soup.kernel_tcp_over_own_tcp.measured')" 2
+	expect_eq "targets_soup: kernel TCP / own TCP met (>= 1.5), on wire to wire" \
+		"$(j "$T_TMP/l.json" '.targets_soup.kernel_tcp_over_own_tcp | "\(.met) \(.wanted_min) \(.decided_on) \(.order_stage)"')" \
+		"true 1.5 w2w p50 decided->sent"
+	within "targets_soup: the order stage's ratio beside it" \
+		"$(j "$T_TMP/l.json" '.targets_soup.kernel_tcp_over_own_tcp.order_stage_ratio')" 2
+	check "the markdown's kernel TCP target row, met, the stage ratio beside it" \
+		grep -qE '^\| AF_XDP wire-to-wire p50, kernel TCP orders / own TCP \(x\) \| >= 1\.50? \| 2(\.[0-9]+)? \(.*order stage alone, decided->sent p50: .*, 2\.[0-9]+ x\) \| yes \|$' "$T_TMP/l.md"
+}
+
 test_subcommands() {
 	make_runs
 	expect_exit 2 "no run" build/t2t-latency-report disturbed "$R/machine.log" "absent#1"
@@ -176,7 +223,7 @@ test_subcommands() {
 		bash -c "! build/t2t-latency-report check-floor '$R/low-floor_xdp-r2.a1/floor' >/dev/null"
 	expect_eq "plots: the captures taken, per responder" \
 		"$(build/t2t-latency-report plots "$R" | awk -F'\t' '{ printf "%s %s %d;", $1, $2, NF - 2 }')" \
-		"low af_xdp 2;low floor_xdp 2;"
+		"low af_xdp 2;low af_xdp_ktcp 2;low floor_xdp 2;"
 	expect_exit 1 "manifest.tsv" build/t2t-latency-report report "$T_TMP/nothing"
 	expect_exit 2 "unknown command" build/t2t-latency-report frobnicate "$R"
 }

@@ -2,7 +2,8 @@
 /*
  * The latency benchmark's report (bench/report/): the flat JSON reader on
  * what our programs write and on bad input, the machine log's verdict per
- * run, sockperf's output, medians and the knob pairing rule.
+ * run, sockperf's output, medians (of the stages, the order stage and the
+ * round trip) and the knob pairing rule.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -225,6 +226,32 @@ static void test_paired(void **state)
 	assert_int_equal(p.pairs, 2);
 }
 
+/* The order stage and the round trip are figures of their own (DIST_ORDER, DIST_RTT). */
+static void test_other_dists(void **state)
+{
+	struct run a, b;
+	const struct run *r[2] = { &a, &b };
+	struct dist d;
+
+	(void)state;
+	set_p50(&a, 1, 9000);
+	set_p50(&b, 2, 11000);
+	a.order_stage.have = b.order_stage.have = true;
+	a.order_stage.q[Q_P50] = 4000;
+	b.order_stage.q[Q_P50] = 5000;
+	dist_median(r, 2, DIST_ORDER, &d);
+	assert_true(d.have && d.q[Q_P50] == 4500);
+	dist_median(r, 2, STAGE_SEND_ACK, &d);
+	assert_true(d.have && d.q[Q_P50] == 10000);
+	/* A run without the figure is not in its median. */
+	b.order_stage.have = false;
+	dist_median(r, 2, DIST_ORDER, &d);
+	assert_true(d.have && d.q[Q_P50] == 4000);
+	dist_median(r, 2, DIST_RTT, &d);
+	assert_false(d.have);
+	assert_true(isnan(d.q[Q_P50]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -233,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_sockperf),
 		cmocka_unit_test(test_median),
 		cmocka_unit_test(test_paired),
+		cmocka_unit_test(test_other_dists),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
