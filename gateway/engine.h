@@ -225,6 +225,12 @@ static inline unsigned int engine_on_ticks(struct gw_engine *e, uint32_t n,
 		in->ticks++;
 		e->st.ticks_ours++;
 		inst_note_print(in, px, r->shares[slot], r->seq[slot], r->exch_ts[slot]);
+		/*
+		 * A later change supersedes a covered one: what a reply makes
+		 * up must be this change, or none if this one is not covered.
+		 */
+		if (chg)
+			in->covered = false;
 		if (unlikely(late)) {
 			if (chg)
 				engine_untraded(e, k - 1, chg, r->seq[slot], UNTRADED_LATE);

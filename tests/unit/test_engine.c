@@ -314,6 +314,38 @@ static void test_covered_change_trades_on_reply(void **state)
 	assert_int_equal(e.inst[0].pos_shares, inst_target(&e.inst[0]));
 }
 
+/*
+ * A covered change, then a later change that is not traded for another
+ * reason (the session down): the later one supersedes it, and the reply
+ * that ends the covering order makes nothing up at the old print.
+ */
+static void test_later_change_supersedes_a_covered_one(void **state)
+{
+	struct gw_order *recs[GW_MAX_DECISIONS], *rev;
+	uint32_t px[4000];
+	uint8_t pkt[1500];
+	uint64_t before;
+	int t = 0;
+
+	(void)state;
+	gbm_series(9, px, 4000);
+	feed(pkt, fx_directory(pkt, 5, "AAPL"), 1, recs);
+	answer(until_order(px, 4000, &t), 'E');
+	rev = until_order(px, 4000, &t);
+	for (; t < 4000 && !e.inst[0].covered; t++)
+		feed(pkt, fx_trade(pkt, 5, "AAPL", px[t]), 100 + t, recs);
+	assert_true(e.inst[0].covered);
+	orders_session_down(&e.ord);
+	before = e.st.untraded_by[UNTRADED_SESSION];
+	for (; t < 4000 && e.st.untraded_by[UNTRADED_SESSION] == before; t++)
+		feed(pkt, fx_trade(pkt, 5, "AAPL", px[t]), 100 + t, recs);
+	assert_int_equal(e.st.untraded_by[UNTRADED_SESSION], before + 1);
+	assert_false(e.inst[0].covered);
+	orders_session_up(&e.ord, 0);
+	answer(rev, 'E');
+	assert_int_equal(e.st.on_reply, 0);
+}
+
 /* Whatever the exchange does with each order, the position stays in bounds. */
 static void test_position_never_passes_target(void **state)
 {
@@ -492,6 +524,7 @@ int main(void)
 		T(test_unfilled_order_made_up_next_tick),
 		T(test_reversal_with_open_order),
 		T(test_covered_change_trades_on_reply),
+		T(test_later_change_supersedes_a_covered_one),
 		T(test_position_never_passes_target),
 		T(test_replies_account),
 		T(test_malformed_feed_is_counted),
