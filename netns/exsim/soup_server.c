@@ -618,7 +618,12 @@ static void timers(struct soup_srv *s, uint64_t now)
 				next = c->resume_at < next ? c->resume_at : next;
 				break;
 			}
-			if (now - c->last_rx >= s->cfg.timeout_ns) {
+			/*
+			 * Deadlines, not differences: @now may predate a read of
+			 * this turn (its stamp taken later), and a difference
+			 * would wrap to "silent for ages".
+			 */
+			if (now >= c->last_rx + s->cfg.timeout_ns) {
 				c->why = SC_WHY_TIMEOUT;
 				conn_free(s, c, false);
 				break;
@@ -628,7 +633,7 @@ static void timers(struct soup_srv *s, uint64_t now)
 			/* A heartbeat only on an idle line: bytes waiting for EPOLLOUT say enough. */
 			if (c->state != SC_UP || c->out_len)
 				break;
-			if (now - c->last_tx >= s->cfg.hb_ns) {
+			if (now >= c->last_tx + s->cfg.hb_ns) {
 				soup_encode_empty(c->out, SOUP_EMPTY_LEN, SOUP_SERVER_HEARTBEAT);
 				c->out_len = SOUP_EMPTY_LEN;
 				s->st.hb_out++;
