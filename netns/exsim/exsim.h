@@ -94,6 +94,7 @@ struct exsim_cfg {
 	uint32_t wait_login_ms;		/* the session starts once a client logged in */
 	uint32_t linger_ms;
 	uint32_t grace_ms;
+	uint32_t after_end_ms;		/* the order port open after its End of Session */
 	uint32_t heartbeat_ms;
 	uint32_t spin_ns;		/* busy-wait window before a send */
 	uint32_t max_shares;		/* largest acceptable order */

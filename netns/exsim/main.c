@@ -6,7 +6,7 @@
  * events O S, the stock directory, ..., Q) at once; --warmup; the units
  * (the day's messages, or GBM ticks) on their schedule; --linger; the
  * close (M E C); a heartbeat; end of session three times; --grace; the
- * summary.  A replay publishes its file on the file's schedule, then
+ * order session's End of Session; --after-end; the summary.  A replay publishes its file on the file's schedule, then
  * --linger and the end of session.  Between sends it waits in
  * ppoll() on the order server (its epoll set: the listener and the
  * connections) and the re-request socket until --spin-us before the next
@@ -137,7 +137,7 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 			}
 			return now;
 		}
-		if (now - f->last_send_ns >= L->hb_ns && !L->ended) {
+		if (now >= f->last_send_ns + L->hb_ns && !L->ended) {
 			feed_heartbeat(f);
 			continue;
 		}
@@ -148,7 +148,7 @@ static uint64_t wait_until(struct loop *L, uint64_t deadline)
 		}
 		until = min_u64(deadline, feed_lines_due(f));
 		left = until > now ? until - now : 0;
-		if (left > L->spin_ns && now - f->last_send_ns > L->spin_ns) {
+		if (left > L->spin_ns && now > f->last_send_ns + L->spin_ns) {
 			uint64_t nap = left - L->spin_ns;
 			struct pollfd p[2] = {
 				{ .fd = sink_fd(L->r->sink), .events = POLLIN },
@@ -637,7 +637,6 @@ static void init_loop(struct loop *L, struct sim *S)
 	L->progress = !cfg->quiet && isatty(STDERR_FILENO);
 }
 
-/* The session of the source, --grace, the last orders: 0 or the exit status. */
 /* --wait-login: serve the ports until a client is logged in, or the time is up. */
 static void wait_login(struct sim *S, struct loop *L)
 {
@@ -650,6 +649,7 @@ static void wait_login(struct sim *S, struct loop *L)
 	L->ended = false;
 }
 
+/* The session of the source, --grace, the last orders: 0 or the exit status. */
 static int run_session(struct sim *S, struct loop *L)
 {
 	int rc;
@@ -678,6 +678,8 @@ static int run_session(struct sim *S, struct loop *L)
 		wait_until(L, mono_ns() + (uint64_t)S->cfg.grace_ms * NS_PER_MS);
 	sink_end(&S->sink, mono_ns());
 	sink_poll(&S->sink, UINT32_MAX, mono_ns());
+	if (!stop && S->cfg.after_end_ms)
+		wait_until(L, mono_ns() + (uint64_t)S->cfg.after_end_ms * NS_PER_MS);
 	rereq_poll(&S->rereq, UINT32_MAX);
 	S->run.t_end = mono_ns();
 	S->run.interrupted = stop;

@@ -324,7 +324,13 @@ static const struct opt opts[] = {
 	OPT("warmup", 0, OPT_U32, X(warmup_ms), "MS",
 	    "pause between the directory and the first tick"),
 	OPT("linger", 0, OPT_U32, X(linger_ms), "MS", "keep serving orders after the last tick"),
-	OPT("grace", 0, OPT_U32, X(grace_ms), "MS", "keep serving orders after end of session"),
+	OPT("grace", 0, OPT_U32, X(grace_ms), "MS",
+	    "keep serving orders after the feed's end of session; then the order session's "
+	    "End of Session"),
+	OPT("after-end", 0, OPT_U32, X(after_end_ms), "MS",
+	    "keep the order port open after its End of Session: a login is answered with the "
+	    "replies it asks for, then End of Session; an order is ignored and counted",
+	    .max = 600000),
 	OPT("heartbeat", 0, OPT_U32, X(heartbeat_ms), "MS", "heartbeat after this much idle time",
 	    .min = 1),
 	OPT_SECTION("Orders (OUCH 4.2 in a SoupBinTCP 3.0 session over TCP):"),

@@ -300,7 +300,7 @@ test_tiny_rcvbuf_blocks_the_client() {
 # an order after the end gets nothing.
 test_end_of_session() {
 	local J=$T_TMP/eos.json
-	sim eos --linger 1500 --grace 4000 || return 1
+	sim eos --linger 1500 --grace 200 --after-end 4000 || return 1
 	okc up "a connection up when the session ends" --orders 1 --until-end --timeout-ms 4000
 	expect_eq "up: its replies, then End of Session" "$(seqs up)" "1 2 "
 	has up "^end of session seq=3$" "End of Session after message 2"
