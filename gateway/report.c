@@ -230,26 +230,26 @@ static void session_counters(struct counters *t, const struct gw_report *r)
 	if (!oc)
 		return;
 	s = &oc->soup.st;
-	STR("session", "state", oc_state_names[oc->state]);
-	STR("session", "stack", oc->cfg.stack == OC_STACK_OWN ? "own" : "kernel");
-	NUM("session", "connections", oc->st.attempts);
-	NUM("session", "connected", oc->st.connected);
-	NUM("session", "logins", s->logins);
-	NUM("session", "accepted", s->accepted);
-	NUM("session", "rejects", s->rejected);
+	STR("order_session", "state", oc_state_names[oc->state]);
+	STR("order_session", "stack", oc->cfg.stack == OC_STACK_OWN ? "own" : "kernel");
+	NUM("order_session", "connections", oc->st.attempts);
+	NUM("order_session", "connected", oc->st.connected);
+	NUM("order_session", "logins", s->logins);
+	NUM("order_session", "accepted", s->accepted);
+	NUM("order_session", "rejects", s->rejected);
 	for (int i = 0; i < OC_LOST_NR; i++)
-		NUM("session", lost_names[i], oc->st.lost[i]);
-	NUM("session", "replies", s->seq_msgs);
-	NUM("session", "replayed", r->e->ord.st.replayed);
-	NUM("session", "dup_msgs", s->dup_msgs);
-	NUM("session", "skipped", s->skipped);
-	GAUGE("session", "next_seq", oc->soup.next_seq);
-	NUM("session", "heartbeats_in", s->hb_in);
-	NUM("session", "heartbeats_out", s->hb_out);
-	NUM("session", "bad_packets", s->bad + s->unknown + s->broken);
-	NUM("session", "ended", s->ends);
-	NUM("session", "send_fail", oc->st.send_fail);
-	NUM("session", "send_errors", oc->st.send_errors);
+		NUM("order_session", lost_names[i], oc->st.lost[i]);
+	NUM("order_session", "replies", s->seq_msgs);
+	NUM("order_session", "replayed", r->e->ord.st.replayed);
+	NUM("order_session", "dup_msgs", s->dup_msgs);
+	NUM("order_session", "skipped", s->skipped);
+	GAUGE("order_session", "next_seq", oc->soup.next_seq);
+	NUM("order_session", "heartbeats_in", s->hb_in);
+	NUM("order_session", "heartbeats_out", s->hb_out);
+	NUM("order_session", "bad_packets", s->bad + s->unknown + s->broken);
+	NUM("order_session", "ended", s->ends);
+	NUM("order_session", "send_fail", oc->st.send_fail);
+	NUM("order_session", "send_errors", oc->st.send_errors);
 }
 
 /* The own TCP's segments: what the network did to the session. */
@@ -270,6 +270,7 @@ static void tcp_counters(struct counters *t, const struct gw_report *r)
 	NUM("tcp", "rto_expiries", s->rto_expiries);
 	NUM("tcp", "fast_retransmits", s->fast_retrans);
 	NUM("tcp", "tail_loss_probes", s->tlp_probes);
+	NUM("tcp", "spurious_probes", s->tlp_spurious);
 	NUM("tcp", "sack_acks", s->sack_acks);
 	NUM("tcp", "dup_acks", s->dup_acks);
 	NUM("tcp", "ooo_held", s->ooo_held);

@@ -48,6 +48,8 @@ void tcp_init(struct tcp_conn *c, const struct tcp_cfg *cfg, const struct tcp_tx
 	c->cfg = *cfg;
 	c->tx = *tx;
 	c->state = TCPS_CLOSED;
+	/* The peer's pace outlives a connection: the floor is kept across them. */
+	c->pto_floor = cfg->tlp_min_ns;
 	tcp_template_init(&c->tmpl, &cfg->local, &cfg->remote, 64);
 }
 
@@ -424,7 +426,7 @@ static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t
 		c->mss = c->cfg.mss;
 	if (c->mss > TCP_OOO_MAX)
 		c->mss = TCP_OOO_MAX;
-	if (c->timing && !c->retries)
+	if (c->timing && !c->retries && now > c->rtt_t0)
 		rtt_sample(c, now - c->rtt_t0);
 	c->timing = false;
 	c->retries = 0;
@@ -463,7 +465,9 @@ static void ack_advances(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 	if (tcp_seq_lt(c->snd_nxt, c->snd_una))
 		c->snd_nxt = c->snd_una;
 	if (c->timing && tcp_seq_ge(s->ack, c->rtt_seq)) {
-		rtt_sample(c, now - c->rtt_t0);
+		/* A stamp taken before the send it times (a batch's): no sample. */
+		if (now > c->rtt_t0)
+			rtt_sample(c, now - c->rtt_t0);
 		c->timing = false;
 	} else if (c->retries && c->have_rtt) {
 		/* The backed-off RTO gives way once new data is acknowledged. */
@@ -490,6 +494,25 @@ static void ack_advances(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 	}
 }
 
+/*
+ * An ACK after a tail loss probe: a D-SACK of the probe's bytes (the first
+ * block, at or below the cumulative ACK) says the original had arrived and
+ * the probe was early: the floor doubles, up to half of rto_min (a probe
+ * any later would come with the RTO, of no use).  The original's
+ * own ACK may come first, so a plain ACK proves nothing: the probe is
+ * judged by the D-SACK alone, until the next probe.
+ */
+static void probe_answered(struct tcp_conn *c, const struct tcp_seg *s)
+{
+	if (!s->nsack || tcp_seq_lt(s->ack, c->probe_end) ||
+	    tcp_seq_gt(s->sack0_right, s->ack) || tcp_seq_lt(s->sack0_left, c->probe_start) ||
+	    tcp_seq_gt(s->sack0_right, c->probe_end))
+		return;
+	c->st.tlp_spurious++;
+	c->pto_floor = min_u64(2 * c->pto_floor, c->cfg.rto_min_ns / 2);
+	c->probe_start = c->probe_end;
+}
+
 /* The ACK field (RFC 9293 3.10.7.4, fifth check, with RFC 5681's dupacks). */
 static bool process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint32_t seg_len,
 			uint64_t now)
@@ -502,6 +525,8 @@ static bool process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint32_t se
 	}
 	/* The peer is there: a probe it answered is not a probe lost. */
 	c->probes = 0;
+	if (c->probe_start != c->probe_end)
+		probe_answered(c, s);
 	if (tcp_seq_gt(s->ack, c->snd_una)) {
 		ack_advances(c, s, now);
 	} else if (s->ack == c->snd_una && c->snd_una != c->snd_max && !seg_len &&
@@ -768,6 +793,8 @@ static void probe_tail(struct tcp_conn *c)
 	if (emit(c, start, c->rcv_nxt, TCP_ACK | TCP_PSH, n)) {
 		c->st.tlp_probes++;
 		c->st.retrans_segs++;
+		c->probe_start = start;
+		c->probe_end = c->tlp_end;
 	}
 }
 

@@ -46,11 +46,15 @@
  *   orders are in flight: three duplicates rarely come), with NewReno's
  *   partial-ACK rule (an ACK inside the recovery window resends the next
  *   hole at once).  An order's segment has a tail loss probe
- *   (RFC 8985's, for orders only): unacknowledged max(2 SRTT, tlp_min)
+ *   (RFC 8985's, for orders only): unacknowledged max(2 SRTT, floor)
  *   after it left, it is sent again; the exchange answers an order in
  *   microseconds, and alone in flight a lost one would wait for the RTO
- *   (orders are sparse: no duplicate ACKs come).  Heartbeats and the login,
- *   which a peer may ACK only after its delayed-ACK timer, have none.
+ *   (orders are sparse: no duplicate ACKs come).  The floor starts at
+ *   tlp_min; a probe the peer reports received twice (its D-SACK, RFC
+ *   2883) was spurious, the exchange slower than the floor, and doubles
+ *   it, up to half of rto_min: a slow venue costs a few probes, not one per
+ *   order.  Heartbeats and the login, which a peer may ACK only after its
+ *   delayed-ACK timer, have none.
  * - RST: accepted only at exactly rcv_nxt; elsewhere in the window it
  *   draws a challenge ACK (RFC 5961), as does a SYN.  A segment for a
  *   closed connection is answered with a RST (RFC 9293 3.10.7.1).
@@ -137,6 +141,7 @@ struct tcp_stats {
 	uint64_t no_frame;		/* a segment that found no TX frame */
 	uint64_t rtt_samples;
 	uint64_t tlp_probes;		/* orders' segments sent again by the probe */
+	uint64_t tlp_spurious;		/* ... that the peer reported received twice */
 	uint64_t sack_acks;		/* ACKs that named held segments */
 };
 
@@ -199,6 +204,8 @@ struct tcp_conn {
 	uint32_t recover;
 	uint64_t tlp_at;		/* the orders' loss probe; 0: none */
 	uint32_t tlp_end;		/* ... for the bytes before this */
+	uint64_t pto_floor;		/* the probe's soonest, raised by spurious ones */
+	uint32_t probe_start, probe_end; /* the last probe's bytes; equal: none out */
 	uint64_t persist_at;
 	uint32_t persist_backoff;	/* probes since the window closed */
 	uint32_t probes;		/* probes since the peer's last ACK */
@@ -329,8 +336,8 @@ static inline int tcp_send_built(struct tcp_conn *c, uint8_t *frame, uint32_t le
 	}
 	if (!c->rto_at)
 		c->rto_at = now + c->rto;
-	if (c->cfg.tlp_min_ns && !c->tlp_at)
-		c->tlp_at = now + (2 * c->srtt > c->cfg.tlp_min_ns ? 2 * c->srtt : c->cfg.tlp_min_ns);
+	if (c->pto_floor && !c->tlp_at)
+		c->tlp_at = now + (2 * c->srtt > c->pto_floor ? 2 * c->srtt : c->pto_floor);
 	c->tlp_end = end;
 	c->snd_end = c->snd_nxt = c->snd_max = end;
 	c->ack_now = false;

@@ -65,6 +65,10 @@ static int parse_options(const uint8_t *opt, size_t len, struct tcp_seg *s)
 			for (uint8_t b = 0; b < (olen - 2) / 8; b++) {
 				uint32_t right = be32_load(opt + i + 6 + 8 * b);
 
+				if (!s->nsack) {
+					s->sack0_left = be32_load(opt + i + 2 + 8 * b);
+					s->sack0_right = right;
+				}
 				if (!s->nsack++ || tcp_seq_gt(right, s->sack_right))
 					s->sack_right = right;
 			}
@@ -89,7 +93,7 @@ int tcp_seg_parse(const struct frame_ip4 *ip, struct tcp_seg *s)
 	s->mss = 0;
 	s->sack_ok = 0;
 	s->nsack = 0;
-	s->sack_right = 0;
+	s->sack_right = s->sack0_left = s->sack0_right = 0;
 	if (hlen > TCP_HDR_LEN && parse_options(tcp + TCP_HDR_LEN, hlen - TCP_HDR_LEN, s))
 		return PROTO_E_TCP_HDR;
 	s->ip = ip->ip;

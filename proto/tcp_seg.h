@@ -79,6 +79,8 @@ struct tcp_seg {
 	uint8_t sack_ok;	/* a SYN's SACK-permitted option */
 	uint8_t nsack;		/* SACK blocks in the segment */
 	uint32_t sack_right;	/* the highest right edge among them */
+	uint32_t sack0_left;	/* the first block: a D-SACK's, if any (RFC 2883) */
+	uint32_t sack0_right;
 };
 
 /*

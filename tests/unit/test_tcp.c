@@ -828,6 +828,55 @@ static void test_orders_tail_loss_probe(void **state)
 	assert_int_equal(c->st.tlp_probes, 1);
 }
 
+/*
+ * A probe the peer reports received twice (its D-SACK: the first block at
+ * or below the ACK) was early: the floor doubles, up to half of rto_min
+ * (5 ms here), and stays for the next connection.  A probe answered by a plain
+ * ACK (the original was lost) leaves it.
+ */
+static void test_spurious_probe_raises_the_floor(void **state)
+{
+	static uint8_t frame[FRAME];
+	uint8_t opt[12] = { TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK, 10 };
+	uint8_t *p = frame + FRAME_TCP_HDR_LEN;
+	uint64_t t = 10 * MS;
+	uint32_t seq = ISS + 1;
+
+	(void)state;
+	connect_at(0, 1460, 65535);
+	memcpy(p, "ORDER", 5);
+	for (int i = 0; i < 4; i++) {
+		uint64_t floor = c->pto_floor;
+
+		tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
+		assert_int_equal(c->tlp_at, t + floor);
+		tcp_timers(c, t + floor);
+		assert_int_equal(c->st.tlp_probes, (uint64_t)i + 1);
+		/* The original's ACK first, then the probe's D-SACK. */
+		peer_seg(TCP_ACK, IRS + 1, seq + 5, 65535, NULL, 0, t + floor + 1);
+		be32_store(opt + 4, seq);
+		be32_store(opt + 8, seq + 5);
+		peer_send(TCP_ACK, IRS + 1, seq + 5, 65535, NULL, 0, opt, sizeof(opt),
+			  t + floor + 2);
+		assert_int_equal(c->st.tlp_spurious, (uint64_t)i + 1);
+		assert_int_equal(c->pto_floor, floor * 2 > 5 * MS ? 5 * MS : floor * 2);
+		seq += 5;
+		t += 20 * MS;
+	}
+	assert_int_equal(c->pto_floor, 5 * MS);
+	/* Lost for real: the probe is what gets ACKed, with no D-SACK. */
+	tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
+	tcp_timers(c, t + 5 * MS);
+	assert_int_equal(c->st.tlp_probes, 5);
+	peer_seg(TCP_ACK, IRS + 1, seq + 5, 65535, NULL, 0, t + 5 * MS + 1);
+	assert_int_equal(c->st.tlp_spurious, 4);
+	assert_int_equal(c->pto_floor, 5 * MS);
+	/* The next connection starts from the raised floor. */
+	tcp_abort(c, t + 6 * MS);
+	connect_at(t + 100 * MS, 1460, 65535);
+	assert_int_equal(c->pto_floor, 5 * MS);
+}
+
 static void test_sequence_wraps(void **state)
 {
 	uint8_t got[32];
@@ -1039,6 +1088,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sack_only_when_the_peer_takes_it, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_orders_tail_loss_probe, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_spurious_probe_raises_the_floor, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sequence_wraps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_tx_frame, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lossy_channel, setup, teardown),
