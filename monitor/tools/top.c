@@ -130,7 +130,10 @@ static const char *const keys[] = {
 	"feed.next_seq", "gaps.opened", "gaps.filled", "gaps.requests", "gaps.held",
 	"gaps.timeouts", "orders.sent", "orders.filled", "orders.canceled", "orders.rejected",
 	"orders.open", "orders.timed_out", "orders.untraded", "xdp.steered", "xdp.passed",
-	"xdp.rx_dropped", "xdp.rx_ring_full", "xdp.rx_fill_ring_empty", "xdp.kicks", NULL,
+	"xdp.rx_dropped", "xdp.rx_ring_full", "xdp.rx_fill_ring_empty", "xdp.kicks",
+	"order_session.connected", "order_session.logins", "order_session.rejects",
+	"order_session.replayed", "tcp.retransmissions", "tcp.rto_expiries",
+	"tcp.window_stalls", "tcp.resets_in", NULL,
 };
 
 static bool is_key(const char *name)
