@@ -256,10 +256,15 @@ run_path() {
 	fi
 	local seq applied sent taken dups
 	seq=$(jq '[.soup.sessions[].messages] | add' "$base.ex.json")
-	applied=$(jq '.session.replies' "$base.gw.json")
-	dups=$(jq '.session.dup_msgs' "$base.gw.json")
-	check "$p" "session: $(jq -r '"\(.session.logins) login(s), \(.session.replayed) replies replayed, \(.orders.resent) orders resent"' "$base.gw.json"); the exchange sequenced $seq replies, the gateway applied $applied once ($dups duplicates ignored)" \
+	applied=$(jq '.order_session.replies' "$base.gw.json")
+	dups=$(jq '.order_session.dup_msgs' "$base.gw.json")
+	check "$p" "session: $(jq -r '"\(.order_session.logins) login(s), \(.order_session.replayed) replies replayed, \(.orders.resent) orders resent"' "$base.gw.json"); the exchange sequenced $seq replies, the gateway applied $applied once ($dups duplicates ignored)" \
 		[ "$seq" = "$applied" ]
+	local lost dropped
+	lost=$(jq '.order_session | .lost_reset + .lost_fin + .lost_silence + .lost_retrans + .lost_broken' "$base.gw.json")
+	dropped=$(jq '.soup.faults | .fin + .rst + .silent' "$base.ex.json")
+	check "$p" "session: $lost connection(s) lost, the exchange dropped $dropped on purpose" \
+		[ "$lost" = "$dropped" ]
 	sent=$(jq '.orders.sent - .orders.failed' "$base.gw.json")
 	taken=$(jq '.orders.received - .orders.dup_tokens' "$base.ex.json")
 	check "$p" "orders: the gateway sent $sent, the exchange took $taken ($(jq '.orders.dup_tokens' "$base.ex.json") sent again and ignored)" \

@@ -65,9 +65,9 @@
 #   gw_wait NAME [SECONDS] its exit status (SIGTERM after SECONDS, default 30)
 #   ex_start NAME ARGS...  exsim in the exchange namespace on the rig's feed,
 #                         order and re-request ports, CPU 0, JSON summary in
-#                         $T_TMP/NAME.ex.json; after a gw_start in the same
-#                         test, its session starts once the gateway logged in
-#                         (--wait-login)
+#                         $T_TMP/NAME.ex.json; while the last gw_start's
+#                         gateway runs, its session starts once the gateway
+#                         logged in (--wait-login)
 #   ex_wait NAME           its exit status
 #   j FILE FILTER          jq -r FILTER FILE
 # the feed receivers in the gateway namespace (netns/tools/feed_recv.c,
@@ -99,7 +99,7 @@ T_RIGS=()
 T_PIDS=()
 T_AT_EXIT=()
 T_CUR=
-T_GW_STARTED=
+T_GW_PID=
 
 # ---- checks ----
 
@@ -279,10 +279,10 @@ rig_run() {
 gw_start() {
 	local name=$1 i
 	shift
-	T_GW_STARTED=$T_CUR
 	bg "$name.gw" nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" \
 		--feed "$RIG_GROUP:$RIG_FEED_PORT" --exchange "$RIG_IP_EX:$RIG_ORDER_PORT" \
 		--cpu 1 -q --json "$T_TMP/$name.gw.json" "$@"
+	T_GW_PID=$(t_pid "$name.gw")
 	for i in $(seq 100); do
 		grep -q "hot loop on CPU" "$T_TMP/$name.gw.err" 2>/dev/null && return 0
 		kill -0 "$(t_pid "$name.gw")" 2>/dev/null || break
@@ -311,7 +311,8 @@ gw_wait() {
 ex_start() {
 	local name=$1 wait=()
 	shift
-	[ "$T_GW_STARTED" = "$T_CUR" ] && wait=(--wait-login 5000)
+	# A gateway already running logs in first: the feed waits for it.
+	[ -n "$T_GW_PID" ] && kill -0 "$T_GW_PID" 2>/dev/null && wait=(--wait-login 5000)
 	bg "$name.ex" ip netns exec "$RIG_NS_EX" build/t2t-exsim --feed "$RIG_GROUP" \
 		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
 		--rerequest-port "$RIG_REREQUEST_PORT" --cpu 0 -q "${wait[@]}" \

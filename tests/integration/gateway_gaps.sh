@@ -26,13 +26,15 @@ test_a_burst_of_50_lost_packets_is_recovered() {
 		--ex-extra "--drop-seqs 3000-3049" --out "$T_TMP/burst"
 }
 
-# The network's faults on the veth (3 % loss, 1 % duplication, 5 %
-# reordering, 200 us delay, which hit the replies and the re-request
-# answers too) and 1 % of the exchange's replies lost besides: the gateway
-# recovers the replies too, so positions and cash reconcile.
-test_network_faults_and_lost_replies_are_recovered() {
-	check "paper-run: netem and 1 % of the replies lost" rig_run n scripts/paper-run.sh "${COMMON[@]}" \
-		--ex-extra "--reply-drop-rate 0.01 --fault-seed 3" \
+# The network's faults on the veth both ways (3 % loss, 1 % duplication,
+# 5 % reordering, 200 us delay: the feed, the re-request answers and the
+# order connection's segments alike) and the order connection reset after
+# every 300 replies: the gateway recovers the feed, its own TCP recovers the
+# segments, and the session's replay recovers the replies the reset lost,
+# so positions and cash reconcile.
+test_network_faults_and_a_reset_order_connection_are_recovered() {
+	check "paper-run: netem both ways, the order connection reset every 300 replies" rig_run n \
+		scripts/paper-run.sh "${COMMON[@]}" --ex-extra "--drop-after 300:rst" \
 		--netem "loss 3% duplicate 1% reorder 5% delay 200us" --out "$T_TMP/netem"
 }
 

@@ -14,7 +14,8 @@
 #   - a server gone silent: the 15 s rule (shortened) gives it up;
 #   - a login refused: no order leaves, a clear message says why;
 #   - a capture of the session read by tshark: every checksum good, its
-#     SoupBinTCP and OUCH dissectors read every packet, nothing malformed.
+#     SoupBinTCP and OUCH dissectors read every packet, nothing malformed,
+#     TCP analysis flags only the probes the exchange showed early.
 . "$(dirname "$0")/../lib.sh"
 need root build/t2t-gateway build/t2t-exsim build/t2t-backtest tshark tcpdump
 
@@ -26,14 +27,17 @@ ex() { j "$T_TMP/$1/$2.ex.json" "$3"; }
 test_three_drops_lose_and_double_nothing() {
 	local how p
 	for how in fin rst; do
-		check "paper-run: the session dropped three times by $how" rig_run "d$how" \
+		check "paper-run: the session dropped three times by $how" rig_run "d${how:0:1}" \
 			scripts/paper-run.sh "${COMMON[@]}" --ex-extra "--drop-at 150,300,450:$how" \
 			--out "$T_TMP/drop_$how" || continue
 		for p in af_xdp udp_spin; do
-			expect_eq "$p, $how: logins" "$(gw "drop_$how" $p .session.logins)" 4
+			expect_eq "$p, $how: logins" "$(gw "drop_$how" $p .order_session.logins)" 4
+			expect_eq "$p, $how: connections lost (reset fin silence retrans broken)" \
+				"$(gw "drop_$how" $p '.order_session | "\(.lost_reset) \(.lost_fin) \(.lost_silence) \(.lost_retrans) \(.lost_broken)"')" \
+				"$([ $how = fin ] && echo "0 3 0 0 0" || echo "3 0 0 0 0")"
 			expect_eq "$p, $how: connections dropped by the exchange" \
 				"$(ex "drop_$how" $p ".soup.faults.$how")" 3
-			expect_eq "$p, $how: replies gone for good" "$(gw "drop_$how" $p .session.skipped)" 0
+			expect_eq "$p, $how: replies gone for good" "$(gw "drop_$how" $p .order_session.skipped)" 0
 		done
 	done
 }
@@ -47,7 +51,7 @@ test_lossy_link_both_ways_reconciles() {
 	expect_ge "own TCP: out-of-order segments held" "$(gw lossy af_xdp .tcp.ooo_held)" 1
 	expect_ge "own TCP: duplicate segments dropped" "$(gw lossy af_xdp .tcp.dup_segs)" 1
 	for p in af_xdp udp_spin; do
-		expect_eq "$p: the session never lost" "$(gw lossy $p .session.logins)" 1
+		expect_eq "$p: the session never lost" "$(gw lossy $p .order_session.logins)" 1
 	done
 }
 
@@ -58,7 +62,7 @@ test_slow_reader_window_never_overrun() {
 		"${COMMON[@]}" --symbols AAPL:6,MSFT:6,NVDA:6,AMZN:6,GOOG:6,META:6 \
 		--ex-extra "--rcvbuf 2048 --read-pause 20" --out "$T_TMP/slow" || return 1
 	expect_ge "own TCP: window stalls" "$(gw slow af_xdp .tcp.window_stalls)" 1
-	expect_eq "own TCP: the session never lost" "$(gw slow af_xdp .session.logins)" 1
+	expect_eq "own TCP: the session never lost" "$(gw slow af_xdp .order_session.logins)" 1
 	expect_ge "the exchange paused its reads" "$(ex slow af_xdp .soup.faults.read_pauses)" 1
 }
 
@@ -71,8 +75,8 @@ test_syn_refused_then_logs_in() {
 	ex_start refused --source gbm --symbols AAPL --count 3000 --rate 3000 --stamp mono
 	ex_wait refused
 	gw_wait refused 20
-	expect_ge "SYNs refused" "$(j "$T_TMP/refused.gw.json" .session.lost_refused)" 3
-	expect_eq "then one login" "$(j "$T_TMP/refused.gw.json" .session.accepted)" 1
+	expect_ge "SYNs refused" "$(j "$T_TMP/refused.gw.json" .order_session.lost_refused)" 3
+	expect_eq "then one login" "$(j "$T_TMP/refused.gw.json" .order_session.accepted)" 1
 	expect_ge "and orders" "$(j "$T_TMP/refused.gw.json" .orders.sent)" 1
 	check "the refusal said once" [ "$(grep -c 'refused the connection' "$T_TMP/refused.gw.err")" = 1 ]
 }
@@ -83,8 +87,8 @@ test_silent_server_given_up() {
 	check "paper-run: the exchange falls silent" rig_run s scripts/paper-run.sh "${COMMON[@]}" \
 		--ex-extra "--silent-after 100" --gw-extra "--soup-timeout 500" \
 		--out "$T_TMP/silent" || return 1
-	expect_ge "own TCP: given up after the silence" "$(gw silent af_xdp .session.lost_silence)" 1
-	expect_ge "kernel TCP: given up after the silence" "$(gw silent udp_spin .session.lost_silence)" 1
+	expect_ge "own TCP: given up after the silence" "$(gw silent af_xdp .order_session.lost_silence)" 1
+	expect_ge "kernel TCP: given up after the silence" "$(gw silent udp_spin .order_session.lost_silence)" 1
 }
 
 test_login_rejected_stops_trading() {
@@ -97,7 +101,7 @@ test_login_rejected_stops_trading() {
 	expect_eq "no order sent" "$(j "$T_TMP/rejected.gw.json" .orders.sent)" 0
 	expect_ge "changes listed untraded (session)" \
 		"$(j "$T_TMP/rejected.gw.json" .orders.untraded_session)" 1
-	expect_eq "one login, rejected" "$(j "$T_TMP/rejected.gw.json" .session.rejects)" 1
+	expect_eq "one login, rejected" "$(j "$T_TMP/rejected.gw.json" .order_session.rejects)" 1
 	check "the rejection said" grep -q "login REJECTED by the exchange (not authorized: check --login" \
 		"$T_TMP/rejected.gw.err"
 }
@@ -105,7 +109,7 @@ test_login_rejected_stops_trading() {
 # tcpdump on the exchange side of the veth while the own TCP trades; tshark
 # (checksum validation on) on the capture.
 test_capture_read_by_tshark() {
-	local pcap=$T_TMP/session.pcap n bad malformed types
+	local pcap=$T_TMP/session.pcap n bad malformed types spurious
 	rig_up c
 	bg tcpdump ip netns exec "$RIG_NS_EX" tcpdump -i "$RIG_IF_EX" --immediate-mode -B 32768 \
 		-s 2048 -w "$pcap" "tcp port $RIG_ORDER_PORT"
@@ -122,7 +126,8 @@ test_capture_read_by_tshark() {
 		-o ip.check_checksum:TRUE -T fields -E separator=, -E "aggregator= " \
 		-e tcp.checksum.status \
 		-e ip.checksum.status -e soupbintcp.packet_type -e _ws.malformed \
-		-e tcp.analysis.flags >"$T_TMP/tshark.csv" 2>"$T_TMP/tshark.err" ||
+		-e tcp.analysis.flags -e tcp.analysis.retransmission >"$T_TMP/tshark.csv" \
+		2>"$T_TMP/tshark.err" ||
 		{ fail "tshark: $(cat "$T_TMP/tshark.err")"; return 1; }
 	n=$(wc -l <"$T_TMP/tshark.csv")
 	bad=$(awk -F, '$1 != 1 || $2 != 1' "$T_TMP/tshark.csv" | wc -l)
@@ -133,8 +138,15 @@ test_capture_read_by_tshark() {
 	expect_eq "malformed packets" "$malformed" 0
 	check "SoupBinTCP packets L A U S O read ($types)" \
 		bash -c "for t in L A U S O; do grep -qw \$t <<<'$types' || exit 1; done"
-	expect_eq "TCP analysis flags on a clean link" \
-		"$(awk -F, '$5 != ""' "$T_TMP/tshark.csv" | wc -l)" 0
+	# A clean link: TCP analysis flags nothing but the gateway's tail loss
+	# probes that the exchange's D-SACK showed early, each of which raised
+	# the probe's floor (0.5 ms doubled up to 25 ms: a few, not one per order).
+	spurious=$(j "$T_TMP/cap.gw.json" .tcp.spurious_probes)
+	expect_eq "TCP analysis flags on a clean link: only retransmissions" \
+		"$(awk -F, '$5 != "" && $6 != 1' "$T_TMP/tshark.csv" | wc -l)" 0
+	expect_eq "retransmissions on a clean link: the probes found early" \
+		"$(awk -F, '$6 == 1' "$T_TMP/tshark.csv" | wc -l)" "$spurious"
+	check "early probes: at most 6 ($spurious)" [ "$spurious" -le 6 ]
 }
 
 run_tests "$@"
