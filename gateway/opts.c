@@ -293,7 +293,8 @@ static const struct opt opts[] = {
 	  "own TCP: the longest a pure ACK waits for an order to carry it", .max = 100),
 	OPT("tcp-tlp-min", 0, OPT_MS, G(session.tlp_min_ns), "MS",
 	  "own TCP: an order's segment still unacknowledged max(2 SRTT, MS) after it "
-	  "left is sent once more (a tail loss probe; 0: none)", .max = 60000),
+	  "left is sent once more (a tail loss probe; 0: none); each probe the exchange "
+	  "shows early (D-SACK) doubles MS, up to half of --tcp-rto-min", .max = 60000),
 	OPT_SECTION("Gaps (gateway/README.md):"),
 	OPT("rerequest", 0, OPT_CALL, 0, "IP:PORT|off",
 	  "MoldUDP64 re-request server; off: no gap recovery", .call = rerequest,
