@@ -594,6 +594,8 @@ netem_on() {
 	fi
 	case "$err" in
 	*"qdisc kind is unknown"*) netem_fallback "$@" ;;
+	*"reordering not possible"*)
+		die "netem: reorder needs a delay (netem reorders by holding the other frames back): e.g. '$netem_spec delay 200us'" ;;
 	*) die "netem: tc: $err" ;;
 	esac
 }

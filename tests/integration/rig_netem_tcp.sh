@@ -184,4 +184,13 @@ test_netem_off_leaves_nothing() {
 	transfer in
 }
 
+# A bad spec is refused with what to do, and leaves the line as it was.
+test_netem_refuses_what_tc_cannot_do() {
+	rig_up
+	expect_exit 1 "netem: reorder needs a delay" "${RIG[@]}" netem "loss 3% reorder 5%"
+	"${RIG[@]}" status >"$T_TMP/status"
+	grep -q 'netem out off | in off$' "$T_TMP/status" && ok "status: netem still off both ways" ||
+		fail "status after the refusals: $(grep netem "$T_TMP/status")"
+}
+
 run_tests "$@"
