@@ -105,25 +105,6 @@ static int firm(void *cfg, const char *a, char *why, size_t n)
 	return 0;
 }
 
-static int login(void *cfg, const char *a, char *why, size_t n)
-{
-	struct gw_opts *o = cfg;
-
-	if (soup_parse_login(a, o->session.soup.user, o->session.soup.password))
-		return snprintf(why, n, "wants USER:PASSWORD, at most 6 and 10 printable "
-				"characters, no spaces"), -1;
-	return 0;
-}
-
-static int soup_session(void *cfg, const char *a, char *why, size_t n)
-{
-	struct gw_opts *o = cfg;
-
-	if (soup_parse_session(a, o->session.soup.session))
-		return snprintf(why, n, "wants at most 10 printable characters, no spaces"), -1;
-	return 0;
-}
-
 static int order_stack(void *cfg, const char *a, char *why, size_t n)
 {
 	struct gw_opts *o = cfg;
@@ -155,18 +136,6 @@ static int reconnect(void *cfg, const char *a, char *why, size_t n)
 		return snprintf(why, n, "wants MS[:MAX_MS] with MAX_MS >= MS"), -1;
 	o->session.backoff_min_ns = lo * 1000000;
 	o->session.backoff_max_ns = hi * 1000000;
-	return 0;
-}
-
-static int local_port(void *cfg, const char *a, char *why, size_t n)
-{
-	struct gw_opts *o = cfg;
-	uint64_t v;
-
-	if (opt_parse_u64(a, 1, 65535 - 64, &v))
-		return snprintf(why, n, "wants a port of 1 to 65471"), -1;
-	o->local_port = (uint16_t)v;
-	o->local_port_given = true;
 	return 0;
 }
 
@@ -255,17 +224,18 @@ static const struct opt opts[] = {
 	OPT("exchange", 0, OPT_IP_PORT, G(exch_ip), "IP:PORT",
 	  "the exchange's SoupBinTCP server (order entry); on a rig other than the "
 	  "default one, give it", .off2 = G(exch_port)),
-	OPT("login", 0, OPT_CALL, 0, "USER:PASSWORD", "the session's login",
-	  .call = login, .def = "T2TG:secret"),
-	OPT("soup-session", 0, OPT_CALL, 0, "ID",
-	  "the session to log in to (default blank: the current one)", .call = soup_session),
+	OPT("login", 0, OPT_CALL, G(session.soup), "USER:PASSWORD", "the session's login",
+	  .call = soup_opt_login, .def = "T2TG:secret"),
+	OPT("soup-session", 0, OPT_CALL, G(session.soup), "ID",
+	  "the session to log in to (default blank: the current one)", .call = soup_opt_session),
 	OPT("order-stack", 0, OPT_CALL, 0, "own|kernel",
 	  "the session's TCP: the gateway's own on the AF_XDP socket, or a kernel TCP "
 	  "socket (always with --mode udp)", .call = order_stack, .def = "own (kernel "
 	  "with --mode udp)"),
-	OPT("local-port", 0, OPT_CALL, 0, "PORT",
+	OPT("local-port", 0, OPT_PORT, G(session.local.port), "PORT",
 	  "the own TCP's first local port; each new connection takes the next of 64 "
-	  "(kernel TCP: its port, default any)", .call = local_port, .def = "26402"),
+	  "(kernel TCP: its port, default any)", .max = 65535 - OC_PORT_SPAN,
+	  .def = OPT_STR_OF(OC_FIRST_PORT)),
 	OPT("soup-timeout", 0, OPT_MS, G(session.soup.timeout_ns), "MS",
 	  "nothing heard from the exchange for MS: the connection is lost "
 	  "(SoupBinTCP's 15 s)", .min = 10, .max = 3600000),
@@ -389,7 +359,6 @@ static void set_defaults(struct gw_opts *o)
 	o->feed_b_group = 0xEF010102;	/* 239.1.1.2 */
 	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
 	o->exch_port = 26401;
-	o->local_port = 26402;
 	order_session_defaults(&o->session);
 	o->rerequest_port = 26403;
 	/* 50 ms at the fastest tested rate (about 32,000 packed packets/s) */

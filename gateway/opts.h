@@ -39,8 +39,6 @@ struct gw_opts {
 	uint16_t exch_port;
 	uint8_t exch_mac[6];
 	bool have_exch_mac;
-	uint16_t local_port;		/* the own TCP's first local port */
-	bool local_port_given;
 	bool stack_given;		/* --order-stack on the command line */
 	uint32_t rerequest_ip;		/* MoldUDP64 re-request server */
 	uint16_t rerequest_port;	/* 0 = no gap recovery */

@@ -317,7 +317,6 @@ static int open_session(struct udp_path *u, const struct gw_opts *o, char *err, 
 	c.remote.ip = o->exch_ip;
 	c.remote.port = o->exch_port;
 	c.local.ip = 0;
-	c.local.port = o->local_port_given ? o->local_port : 0;
 	return order_conn_init(&u->oc, &c, &ops, NULL, err, errlen);
 }
 

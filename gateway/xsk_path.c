@@ -189,7 +189,7 @@ static int open_session(struct xsk_path *x, const struct gw_opts *o,
 	x->own_tcp = c.stack == OC_STACK_OWN;
 	c.local = *src;
 	c.remote = *dst;
-	c.local.port = x->own_tcp || o->local_port_given ? o->local_port : 0;
+	c.local.port = o->session.local.port;
 	c.mss = (uint16_t)((mtu > 0 ? mtu : 1500) - FRAME_IP4_LEN - TCP_HDR_LEN);
 	if (c.mss > TCP_OOO_MAX)
 		c.mss = TCP_OOO_MAX;
@@ -212,7 +212,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	ret = exchange_mac(o, dst.mac, err, errlen);
 	if (ret)
 		return ret;
-	src.port = o->local_port;
+	src.port = o->session.local.port ? o->session.local.port : OC_FIRST_PORT;
 	dst.ip = o->exch_ip;
 	dst.port = o->exch_port;
 	set_up_frames(x, o, &src, &dst);

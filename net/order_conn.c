@@ -16,7 +16,6 @@
 #include "proto/proto_err.h"
 
 /* Local ports the own stack rotates through, one per connection. */
-#define PORT_SPAN	64
 
 const char *const oc_state_names[] = {
 	[OC_WAITING] = "waiting",
@@ -82,6 +81,8 @@ int order_conn_init(struct order_conn *oc, const struct order_conn_cfg *cfg,
 {
 	memset(oc, 0, sizeof(*oc));
 	oc->cfg = *cfg;
+	if (cfg->stack == OC_STACK_OWN && !cfg->local.port)
+		oc->cfg.local.port = OC_FIRST_PORT;
 	oc->ops = *ops;
 	oc->fd = oc->port_fd = -1;
 	oc->state = OC_WAITING;
@@ -98,7 +99,7 @@ int order_conn_init(struct order_conn *oc, const struct order_conn_cfg *cfg,
 	}
 	{
 		struct tcp_cfg t = {
-			.local = cfg->local, .remote = cfg->remote, .mss = cfg->mss,
+			.local = oc->cfg.local, .remote = cfg->remote, .mss = cfg->mss,
 			.rcv_wnd = 65535, .rto_init_ns = cfg->rto_init_ns,
 			.rto_min_ns = cfg->rto_min_ns, .rto_max_ns = cfg->rto_max_ns,
 			.max_retries = cfg->retries, .ack_delay_ns = cfg->ack_delay_ns,
@@ -249,8 +250,8 @@ static int reserve_port(struct order_conn *oc)
 				 .sin_addr.s_addr = htonl(oc->cfg.local.ip) };
 
 	close_fd(&oc->port_fd);
-	for (int i = 0; i < PORT_SPAN; i++) {
-		uint16_t port = (uint16_t)(oc->cfg.local.port + (oc->conn_no + i) % PORT_SPAN);
+	for (int i = 0; i < OC_PORT_SPAN; i++) {
+		uint16_t port = (uint16_t)(oc->cfg.local.port + (oc->conn_no + i) % OC_PORT_SPAN);
 		int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 		if (fd < 0)

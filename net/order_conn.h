@@ -42,6 +42,14 @@
 
 enum oc_stack { OC_STACK_OWN, OC_STACK_KERNEL };
 
+/*
+ * The own stack's first local port when none is given; each connection
+ * takes the next of OC_PORT_SPAN, so the last usable first port is
+ * 65535 - OC_PORT_SPAN.
+ */
+#define OC_FIRST_PORT	26402
+#define OC_PORT_SPAN	64
+
 enum oc_state {
 	OC_WAITING,		/* for the next connection attempt */
 	OC_CONNECTING,		/* TCP handshake */
@@ -73,7 +81,8 @@ extern const char *const oc_lost_names[OC_LOST_NR];
 
 struct order_conn_cfg {
 	int stack;			/* enum oc_stack */
-	struct frame_endpoint local;	/* port: the first local port (kernel: 0 = any) */
+	struct frame_endpoint local;	/* port: the first local port; 0: OC_FIRST_PORT
+					   (own), any (kernel) */
 	struct frame_endpoint remote;	/* the exchange; MACs for the own stack */
 	uint16_t mss;			/* own stack: announced */
 	struct soup_client_cfg soup;

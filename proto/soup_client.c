@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* A SoupBinTCP 3.0 client session: login, numbering, liveness. */
+#include <stdio.h>
 #include <string.h>
 
 #include "proto/proto_err.h"
@@ -216,5 +217,24 @@ int soup_parse_session(const char *arg, char session[SOUP_SESSION_LEN])
 		if (*c <= ' ' || *c > '~')
 			return -1;
 	soup_pad_left(session, SOUP_SESSION_LEN, arg);
+	return 0;
+}
+
+int soup_opt_login(void *soup_cfg, const char *arg, char *why, size_t n)
+{
+	struct soup_client_cfg *c = soup_cfg;
+
+	if (soup_parse_login(arg, c->user, c->password))
+		return snprintf(why, n, "wants USER:PASSWORD, 1-6 and 0-10 printable "
+				"characters, no spaces"), -1;
+	return 0;
+}
+
+int soup_opt_session(void *soup_cfg, const char *arg, char *why, size_t n)
+{
+	struct soup_client_cfg *c = soup_cfg;
+
+	if (soup_parse_session(arg, c->session))
+		return snprintf(why, n, "wants at most 10 printable characters, no spaces"), -1;
 	return 0;
 }

@@ -177,6 +177,13 @@ int soup_parse_login(const char *arg, char user[SOUP_USER_LEN],
 /* A session id of at most 10 printable characters, left padded.  0, or -1. */
 int soup_parse_session(const char *arg, char session[SOUP_SESSION_LEN]);
 
+/*
+ * The two as a client's command-line options (util/opt.h's OPT_CALL, at a
+ * struct soup_client_cfg): --login USER:PASSWORD, --soup-session ID.
+ */
+int soup_opt_login(void *soup_cfg, const char *arg, char *why, size_t n);
+int soup_opt_session(void *soup_cfg, const char *arg, char *why, size_t n);
+
 static inline bool soup_client_logged_in(const struct soup_client *c)
 {
 	return c->state == SOUP_C_LOGGED_IN;

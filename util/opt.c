@@ -211,8 +211,8 @@ static int apply(const struct opt *o, void *cfg, const char *a, char *why, size_
 		}
 		return 0;
 	case OPT_PORT:
-		if (opt_parse_u64(a, 1, 65535, &v)) {
-			snprintf(why, n, "wants a port, 1..65535");
+		if (opt_parse_u64(a, 1, o->max ? (uint64_t)o->max : 65535, &v)) {
+			snprintf(why, n, "wants a port, 1..%.0f", o->max ? o->max : 65535);
 			return -1;
 		}
 		*(uint16_t *)field(cfg, o->off) = (uint16_t)v;
@@ -238,7 +238,7 @@ static int apply(const struct opt *o, void *cfg, const char *a, char *why, size_
 		return 0;
 	case OPT_CALL:
 		why[0] = '\0';
-		if (o->call(cfg, a, why, n)) {
+		if (o->call(field(cfg, o->off), a, why, n)) {
 			if (!why[0])
 				snprintf(why, n, "is not valid here");
 			return -1;

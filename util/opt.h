@@ -38,12 +38,13 @@ enum opt_type {
 	OPT_MS,		/* milliseconds in [.min, .max], stored as uint64_t ns */
 	OPT_ENUM,	/* int: index of the argument in .choices (NULL-ended) */
 	OPT_IPV4,	/* uint32_t, host order */
-	OPT_PORT,	/* uint16_t, 1..65535 */
+	OPT_PORT,	/* uint16_t, 1..65535 (.max: lower) */
 	OPT_IP_PORT,	/* IP:PORT: uint32_t at .off, uint16_t at .off2 */
 	OPT_INADDR,	/* struct in_addr (network order) */
 	OPT_NPORT,	/* uint16_t in network order, [.min, 65535] (.min 0: 1) */
 	OPT_CPU,	/* int: a CPU of this machine, or -1 (do not pin) */
-	OPT_CALL,	/* .call(cfg, arg, why, whylen): 0 or -1 with why */
+	OPT_CALL,	/* .call(cfg + off, arg, why, whylen): 0 or -1 with why; .off
+			   names a part of the config, 0 the whole */
 };
 
 struct opt {
@@ -65,6 +66,9 @@ struct opt {
 };
 
 #define OFF(type, field)	offsetof(type, field)
+/* A numeric constant as the string a .def wants. */
+#define OPT_STR_OF(x)		OPT_STR_OF_(x)
+#define OPT_STR_OF_(x)		#x
 /* One option: the fields every option has, then any of the others by name. */
 #define OPT(n, s, t, f, a, h, ...) \
 	{ .name = (n), .short_name = (s), .type = (t), .off = (f), .arg = (a), \

@@ -53,8 +53,6 @@ struct floor_opts {
 	uint32_t feed_source;		/* 0 = any */
 	uint32_t exch_ip;
 	uint16_t exch_port;
-	uint16_t local_port;		/* the own TCP's first local port */
-	bool local_port_given;
 	struct order_conn_cfg session;	/* the order session; endpoints by the mode */
 	uint32_t shares;
 	uint32_t answer_every;		/* answer one tick in N (1: every tick) */

@@ -32,28 +32,6 @@ static int capture_note(void *cfg, const char *a, char *why, size_t n)
 				why, n);
 }
 
-static int login(void *cfg, const char *a, char *why, size_t n)
-{
-	struct floor_opts *o = cfg;
-
-	if (soup_parse_login(a, o->session.soup.user, o->session.soup.password))
-		return snprintf(why, n, "wants USER:PASSWORD, at most 6 and 10 printable "
-				"characters, no spaces"), -1;
-	return 0;
-}
-
-static int local_port(void *cfg, const char *a, char *why, size_t n)
-{
-	struct floor_opts *o = cfg;
-	uint64_t v;
-
-	if (opt_parse_u64(a, 1, 65535 - 64, &v))
-		return snprintf(why, n, "wants a port of 1 to 65471"), -1;
-	o->local_port = (uint16_t)v;
-	o->local_port_given = true;
-	return 0;
-}
-
 static const struct opt opts[] = {
 	OPT_SECTION("Path:"),
 	OPT("mode", 0, OPT_ENUM, F(mode), "xdp|udp",
@@ -89,11 +67,12 @@ static const struct opt opts[] = {
 	  "accept feed packets only from IP"),
 	OPT("exchange", 0, OPT_IP_PORT, F(exch_ip), "IP:PORT",
 	  "the exchange's SoupBinTCP server (order entry)", .off2 = F(exch_port)),
-	OPT("login", 0, OPT_CALL, 0, "USER:PASSWORD", "the session's login", .call = login,
-	  .def = "T2TG:secret"),
-	OPT("local-port", 0, OPT_CALL, 0, "PORT",
+	OPT("login", 0, OPT_CALL, F(session.soup), "USER:PASSWORD", "the session's login",
+	  .call = soup_opt_login, .def = "T2TG:secret"),
+	OPT("local-port", 0, OPT_PORT, F(session.local.port), "PORT",
 	  "AF_XDP: the own TCP's first local port (each connection takes the next);\n"
-	  "kernel TCP: its port (default any)", .call = local_port, .def = "26402"),
+	  "kernel TCP: its port (default any)", .max = 65535 - OC_PORT_SPAN,
+	  .def = OPT_STR_OF(OC_FIRST_PORT)),
 	OPT("soup-timeout", 0, OPT_MS, F(session.soup.timeout_ns), "MS",
 	  "nothing heard from the exchange for MS: the connection is lost", .min = 10,
 	  .max = 3600000),
@@ -145,7 +124,6 @@ static void set_defaults(struct floor_opts *o)
 	o->feed_port = 26400;
 	o->exch_ip = 0x0AC90001;	/* 10.201.0.1 */
 	o->exch_port = 26401;
-	o->local_port = 26402;
 	order_session_defaults(&o->session);
 	o->shares = 100;
 	o->answer_every = 1;

@@ -91,7 +91,6 @@ int floor_udp_open(struct floor_udp **out, const struct floor_opts *o, struct fl
 	sc.stack = OC_STACK_KERNEL;
 	sc.remote.ip = o->exch_ip;
 	sc.remote.port = o->exch_port;
-	sc.local.port = o->local_port_given ? o->local_port : 0;
 	sc.busy_poll = o->busy_poll;
 	ops.ctx = f;
 	ret = order_conn_init(&u->oc, &sc, &ops, NULL, err, errlen);

@@ -93,7 +93,7 @@ int floor_xsk_open(struct floor_xsk **out, const struct floor_opts *o, struct fl
 	ret = netif_neigh_mac(o->ifname, o->exch_ip, dst.mac, err, errlen);
 	if (ret)
 		goto fail_free;
-	src.port = o->local_port;
+	src.port = o->session.local.port;
 	dst.ip = o->exch_ip;
 	dst.port = o->exch_port;
 

@@ -32,6 +32,10 @@ struct cfg {
 	uint16_t peer_port;
 	const char *out;
 	int calls;
+	uint16_t low_port;
+	struct part {
+		int seen;
+	} part;
 };
 
 static int count(void *cfg, const char *a, char *why, size_t n)
@@ -41,6 +45,16 @@ static int count(void *cfg, const char *a, char *why, size_t n)
 		return -1;
 	}
 	((struct cfg *)cfg)->calls++;
+	return 0;
+}
+
+/* A handler of one part of the config: it gets that part. */
+static int part_call(void *part, const char *a, char *why, size_t n)
+{
+	(void)a;
+	(void)why;
+	(void)n;
+	((struct part *)part)->seen++;
 	return 0;
 }
 
@@ -62,6 +76,8 @@ static const struct opt opts[] = {
 	OPT("port", 0, OPT_PORT, C(port), "PORT", "a port"),
 	OPT("peer", 0, OPT_IP_PORT, C(peer), "IP:PORT", "a peer", .off2 = C(peer_port)),
 	OPT("call", 'c', OPT_CALL, 0, "X", "repeatable", .call = count, .def = "none"),
+	OPT("part", 0, OPT_CALL, C(part), "X", "a part of the config", .call = part_call),
+	OPT("low-port", 0, OPT_PORT, C(low_port), "PORT", "a port below 1000", .max = 999),
 	OPT("out", 0, OPT_STR, C(out), "FILE", "optional argument", .implied = "-"),
 	OPT_END,
 };
@@ -72,7 +88,7 @@ static const struct opt_prog prog = {
 
 static int run(struct cfg *c, ...)
 {
-	char *argv[32] = { "t" };
+	char *argv[48] = { "t" };
 	int argc = 1;
 	va_list ap;
 
@@ -91,7 +107,8 @@ static void test_types_land_in_their_fields(void **state)
 	assert_int_equal(run(&c, "-f", "--name", "abcd", "-n", "7", "--big", "123456789012",
 			     "--cpu", "-1", "--ring", "256", "--secs", "2.5", "--wait", "1.5",
 			     "--mode", "fast", "--ip", "10.1.2.3", "--port", "80",
-			     "--peer", "1.2.3.4:9", "-c", "a", "--call", "b", NULL), 0);
+			     "--peer", "1.2.3.4:9", "-c", "a", "--call", "b", "--part", "x",
+			     "--low-port", "999", NULL), 0);
 	assert_true(c.flag);
 	assert_string_equal(c.name, "abcd");
 	assert_int_equal(c.n, 7);
@@ -106,6 +123,8 @@ static void test_types_land_in_their_fields(void **state)
 	assert_int_equal(c.peer, 0x01020304);
 	assert_int_equal(c.peer_port, 9);
 	assert_int_equal(c.calls, 2);
+	assert_int_equal(c.part.seen, 1);
+	assert_int_equal(c.low_port, 999);
 }
 
 static void test_bad_values_refused(void **state)
@@ -125,6 +144,7 @@ static void test_bad_values_refused(void **state)
 	assert_int_equal(run(&c, "--mode", "medium", NULL), 2);
 	assert_int_equal(run(&c, "--ip", "10.1.2", NULL), 2);
 	assert_int_equal(run(&c, "--port", "65536", NULL), 2);
+	assert_int_equal(run(&c, "--low-port", "1000", NULL), 2);	/* above .max */
 	assert_int_equal(run(&c, "--peer", "1.2.3.4", NULL), 2);
 	assert_int_equal(run(&c, "--call", "bad", NULL), 2);
 	assert_int_equal(run(&c, "--nope", NULL), 2);
