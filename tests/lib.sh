@@ -84,6 +84,12 @@
 #   writer_start ARGS...   a test writer; returns once the segment exists
 #   monitor_start ARGS...  t2t-monitor on a free port (MON_PORT)
 #   get PATH               curl PATH from it
+# and a libFuzzer target:
+#   fuzz_run NAME FUZZER [LIBFUZZER OPTIONS...] -- CORPUS_DIR...
+#                          FUZZER for FUZZ_SECONDS (default 30), new inputs
+#                          in a scratch corpus, a crash's input in
+#                          build/fuzz/artifacts/ and FAIL; ok with the
+#                          executions and coverage
 
 set -uo pipefail
 # The script's own path, read again by run_tests after the cd.
@@ -395,6 +401,27 @@ monitor_start() {
 
 get() {
 	curl -sf --max-time 5 "http://127.0.0.1:$MON_PORT$1"
+}
+
+# ---- a libFuzzer target ----
+
+fuzz_run() {
+	local name=$1 fuzzer=$2 secs=${FUZZ_SECONDS:-30} arts=build/fuzz/artifacts w=$T_TMP
+	local opts=() runs cov
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done
+	[ $# -gt 0 ] && shift
+	mkdir -p "$w/corpus" "$arts"
+	if ! "$fuzzer" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
+		-print_final_stats=1 -artifact_prefix="$arts/" "${opts[@]}" \
+		"$w/corpus" "$@" >"$w/fuzz.log" 2>&1; then
+		tail -40 "$w/fuzz.log"
+		fail "$name: crashing input in $arts/"
+		return 1
+	fi
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/fuzz.log")
+	cov=$(grep -o 'cov: [0-9]*' "$w/fuzz.log" | tail -1)
+	ok "$runs executions in $secs s ran clean ($cov, $(ls "$w/corpus" | wc -l) new inputs)"
 }
 
 # ---- the run ----

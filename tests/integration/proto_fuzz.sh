@@ -7,18 +7,7 @@
 need build/fuzz/fuzz_proto_feed
 
 test_proto_fuzzer_runs_clean() {
-	local secs=${FUZZ_SECONDS:-30} arts=build/fuzz/artifacts w=$T_TMP runs cov
-	mkdir -p "$w/corpus" "$arts"
-	if ! build/fuzz/fuzz_proto_feed -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 \
-		-print_final_stats=1 -artifact_prefix="$arts/" \
-		"$w/corpus" tests/fuzz/corpus/feed >"$w/log" 2>&1; then
-		tail -40 "$w/log"
-		fail "proto_fuzz: crashing input in $arts/"
-		return 1
-	fi
-	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/log")
-	cov=$(grep -o 'cov: [0-9]*' "$w/log" | tail -1)
-	ok "$runs executions in $secs s ran clean ($cov, $(ls "$w/corpus" | wc -l) new inputs)"
+	fuzz_run proto_fuzz build/fuzz/fuzz_proto_feed -- tests/fuzz/corpus/feed
 }
 
 run_tests "$@"
