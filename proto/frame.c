@@ -58,12 +58,7 @@ size_t frame_patch_sum(struct frame_template *t, uint8_t *frame,
 	ip_len = (uint16_t)(udp_len + FRAME_IP4_LEN);
 	id = t->next_id++;
 
-	be16_store(frame + FRAME_OFF_IP_TOT_LEN, ip_len);
-	be16_store(frame + FRAME_OFF_IP_ID, id);
-	sum = csum_add_host16(t->ip_sum, ip_len);
-	sum = csum_add_host16(sum, id);
-	csum = csum_finish(sum);
-	memcpy(frame + FRAME_OFF_IP_CSUM, &csum, 2);
+	frame_ip4_finish(frame, t->ip_sum, ip_len, id);
 
 	/* UDP length counts once in the pseudo-header, once in the header. */
 	be16_store(frame + FRAME_OFF_UDP_LEN, udp_len);

@@ -18,6 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "proto/be.h"
+#include "proto/csum.h"
+
 #define FRAME_ETH_LEN		14
 #define FRAME_IP4_LEN		20	/* without options */
 #define FRAME_UDP_LEN		8
@@ -52,6 +55,22 @@ struct frame_template {
 	uint64_t udp_sum;	/* pseudo-header addresses + protocol, ports */
 	uint16_t next_id;	/* IPv4 id of the next frame */
 };
+
+/*
+ * A frame's IPv4 header from its template's: total length, id, and the
+ * checksum from @ip_sum (the header's other words, summed once).  UDP's
+ * and TCP's templates both finish their frames with it.
+ */
+static inline void frame_ip4_finish(uint8_t *frame, uint64_t ip_sum, uint16_t ip_len,
+				    uint16_t id)
+{
+	uint16_t csum;
+
+	be16_store(frame + FRAME_OFF_IP_TOT_LEN, ip_len);
+	be16_store(frame + FRAME_OFF_IP_ID, id);
+	csum = csum_finish(csum_add_host16(csum_add_host16(ip_sum, ip_len), id));
+	__builtin_memcpy(frame + FRAME_OFF_IP_CSUM, &csum, 2);
+}
 
 /* Build the template once per destination: DF set, @ttl, DSCP/ECN @tos. */
 void frame_template_init(struct frame_template *t,

@@ -125,12 +125,7 @@ static inline size_t tcp_frame_finish(struct tcp_template *t, uint8_t *frame,
 	uint16_t csum;
 
 	__builtin_memcpy(frame, t->hdr, FRAME_TCP_HDR_LEN);
-	be16_store(frame + FRAME_OFF_IP_TOT_LEN, ip_len);
-	be16_store(frame + FRAME_OFF_IP_ID, id);
-	sum = csum_add_host16(t->ip_sum, ip_len);
-	sum = csum_add_host16(sum, id);
-	csum = csum_finish(sum);
-	__builtin_memcpy(frame + FRAME_OFF_IP_CSUM, &csum, 2);
+	frame_ip4_finish(frame, t->ip_sum, ip_len, id);
 
 	be32_store(tcp + TCP_OFF_SEQ, seq);
 	be32_store(tcp + TCP_OFF_ACK, ack);
