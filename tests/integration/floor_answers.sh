@@ -27,7 +27,9 @@ floor_run() {
 		return 1
 	fi
 	# One tick per packet: the floor answers each packet's first trade print.
-	ex_start "$name" --source gbm --symbols AAPL,MSFT --count "$COUNT" --rate 2000 \
+	# The feed waits for the floor's login (its kernel TCP connect retries
+	# with a backoff; ticks before it are not answered).
+	ex_start "$name" --wait-login 5000 --source gbm --symbols AAPL,MSFT --count "$COUNT" --rate 2000 \
 		--max-per-packet 1 --stamp mono --grace 1000
 	check "$name: the simulator ran" ex_wait "$name"
 	check "$name: the floor exited by itself after the end of session" \
