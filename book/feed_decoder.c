@@ -29,6 +29,10 @@ int feed_decoder_init(struct feed_decoder *d,
 	d->next_seq = 1;
 	d->book = cfg->book;
 	d->on_symbol = cfg->on_symbol;
+	d->on_print = cfg->on_print;
+	d->on_due = cfg->on_due;
+	d->stepped = cfg->on_print && cfg->on_due;
+	d->due = UINT64_MAX;
 	d->cb_ctx = cfg->cb_ctx;
 	if (cfg->session) {
 		mold_session_set(d->session, cfg->session);
@@ -138,6 +142,27 @@ static inline bool message(struct feed_decoder *d, const uint8_t *m, uint16_t le
 	return true;
 }
 
+/*
+ * One message for a receiver that trades message by message: what is due
+ * before it, then the message, then its print.  The ring's head is kept
+ * current for the callbacks.
+ */
+static void step(struct feed_decoder *d, const uint8_t *m, uint16_t len, uint64_t seq,
+		 uint64_t head, uint64_t arrival_ns)
+{
+	struct tick_ring *r = &d->ring;
+	uint64_t ts = be48_load(m + ITCH_OFF_TIMESTAMP);
+	struct tape_print pr;
+
+	r->head = head;
+	if (ts > d->due)
+		d->on_due(d->cb_ctx, ts);
+	if (!message(d, m, len, seq, &pr))
+		return;
+	ring_put(r, r->head++, &pr, ts, arrival_ns);
+	d->on_print(d->cb_ctx, ts);
+}
+
 /* Messages of one packet whose book slots are loaded ahead of applying. */
 #define PREFETCH_BLOCKS	16
 
@@ -171,7 +196,7 @@ static uint32_t walk_blocks(struct feed_decoder *d, const uint8_t *p,
 			    uint32_t skip, uint64_t arrival_ns)
 {
 	struct tick_ring *r = &d->ring;
-	uint64_t head = r->head;
+	uint64_t start = r->head, head = start;
 	uint32_t left = count;
 
 	if (d->book && count > 1)
@@ -201,9 +226,13 @@ static uint32_t walk_blocks(struct feed_decoder *d, const uint8_t *p,
 		} else if (likely(len && itch_msg_len[m[ITCH_OFF_TYPE]] == len)) {
 			struct tape_print pr;
 
-			if (message(d, m, len, seq, &pr))
+			if (unlikely(d->stepped)) {
+				step(d, m, len, seq, head, arrival_ns);
+				head = r->head;
+			} else if (message(d, m, len, seq, &pr)) {
 				ring_put(r, head++, &pr, be48_load(m + ITCH_OFF_TIMESTAMP),
 					 arrival_ns);
+			}
 		} else {
 			bad_block(d, m, len);
 		}
@@ -219,8 +248,8 @@ malformed:
 	d->cnt.lost_msgs += left;
 	d->last.malformed = true;
 out:
-	d->last.ticks = (uint32_t)(head - r->head);
-	d->cnt.ticks += head - r->head;
+	d->last.ticks = (uint32_t)(head - start);
+	d->cnt.ticks += head - start;
 	r->head = head;
 	return count - left;
 }

@@ -130,6 +130,19 @@ struct feed_counters {
 typedef void (*feed_symbol_cb)(void *ctx, uint16_t locate,
 			       const char symbol[8]);
 
+/*
+ * A receiver that trades message by message (a paper run, whose fills are
+ * decided between two messages of a packet: docs/paper.md) is called
+ * inside the walk instead of after the packet:
+ *  - on_print(ctx, ts) after each print was appended to the ring (its
+ *    head includes it), ts the print's timestamp;
+ *  - on_due(ctx, ts) before a message whose timestamp ts is beyond
+ *    d->due, which the receiver keeps (UINT64_MAX: nothing due), the
+ *    message not applied yet.
+ * Both NULL: the packet is walked whole, the ring read after it.
+ */
+typedef void (*feed_step_cb)(void *ctx, uint64_t ts);
+
 struct book;
 
 struct feed_decoder_config {
@@ -137,6 +150,8 @@ struct feed_decoder_config {
 	struct book *book;		/* the book the messages go into; NULL: only P prints */
 	const char *session;		/* pinned session id, or NULL: by evidence */
 	feed_symbol_cb on_symbol;	/* optional: called for each 'R' */
+	feed_step_cb on_print;		/* optional, with on_due: see above */
+	feed_step_cb on_due;
 	void *cb_ctx;
 };
 
@@ -158,6 +173,9 @@ struct feed_decoder {
 	char system_event;		/* last 'S' event code, 0 before any */
 	struct book *book;
 	feed_symbol_cb on_symbol;
+	feed_step_cb on_print, on_due;
+	bool stepped;			/* on_print and on_due are set */
+	uint64_t due;			/* on_due before a message beyond it */
 	void *cb_ctx;
 };
 

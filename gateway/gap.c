@@ -60,6 +60,7 @@ void gap_reset(struct gw_gap *g)
 	g->per_req = GAP_PER_REQ_MIN;
 	g->stale = false;
 	g->catchup = false;
+	g->gave_up = false;
 	g->why = NULL;
 }
 
@@ -187,7 +188,7 @@ void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 		g->st.hold_dropped++;
 }
 
-bool gap_pop(struct gw_gap *g, uint64_t next, const uint8_t **pkt,
+bool gap_pop(struct gw_gap *g, uint64_t next, uint64_t now, const uint8_t **pkt,
 	     size_t *len, uint64_t *t_hook)
 {
 	uint32_t s;
@@ -195,8 +196,12 @@ bool gap_pop(struct gw_gap *g, uint64_t next, const uint8_t **pkt,
 	if (!g->n_held)
 		return false;
 	s = g->sorted[g->lo];
-	if (g->seq[s] > next && !g->stale)
-		return false;
+	if (g->seq[s] > next && !g->stale) {
+		/* Nobody sends it again: only the other line could have. */
+		if (!g->cfg.no_recovery || now < g->t_hook[s] + g->cfg.line_wait_ns)
+			return false;
+		g->gave_up = true;
+	}
 	g->lo++;
 	g->n_held--;
 	if (!g->n_held)
@@ -208,6 +213,17 @@ bool gap_pop(struct gw_gap *g, uint64_t next, const uint8_t **pkt,
 	return true;
 }
 
+bool gap_give_up_tail(struct gw_gap *g, uint64_t next, uint64_t now)
+{
+	if (!g->cfg.no_recovery || !gap_open(g) || g->n_held || next >= g->high ||
+	    now < g->high_ns + g->cfg.line_wait_ns)
+		return false;
+	g->high = next;
+	g->since_ns = 0;
+	g->n_req = 0;
+	return true;
+}
+
 void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now)
 {
 	uint64_t took;
@@ -215,16 +231,19 @@ void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now)
 	if (!gap_open(g) || g->n_held || next < g->high)
 		return;
 	took = now - g->since_ns;
-	if (!g->stale)
+	/* Given up or stale: not a recovery, nor a catch-up. */
+	if (!g->stale && !g->gave_up) {
 		g->st.recovered++;
-	if (g->catchup && !g->stale) {
-		g->st.catchup_msgs = next - 1;
-		g->st.catchup_ns = took;
+		if (g->catchup) {
+			g->st.catchup_msgs = next - 1;
+			g->st.catchup_ns = took;
+		}
+		if (took > g->st.recovery_ns_max)
+			g->st.recovery_ns_max = took;
+		g->st.recovery_ns_total += took;
 	}
 	g->catchup = false;
-	if (took > g->st.recovery_ns_max)
-		g->st.recovery_ns_max = took;
-	g->st.recovery_ns_total += took;
+	g->gave_up = false;
 	g->since_ns = 0;
 	g->n_req = 0;
 }

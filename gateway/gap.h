@@ -65,6 +65,7 @@ struct gap_cfg {
 	uint32_t window;	/* requests outstanding at once */
 	uint64_t max_catchup_ns;/* late ticks older than this: followed, not traded */
 	uint64_t line_wait_ns;	/* a hole waits this long for the other line first */
+	bool no_recovery;	/* no re-request server: a hole is given up after line_wait */
 };
 
 struct gap_req {
@@ -92,6 +93,9 @@ struct gap_stats {
 	 */
 	uint64_t catchup_msgs;		/* messages caught up (0: joined at the start) */
 	uint64_t catchup_ns;		/* how long until live */
+	/* no_recovery: holes decoded past, their messages never seen (engine.h) */
+	uint64_t given_up;
+	uint64_t given_up_msgs;
 };
 
 struct gw_gap {
@@ -126,6 +130,7 @@ struct gw_gap {
 	uint32_t per_req;		/* messages one answer packet carries */
 	bool stale;
 	bool catchup;			/* the open episode began before any message */
+	bool gave_up;			/* ... and a hole of it was given up */
 	const char *why;		/* of the staleness, for the report */
 	struct gap_stats st;
 };
@@ -161,11 +166,19 @@ void gap_ahead(struct gw_gap *g, const uint8_t *pkt, size_t len,
 
 /*
  * Take back the held packet with the smallest sequence number if it is
- * decodable now (seq <= next, or any once stale).  Its bytes stay valid
- * until the next gap_ahead().
+ * decodable now (seq <= next, or any once stale; with no_recovery, one
+ * beyond next that waited line_wait for the other line: its hole is given
+ * up).  Its bytes stay valid until the next gap_ahead().
  */
-bool gap_pop(struct gw_gap *g, uint64_t next, const uint8_t **pkt,
+bool gap_pop(struct gw_gap *g, uint64_t next, uint64_t now, const uint8_t **pkt,
 	     size_t *len, uint64_t *t_hook);
+
+/*
+ * no_recovery, nothing held: the messages from @next that a heartbeat or an
+ * end of session announced are given up once they waited line_wait (the
+ * episode closes).  True when it did.
+ */
+bool gap_give_up_tail(struct gw_gap *g, uint64_t next, uint64_t now);
 
 /* After decoding: end the recovery when nothing is missing any more. */
 void gap_settle(struct gw_gap *g, uint64_t next, uint64_t now);
