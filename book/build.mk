@@ -3,7 +3,7 @@
 # build/asan/libbook.a (ASan+UBSan); programs that use them link libbook
 # before libproto (day files, ITCH) and -lz.
 
-BOOK_SRCS := book/table_mem.c book/book.c book/book_check.c book/daygen.c \
+BOOK_SRCS := book/table_mem.c book/book.c book/fill.c book/book_check.c book/daygen.c \
 	book/daygen_admin.c book/feed_decoder.c book/tick_ring.c book/stock_dir.c
 BOOK_HDRS := $(wildcard book/*.h)
 

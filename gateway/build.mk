@@ -2,7 +2,12 @@
 
 # The engine and its parts: what the unit tests and bench_engine link too.
 ENGINE_SRCS := gateway/engine.c gateway/gap.c gateway/inst.c gateway/risk.c \
-	gateway/orders.c
+	gateway/orders.c gateway/paper.c
+
+# The engine is a library too: t2t-backtest --paper runs it on day files.
+$(BUILD)/libengine.a: $(call objs,$(ENGINE_SRCS))
+	@mkdir -p $(@D)
+	$(AR) rcs $@ $^
 
 GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
 	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c gateway/mon.c
@@ -15,7 +20,8 @@ $(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libnet.a $(BUILD)/li
 BINS += $(BUILD)/t2t-gateway
 
 # Unit tests of the engine and its parts (no network), under ASan+UBSan.
-ENGINE_TESTS := $(addprefix $(ASAN)/tests/unit/,test_engine test_gap test_orders test_risk)
+ENGINE_TESTS := $(addprefix $(ASAN)/tests/unit/,test_engine test_gap test_orders test_risk \
+	test_paper)
 $(ENGINE_TESTS): %: %.o $(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libbook.a \
 		$(ASAN)/libproto.a $(ASAN)/libstrategy.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
@@ -26,7 +32,8 @@ INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_
 	tests/integration/gateway_gaps.sh tests/integration/gateway_hostile.sh \
 	tests/integration/gateway_overload.sh tests/integration/gateway_session.sh \
 	tests/integration/gateway_monitor.sh tests/integration/gateway_lines.sh \
-	tests/integration/gateway_clocks.sh tests/integration/gateway_soup.sh
+	tests/integration/gateway_clocks.sh tests/integration/gateway_soup.sh \
+	tests/integration/gateway_paper.sh
 
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h

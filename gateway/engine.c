@@ -4,7 +4,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "book/fill.h"
 #include "gateway/engine.h"
+#include "util/clock.h"
 
 const char *const untraded_names[UNTRADED_NR] = {
 	[UNTRADED_LATE] = "late",
@@ -12,6 +14,7 @@ const char *const untraded_names[UNTRADED_NR] = {
 	[UNTRADED_RISK] = "risk",
 	[UNTRADED_OVERFLOW] = "overflow",
 	[UNTRADED_SESSION] = "session",
+	[UNTRADED_BOOK] = "book",
 };
 
 /* The stock directory names a locate: ours, or listed but not traded. */
@@ -34,6 +37,100 @@ static void on_symbol(void *ctx, uint16_t locate, const char symbol[8])
 	}
 	if (e->locate_inst[locate] == GW_LOCATE_UNKNOWN)
 		e->locate_inst[locate] = GW_LOCATE_OTHER;
+}
+
+/*
+ * A paper order made now, at the feed's time @t0: logged as a live one is
+ * when sent (nothing is), then waiting for its arrival (paper.h).
+ */
+static void paper_submit(struct gw_engine *e, const struct gw_decision *d, uint64_t t0)
+{
+	uint8_t pkt[OUCH_ENTER_PKT_LEN];
+	struct gw_order *r;
+
+	engine_build_order(e, d, e->step.now, pkt, &r);
+	r->t.t_decided = r->t.t_queued = r->t.t_sent = mono_ns();
+	paper_push(&e->paper, r->order_no, t0);
+	e->dec.due = paper_next_due(&e->paper);
+}
+
+/*
+ * Paper order @no reaches the matching engine at @t: filled from the book
+ * as it stands (book/fill.h), booked like the replies a live exchange
+ * sends at that moment, and the covered change made up on it as on a live
+ * reply (engine_on_reply()), at @t.
+ */
+static void paper_fill(struct gw_engine *e, uint32_t no, uint64_t t)
+{
+	struct gw_order *r = &e->ord.log[no & e->ord.mask];
+	struct gw_inst *in = &e->inst[r->inst];
+	struct gw_paper *p = &e->paper;
+	struct book_fill f = book_fill(e->book, (uint16_t)in->locate, r->side, r->price,
+				       r->shares, NULL, 0);
+	struct gw_decision d;
+
+	orders_paper_result(&e->ord, r, f.filled, f.cash, f.nexec);
+	inst_fill_sum(in, r->side, f.filled, f.cash, f.nexec);
+	p->st.orders++;
+	p->st.executions += f.nexec;
+	p->st.shares += f.filled;
+	if (f.filled == r->shares) {
+		p->st.filled++;
+	} else {
+		in->cancels++;
+		if (f.filled)
+			p->st.partial++;
+		else
+			p->st.canceled++;
+	}
+	if (!in->covered || e->gap.stale || e->unsafe_from ||
+	    engine_decide(e, r->inst, 0, in->covered_px, t, &d) <= 0)
+		return;
+	in->covered = false;
+	d.md_seq = in->covered_seq;
+	d.t_exch48 = in->covered_ts;
+	d.t_hook = e->step.t_hook;
+	d.flags |= ORDER_F_ONREPLY;
+	paper_submit(e, &d, t);
+}
+
+/* The feed is at @ts: every paper order that arrived before it is filled. */
+static void paper_due(void *ctx, uint64_t ts)
+{
+	struct gw_engine *e = ctx;
+	uint64_t t;
+
+	while (paper_next_due(&e->paper) < ts) {
+		uint32_t no = paper_pop(&e->paper, &t);
+
+		paper_fill(e, no, t);
+	}
+	e->dec.due = paper_next_due(&e->paper);
+}
+
+void engine_paper_flush(struct gw_engine *e)
+{
+	uint64_t t;
+
+	while (paper_waiting(&e->paper)) {
+		uint32_t no = paper_pop(&e->paper, &t);
+
+		e->paper.st.at_end++;
+		paper_fill(e, no, t);
+	}
+	e->dec.due = UINT64_MAX;
+}
+
+/* A print of a paper run: the strategies on it at once, on the feed's clock. */
+static void paper_print(void *ctx, uint64_t ts)
+{
+	struct gw_engine *e = ctx;
+	struct gw_decision d[GW_MAX_DECISIONS];
+	unsigned int n = engine_on_ticks(e, 1, e->step.t_hook, ts, e->step.flags,
+					 e->step.late, d);
+
+	for (unsigned int i = 0; i < n; i++)
+		paper_submit(e, &d[i], ts);
 }
 
 static size_t untraded_size(const struct gw_engine *e)
@@ -104,6 +201,15 @@ int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		}
 	}
 	risk_init(&e->risk, &cfg->risk);
+	if (cfg->paper.on) {
+		if (cfg->books == GW_BOOKS_OFF) {
+			snprintf(err, errlen, "paper fills need the books of the traded "
+				 "symbols: --books off does not go with --paper");
+			return -EINVAL;
+		}
+		dcfg.on_print = paper_print;
+		dcfg.on_due = paper_due;
+	}
 	if (cfg->books != GW_BOOKS_OFF) {
 		struct book_config bc = cfg->book;
 
@@ -131,6 +237,12 @@ int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 	ret = orders_init(&e->ord, &cfg->orders, err, errlen);
 	if (ret)
 		goto out_gap;
+	/* As many may wait as the log holds orders. */
+	ret = paper_init(&e->paper, &cfg->paper, cfg->orders.log_size);
+	if (ret) {
+		snprintf(err, errlen, "paper orders: %s", strerror(-ret));
+		goto out_orders;
+	}
 	/* Written on the hot path like the order log: populated now. */
 	e->untraded = mmap(NULL, untraded_size(e), PROT_READ | PROT_WRITE,
 			   MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
@@ -138,10 +250,15 @@ int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		e->untraded = NULL;
 		snprintf(err, errlen, "untraded log: %s", strerror(errno));
 		ret = -ENOMEM;
-		goto out_orders;
+		goto out_paper;
 	}
 	memset(e->untraded, 0, untraded_size(e));
+	/* No order session: orders "leave" from the start. */
+	if (cfg->paper.on)
+		e->ord.up = true;
 	return 0;
+out_paper:
+	paper_destroy(&e->paper);
 out_orders:
 	orders_destroy(&e->ord);
 out_gap:
@@ -160,6 +277,7 @@ void engine_destroy(struct gw_engine *e)
 	if (e->untraded)
 		munmap(e->untraded, untraded_size(e));
 	e->untraded = NULL;
+	paper_destroy(&e->paper);
 	orders_destroy(&e->ord);
 	gap_destroy(&e->gap);
 	feed_decoder_destroy(&e->dec);
@@ -190,7 +308,7 @@ unsigned int engine_on_reply(struct gw_engine *e, const uint8_t *msg, size_t len
 		in->rejects++;
 		break;
 	}
-	if (!in->covered || !e->ord.up || e->gap.stale ||
+	if (!in->covered || !e->ord.up || e->gap.stale || e->unsafe_from ||
 	    engine_decide(e, r->inst, 0, in->covered_px, now, out) <= 0)
 		return 0;
 	in->covered = false;

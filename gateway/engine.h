@@ -10,7 +10,21 @@
  * The engine composes parts that each own their configuration and state:
  * the decoder (book/feed_decoder.h: session and sequence), the
  * instruments (inst.h), pre-trade risk (risk.h), the orders and replies
- * (orders.h) and gap recovery (gap.h).
+ * (orders.h), gap recovery (gap.h) and, with no order port, the paper
+ * orders (paper.h).
+ *
+ * Paper runs (docs/paper.md) trade message by message: the decoder calls
+ * the engine after each print and before each message that makes a paper
+ * order due (feed_decoder.h's steps), so that fills and strategy changes
+ * fall between the messages of a packet exactly as in the backtester, which
+ * runs this engine on one message per packet; every rule with a clock
+ * reads the feed's (its ITCH timestamps) instead of the host's.
+ *
+ * Books unsafe.  With no re-request server, a hole in the sequence (given
+ * up after line_wait for the other line) may have touched any book: from
+ * its first missing number on, no instrument trades (the strategy still
+ * follows the prints; each change is listed untraded, reason "book") and
+ * the run goes on for the counters.
  *
  * Everything here is allocated and prefaulted by engine_init(); the inline
  * per-packet functions allocate nothing, take no locks and make no syscalls.
@@ -26,6 +40,7 @@
 #include "gateway/gap.h"
 #include "gateway/inst.h"
 #include "gateway/orders.h"
+#include "gateway/paper.h"
 #include "gateway/risk.h"
 #include "book/feed_decoder.h"
 #include "strategy/inst_spec.h"
@@ -53,6 +68,7 @@ struct gw_cfg {
 	struct risk_cfg risk;
 	struct orders_cfg orders;
 	struct gap_cfg gap;
+	struct paper_cfg paper;
 };
 
 /*
@@ -65,6 +81,7 @@ enum gw_untraded_why {
 	UNTRADED_RISK,		/* refused by a limit (counted in risk.refused) */
 	UNTRADED_OVERFLOW,	/* more than GW_MAX_DECISIONS in one packet */
 	UNTRADED_SESSION,	/* the order session was not logged in */
+	UNTRADED_BOOK,		/* the books are unsafe: a hole was given up */
 	UNTRADED_NR,
 };
 
@@ -107,6 +124,14 @@ struct gw_engine {
 	struct gw_gap gap;
 	volatile int ended;		/* end of session decoded */
 	struct gw_untraded *untraded;	/* as many as the order log keeps */
+	struct gw_paper paper;
+	/* the packet a paper run is stepping through (engine_decode()) */
+	struct {
+		uint64_t t_hook, now;
+		unsigned int flags;
+		bool late;
+	} step;
+	uint64_t unsafe_from;		/* books unsafe from this number; 0: safe */
 	struct book book_mem;
 };
 
@@ -236,6 +261,11 @@ static inline unsigned int engine_on_ticks(struct gw_engine *e, uint32_t n,
 				engine_untraded(e, k - 1, chg, r->seq[slot], UNTRADED_LATE);
 			continue;
 		}
+		if (unlikely(e->unsafe_from)) {
+			if (chg)
+				engine_untraded(e, k - 1, chg, r->seq[slot], UNTRADED_BOOK);
+			continue;
+		}
 		if (unlikely(!e->ord.up)) {
 			if (chg)
 				engine_untraded(e, k - 1, chg, r->seq[slot], UNTRADED_SESSION);
@@ -263,6 +293,24 @@ static inline unsigned int engine_on_ticks(struct gw_engine *e, uint32_t n,
 	return nd;
 }
 
+/*
+ * A hole given up (no re-request server): from its first number @from on,
+ * the books are unsafe.  @n: the messages of it.
+ */
+static inline void engine_books_unsafe(struct gw_engine *e, uint64_t from, uint64_t n)
+{
+	if (!e->unsafe_from)
+		e->unsafe_from = from;
+	e->gap.st.given_up++;
+	e->gap.st.given_up_msgs += n;
+}
+
+/*
+ * A paper run's orders still waiting: decided now, against the books as
+ * they stand (the end of the session, or of the run).
+ */
+void engine_paper_flush(struct gw_engine *e);
+
 /* Decode a packet of the session that is not to be held, and trade on it. */
 static inline unsigned int engine_decode(struct gw_engine *e, const uint8_t *pkt,
 					 size_t len, const struct mold_header *h,
@@ -278,12 +326,29 @@ static inline unsigned int engine_decode(struct gw_engine *e, const uint8_t *pkt
 	bool late = (t_due && e->gap.cfg.max_catchup_ns && now > t_due &&
 		     now - t_due > e->gap.cfg.max_catchup_ns) ||
 		    (e->gap.catchup && gap_open(&e->gap));
-	uint32_t n = feed_decode_at(&e->dec, pkt, len, h, t_hook);
+	uint32_t n;
 
+	/* A data packet beyond the next number here is a hole given up. */
+	if (unlikely(h->seq > e->dec.next_seq) && h->count != MOLD_COUNT_HEARTBEAT &&
+	    h->count != MOLD_COUNT_END && !e->gap.stale)
+		engine_books_unsafe(e, e->dec.next_seq, h->seq - e->dec.next_seq);
+	if (unlikely(e->paper.cfg.on)) {
+		e->step.t_hook = t_hook;
+		e->step.now = now;
+		e->step.flags = flags;
+		e->step.late = late;
+	}
+	n = feed_decode_at(&e->dec, pkt, len, h, t_hook);
 	e->st.feed_packets++;
 	gap_note_count(&e->gap, h->count);
 	if (unlikely(e->dec.ended))
 		e->ended = 1;
+	if (unlikely(e->paper.cfg.on)) {
+		/* Traded message by message (the decoder's steps); the rest at the end. */
+		if (e->dec.ended)
+			engine_paper_flush(e);
+		return 0;
+	}
 	return engine_on_ticks(e, n, t_hook, now, flags, late, out);
 }
 
@@ -318,6 +383,9 @@ static inline unsigned int engine_on_feed(struct gw_engine *e,
 		t_due = gap_due(&e->gap);
 	}
 	if (v == FEED_V_AHEAD && !e->gap.stale) {
+		/* Nobody to ask, and no other line to wait for: given up at once. */
+		if (e->gap.cfg.no_recovery && !e->gap.cfg.line_wait_ns)
+			return engine_decode(e, pkt, len, &h, t_hook, now, out, flags, t_due);
 		gap_ahead(&e->gap, pkt, len, &h, d->next_seq, t_hook, now,
 			  feed_established(d), flags & ORDER_F_RETRANS);
 		return 0;
@@ -345,7 +413,11 @@ static inline bool engine_feed_held(struct gw_engine *e, uint64_t now,
 	uint64_t t_hook;
 	size_t len;
 
-	if (!gap_pop(&e->gap, e->dec.next_seq, &pkt, &len, &t_hook)) {
+	if (!gap_pop(&e->gap, e->dec.next_seq, now, &pkt, &len, &t_hook)) {
+		uint64_t lost = e->gap.high > e->dec.next_seq ? e->gap.high - e->dec.next_seq : 0;
+
+		if (unlikely(gap_give_up_tail(&e->gap, e->dec.next_seq, now)))
+			engine_books_unsafe(e, e->dec.next_seq, lost);
 		gap_settle(&e->gap, e->dec.next_seq, now);
 		return false;
 	}

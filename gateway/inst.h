@@ -124,6 +124,20 @@ static inline void inst_fill(struct gw_inst *in, char side, uint32_t shares,
 	in->fills++;
 }
 
+/* A paper fill: @shares worth @cash (their exact sum) in @execs executions. */
+static inline void inst_fill_sum(struct gw_inst *in, char side, uint32_t shares,
+				 uint64_t cash, uint32_t execs)
+{
+	if (side == 'B') {
+		in->pos_shares += shares;
+		in->cash -= (int64_t)cash;
+	} else {
+		in->pos_shares -= shares;
+		in->cash += (int64_t)cash;
+	}
+	in->fills += execs;
+}
+
 /* Marked-to-market PnL, in Price(4) units. */
 static inline int64_t inst_pnl(const struct gw_inst *in)
 {

@@ -225,9 +225,12 @@ static const struct order_conn *session_of(const struct run *r)
 static void watch_session(const struct run *r, struct session_seen *seen)
 {
 	const struct order_conn *oc = session_of(r);
-	const struct soup_client_stats *s = &oc->soup.st;
+	const struct soup_client_stats *s;
 	uint64_t lost = 0;
 
+	if (r->o.eng.paper.on)
+		return;
+	s = &oc->soup.st;
 	for (int i = 0; i < OC_LOST_NR; i++)
 		if (i != OC_LOST_REFUSED)
 			lost += oc->st.lost[i];

@@ -265,6 +265,15 @@ static const struct opt opts[] = {
 	  "own TCP: an order's segment still unacknowledged max(2 SRTT, MS) after it "
 	  "left is sent once more (a tail loss probe; 0: none); each probe the exchange "
 	  "shows early (D-SACK) doubles MS, up to half of --tcp-rto-min", .max = 60000),
+	OPT_SECTION("Paper trading (no order port; README \"Paper trading\"):"),
+	OPT("paper", 0, OPT_FLAG, G(eng.paper.on), NULL,
+	  "send nothing: fill every order from the gateway's own book, as the feed says "
+	  "it stood when the order reached the matching engine (docs/paper.md); no order "
+	  "session, --exchange not needed"),
+	OPT("paper-latency", 0, OPT_U64, G(eng.paper.latency_ns), "NS",
+	  "the order's way to the matching engine, on the feed's clock: it is filled "
+	  "against the book after every message stamped up to its print's time + NS",
+	  .max = 60e9),
 	OPT_SECTION("Gaps (gateway/README.md):"),
 	OPT("rerequest", 0, OPT_CALL, 0, "IP:PORT|off",
 	  "MoldUDP64 re-request server; off: no gap recovery", .call = rerequest,
@@ -400,5 +409,12 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		return opt_error(&prog, "--feed-b must differ from --feed");
 	if (o->eng.gap.line_wait_ns == UINT64_MAX)
 		o->eng.gap.line_wait_ns = o->line_b_if ? 200 * 1000 : 0;
+	/* Nobody to ask again: a hole is given up (engine.h, books unsafe). */
+	o->eng.gap.no_recovery = !o->rerequest_port;
+	if (o->eng.paper.on && o->eng.books == GW_BOOKS_OFF)
+		return opt_error(&prog, "--paper fills orders from the books of the traded "
+				 "symbols: drop --books off");
+	if (o->eng.paper.latency_ns && !o->eng.paper.on)
+		return opt_error(&prog, "--paper-latency is for --paper");
 	return 0;
 }

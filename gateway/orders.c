@@ -263,3 +263,21 @@ char orders_on_reply(struct orders *o, const uint8_t *msg, size_t len,
 	}
 	return rep.type;
 }
+
+void orders_paper_result(struct orders *o, struct gw_order *r, uint32_t filled,
+			 uint64_t cash, uint32_t execs)
+{
+	/* What a live exchange would have answered: Accepted, an Executed per level, Canceled. */
+	o->st.replies += 1 + execs + (filled < r->shares);
+	o->st.accepted++;
+	o->st.fills += execs;
+	o->st.cancels += filled < r->shares;
+	r->answered = true;
+	if (orders_is_open(r))
+		close_order(o, r);
+	r->filled = filled;
+	r->cash = cash;
+	/* One price for the event a monitor shows; the cash is the exact sum. */
+	r->fill_price = filled ? (uint32_t)(cash / filled) : 0;
+	r->state = filled ? ORDER_FILLED : ORDER_CANCELED;
+}

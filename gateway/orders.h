@@ -214,6 +214,14 @@ void orders_failed(struct orders *o, struct gw_order *r);
 char orders_on_reply(struct orders *o, const uint8_t *msg, size_t len,
 		     struct gw_order **order, uint32_t *shares);
 
+/*
+ * A paper order's outcome (paper.h), booked as a live exchange's replies
+ * would have been: @filled shares in @execs executions worth @cash (sum of
+ * shares x price), the rest canceled.
+ */
+void orders_paper_result(struct orders *o, struct gw_order *r, uint32_t filled,
+			 uint64_t cash, uint32_t execs);
+
 /* Orders without a final reply past the timeout (loop's idle moments). */
 void orders_expire(struct orders *o, uint64_t now);
 

@@ -46,6 +46,7 @@ struct xsk_path {
 	bool rq_enabled;
 	bool verify_csum;		/* IPv4, UDP and TCP checksums checked in software */
 	bool own_tcp;			/* the session on the own TCP, in this socket */
+	bool paper;			/* no order session (engine.h: paper orders) */
 	uint64_t kicks;
 	uint64_t t_hook;		/* the arrival of what the session is reading */
 	struct gw_engine *e;		/* while running */
@@ -68,6 +69,7 @@ struct udp_path {
 	uint64_t send_errors;
 	struct gw_engine *e;		/* while running */
 	struct order_conn oc;		/* the order session, on the kernel's TCP */
+	bool paper;			/* no order session (engine.h: paper orders) */
 };
 
 int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,

@@ -168,6 +168,9 @@ static void gap_counters(struct counters *t, const struct gw_engine *e)
 	NUM("gaps", "catchup_ns", g->catchup_ns);
 	NUM("gaps", "timeouts", g->timeouts);
 	NUM("gaps", "too_far", g->too_far);
+	NUM("gaps", "given_up", g->given_up);
+	NUM("gaps", "given_up_msgs", g->given_up_msgs);
+	GAUGE("gaps", "books_unsafe_from", e->unsafe_from);
 	NUM("gaps", "ticks_stale", e->st.ticks_stale);
 	BOOL("gaps", "recovering", gap_open(&e->gap));
 	BOOL("gaps", "stale", e->gap.stale);
@@ -212,8 +215,28 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 	BOOL("orders", "kill_switch", e->risk.killed);
 }
 
+/* A paper run's orders: decided from the feed, filled from the book. */
+static void paper_counters(struct counters *t, const struct gw_engine *e)
+{
+	const struct paper_stats *p = &e->paper.st;
+
+	if (!e->paper.cfg.on)
+		return;
+	GAUGE("paper", "latency_ns", e->paper.cfg.latency_ns);
+	NUM("paper", "orders", p->orders);
+	NUM("paper", "filled", p->filled);
+	NUM("paper", "partial", p->partial);
+	NUM("paper", "canceled", p->canceled);
+	NUM("paper", "executions", p->executions);
+	NUM("paper", "shares", p->shares);
+	NUM("paper", "at_end", p->at_end);
+	GAUGE("paper", "waiting", e->paper.tail - e->paper.head);
+}
+
 static const struct order_conn *session_of(const struct gw_report *r)
 {
+	if (r->e->paper.cfg.on)
+		return NULL;
 	return r->x ? &r->x->xs.oc : r->u ? &r->u->oc : NULL;
 }
 
@@ -348,6 +371,7 @@ void report_collect(struct counters *t, const struct gw_report *r)
 	book_counters(t, r->e, r->final);
 	gap_counters(t, r->e);
 	order_counters(t, r->e);
+	paper_counters(t, r->e);
 	session_counters(t, r);
 	tcp_counters(t, r);
 	path_counters(t, r);
@@ -558,6 +582,8 @@ static const char *session_verdict(const struct gw_engine *e)
 {
 	if (e->gap.stale)
 		return "STALE (no orders after it went stale)";
+	if (e->unsafe_from)
+		return "BOOKS UNSAFE (messages lost for good)";
 	if (gap_open(&e->gap))
 		return "INCOMPLETE (messages still missing)";
 	if (!e->dec.ended)
@@ -585,6 +611,21 @@ static void summary_header(FILE *out, const struct gw_report *r)
 		fprintf(out, "joined late: caught up %" PRIu64 " messages from sequence 1 "
 			"(directory and books) in %.3f ms, then live\n", e->gap.st.catchup_msgs,
 			(double)e->gap.st.catchup_ns / 1e6);
+	if (e->unsafe_from)
+		fprintf(out, "books unsafe from sequence %" PRIu64 ": %" PRIu64 " message(s) lost "
+			"for good in %" PRIu64 " hole(s), with no re-request server (--rerequest "
+			"off) to ask; any book may differ from the exchange's since, so no symbol "
+			"traded after it (untraded: book)\n", e->unsafe_from, e->gap.st.given_up_msgs,
+			e->gap.st.given_up);
+	if (e->paper.cfg.on) {
+		const struct paper_stats *p = &e->paper.st;
+
+		fprintf(out, "paper: %" PRIu64 " orders filled from the book at print + %" PRIu64
+			" ns: %" PRIu64 " whole, %" PRIu64 " in part, %" PRIu64 " nothing; %" PRIu64
+			" shares in %" PRIu64 " executions; %" PRIu64 " decided at the end\n",
+			p->orders, e->paper.cfg.latency_ns, p->filled, p->partial, p->canceled,
+			p->shares, p->executions, p->at_end);
+	}
 }
 
 /* Messages decoded, by ITCH type. */

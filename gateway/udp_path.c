@@ -159,6 +159,7 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 	u->feed_source = o->feed_source;
 	u->feed_b_source = o->feed_b_source;
 	u->rt_offset = realtime_offset();
+	u->paper = o->eng.paper.on;
 	u->no_kernel_stamp = u->send_errors = 0;
 
 	u->feed_fd = open_feed(o->feed_group, o->feed_port, o->ifname, "feed", err, errlen);
@@ -181,9 +182,11 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 		goto out;
 	}
 
-	ret = open_session(u, o, err, errlen);
-	if (ret)
-		goto out;
+	if (!u->paper) {
+		ret = open_session(u, o, err, errlen);
+		if (ret)
+			goto out;
+	}
 	if (o->rerequest_port) {
 		u->rq_fd = open_connected(o->retrans_port, o->rerequest_ip, o->rerequest_port,
 					  "re-request", "--retrans-port",
@@ -381,6 +384,9 @@ static void housekeeping(struct udp_path *u, struct gw_engine *e, uint64_t now)
 		/* A timeout may have made the session stale: release what is held. */
 		drain_held(u, e, now);
 	}
+	/* A paper order waits for the feed's clock, not for a reply. */
+	if (u->paper)
+		return;
 	order_conn_idle(&u->oc, now);
 	resend_orders(u, e, now);
 	orders_expire(&e->ord, now);
@@ -420,6 +426,10 @@ static void close_session(struct udp_path *u)
 {
 	uint64_t end = mono_ns() + CLOSE_NS;
 
+	if (u->paper) {
+		engine_paper_flush(u->e);
+		return;
+	}
 	order_conn_shutdown(&u->oc, mono_ns());
 	while (!order_conn_stopped(&u->oc) && mono_ns() < end)
 		order_conn_idle(&u->oc, mono_ns());
@@ -441,7 +451,8 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 	uint64_t end_at = 0, spins = 0;
 
 	u->e = e;
-	order_conn_start(&u->oc, mono_ns());
+	if (!u->paper)
+		order_conn_start(&u->oc, mono_ns());
 	while (!ctl->stop) {
 		int got;
 
@@ -453,7 +464,8 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 		if (got) {
 			/* A busy feed must not starve the replies (nor the gap work). */
 			if (u->blocking || gap_open(&e->gap) || ++spins % 16 == 0) {
-				order_conn_poll(&u->oc, mono_ns());
+				if (!u->paper)
+					order_conn_poll(&u->oc, mono_ns());
 				drain_retrans(u, e);
 				housekeeping(u, e, mono_ns());
 			}
@@ -462,7 +474,8 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 		/* While something is missing, its answer is what we wait for. */
 		if (!u->blocking && ++spins % 64 && !gap_open(&e->gap))
 			continue;
-		order_conn_poll(&u->oc, mono_ns());
+		if (!u->paper)
+			order_conn_poll(&u->oc, mono_ns());
 		drain_retrans(u, e);
 		housekeeping(u, e, mono_ns());
 		gw_mon_idle(ctl->mon, e, mono_ns());

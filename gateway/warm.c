@@ -36,6 +36,8 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpo
 	c.tick_ring = 16;
 	c.gap.hold = 1;
 	c.book.max_orders = 1 << 12;
+	/* The live path's code: a paper run decodes and decides through it too. */
+	c.paper.on = false;
 	if (engine_init(&w->shadow, &c, err, errlen))
 		return -1;
 	/* The shadow always trades: its session is up. */

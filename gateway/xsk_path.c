@@ -37,24 +37,34 @@
 /* At shutdown, how long the loop keeps serving the closing session. */
 #define CLOSE_NS	(500 * NS_PER_MS)
 
-/* Frames go straight to the exchange's MAC: given, or a neighbour's. */
+/*
+ * Frames go straight to the exchange's MAC: given, or a neighbour's.  A
+ * paper run's only peer is the re-request server.
+ */
 static int exchange_mac(const struct gw_opts *o, uint8_t *mac, char *err, size_t errlen)
 {
-	struct in_addr in = { .s_addr = htonl(o->exch_ip) };
+	uint32_t ip = o->eng.paper.on ? o->rerequest_ip : o->exch_ip;
+	struct in_addr in = { .s_addr = htonl(ip) };
 	char net[32];
 
 	if (o->have_exch_mac) {
 		memcpy(mac, o->exch_mac, 6);
 		return 0;
 	}
-	if (!netif_on_link(o->ifname, o->exch_ip, net, sizeof(net))) {
-		snprintf(err, errlen, "the exchange (%s) is not on %s's network %s: "
-			 "pass --exchange with its address on this network (or, "
-			 "when it is routed, --exchange-mac with the next hop's MAC)",
-			 inet_ntoa(in), o->ifname, net);
+	if (!netif_on_link(o->ifname, ip, net, sizeof(net))) {
+		if (o->eng.paper.on)
+			snprintf(err, errlen, "the re-request server (%s) is not on %s's "
+				 "network %s: pass --rerequest with its address on this network, "
+				 "or --rerequest off (then a hole stops the books: README)",
+				 inet_ntoa(in), o->ifname, net);
+		else
+			snprintf(err, errlen, "the exchange (%s) is not on %s's network %s: "
+				 "pass --exchange with its address on this network (or, "
+				 "when it is routed, --exchange-mac with the next hop's MAC)",
+				 inet_ntoa(in), o->ifname, net);
 		return -ENETUNREACH;
 	}
-	return netif_neigh_mac(o->ifname, o->exch_ip, mac, err, errlen);
+	return netif_neigh_mac(o->ifname, ip, mac, err, errlen);
 }
 
 /* The re-request template and the ports the loop tells apart. */
@@ -206,12 +216,16 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	x->port.fd = -1;
 	x->port_b.fd = -1;
 	x->xs.oc.fd = x->xs.oc.port_fd = -1;
+	x->paper = o->eng.paper.on;
 	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
 	if (ret)
 		return ret;
-	ret = exchange_mac(o, dst.mac, err, errlen);
-	if (ret)
-		return ret;
+	/* A paper run talks to nobody but the re-request server, if any. */
+	if (!x->paper || o->rerequest_port) {
+		ret = exchange_mac(o, dst.mac, err, errlen);
+		if (ret)
+			return ret;
+	}
 	src.port = o->session.local.port ? o->session.local.port : OC_FIRST_PORT;
 	dst.ip = o->exch_ip;
 	dst.port = o->exch_port;
@@ -227,9 +241,11 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	ret = open_ports(x, o, err, errlen);
 	if (ret)
 		goto fail;
-	ret = open_session(x, o, &src, &dst, err, errlen);
-	if (ret)
-		goto fail_ports;
+	if (!x->paper) {
+		ret = open_session(x, o, &src, &dst, err, errlen);
+		if (ret)
+			goto fail_ports;
+	}
 	ret = open_warm(x, o, &src, &dst, err, errlen);
 	if (ret)
 		goto fail_session;
@@ -401,6 +417,9 @@ static void housekeeping(struct xsk_path *x, struct gw_engine *e, uint64_t now)
 		/* A timeout may have made the session stale: release what is held. */
 		drain_held(x, e, now);
 	}
+	/* A paper order waits for the feed's clock, not for a reply. */
+	if (x->paper)
+		return;
 	x->t_hook = now;
 	order_conn_idle(&x->xs.oc, now);
 	resend_orders(x, e, now);
@@ -518,6 +537,10 @@ static void close_session(struct xsk_path *x, struct gw_engine *e)
 {
 	uint64_t end = mono_ns() + CLOSE_NS;
 
+	if (x->paper) {
+		engine_paper_flush(e);
+		return;
+	}
 	order_conn_shutdown(&x->xs.oc, mono_ns());
 	tx_flush(x);
 	while (!order_conn_stopped(&x->xs.oc) && mono_ns() < end) {
@@ -535,7 +558,8 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 
 	x->e = e;
 	x->batch.n = x->batch.frames = 0;
-	order_conn_start(&x->xs.oc, mono_ns());
+	if (!x->paper)
+		order_conn_start(&x->xs.oc, mono_ns());
 	tx_flush(x);
 	while (!ctl->stop) {
 		uint32_t n = rx_batch(x, p, e);
@@ -547,7 +571,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 		xsk_port_reap(p);
 		if (n) {
 			/* A busy feed must not starve the kernel socket's replies. */
-			if (!x->own_tcp && ++spins % KERNEL_REPLY_BATCHES == 0) {
+			if (!x->own_tcp && !x->paper && ++spins % KERNEL_REPLY_BATCHES == 0) {
 				x->t_hook = mono_ns();
 				order_conn_poll(&x->xs.oc, x->t_hook);
 				tx_flush(x);
