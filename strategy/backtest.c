@@ -15,6 +15,7 @@
 #include "book/book.h"
 #include "proto/itch_filter.h"
 #include "strategy/backtest_itch.h"
+#include "strategy/backtest_paper.h"
 #include "strategy/gbm.h"
 #include "strategy/hma.h"
 #include "strategy/inst_spec.h"
@@ -58,6 +59,16 @@ static int lengths_opt(void *cfg, const char *a, char *why, size_t n)
 				HMA_LEN_MAX), -1;
 	if (ret)
 		return snprintf(why, n, "wants a list like 6,12,20"), -1;
+	return 0;
+}
+
+static int paper_opt(void *cfg, const char *a, char *why, size_t n)
+{
+	struct bt_cfg *c = cfg;
+
+	if (opt_parse_u64(a, 0, 60000000000ull, &c->io.paper_ns))
+		return snprintf(why, n, "wants nanoseconds, 0 to 60e9"), -1;
+	c->io.paper = true;
 	return 0;
 }
 
@@ -106,6 +117,15 @@ static const struct opt opts[] = {
 	    "printed as with --ticks: one order of |change| x UNIT shares per change of "
 	    "position, at the print's seq (summary per symbol on standard error).  Symbols "
 	    "are found in the day's stock directory (R)."),
+	OPT("paper", 0, OPT_CALL, 0, "NS",
+	    "with --itch and --symbol: the day through the gateway's own engine in paper mode "
+	    "(docs/paper.md), as t2t-gateway --paper --paper-latency NS trades it: orders "
+	    "sized as the gateway sizes them, each filled against the book after every "
+	    "message stamped up to its print's time + NS; CSV seq,symbol,side,shares,filled,"
+	    "cash per order (cash: the exact sum of shares x price), positions, cash and PnL "
+	    "on standard error", .call = paper_opt),
+	OPT("limit-bp", 0, OPT_U32, C(io.limit_bp), "BP", "with --paper: the orders' limit, "
+	    "as the gateway's --limit-bp (default the gateway's)", .max = 10000),
 	OPT("tape", 0, OPT_STR, C(io.tape), "FILE", "every print in order, CSV "
 	    "seq,locate,price,shares,kind (kind E, C, P or Q; price in Price(4) units)",
 	    .implied = ITCH_OUT_MAIN),
@@ -151,7 +171,9 @@ static const struct opt_prog prog = {
 "       t2t-backtest --ticks FILE --symbol SYM:LEN[:UNIT] [--symbol ...] [-o FILE]\n"
 "       t2t-backtest --itch DAY[.gz] [--tape[=FILE]] [--book SYM [--book-out FILE]]\n"
 "                    [--stats[=FILE]] [--dump[=FILE]] [--symbols SYM,SYM,...]\n"
-"                    [--symbol SYM:LEN[:UNIT] ...] [-o FILE]",
+"                    [--symbol SYM:LEN[:UNIT] ...] [-o FILE]\n"
+"       t2t-backtest --itch DAY[.gz] --symbol SYM:LEN[:UNIT] ... --paper NS\n"
+"                    [--limit-bp BP] [--symbols SYM,SYM,...] [-o FILE]",
 	.about = "HMA/HMA3 stop-and-reverse backtester (contract: docs/strategy.md).\n",
 	.more =
 "Only one output can go to standard output (or -o): the others need a FILE\n"
@@ -280,12 +302,18 @@ static int itch_checks(struct bt_cfg *c)
 
 	if (!io->path) {
 		if (io->tape || io->stats || io->book_symbol || io->book_out || io->book_orders ||
-		    c->track >= 0 || c->pages >= 0 || c->symbols_arg || io->dump)
+		    c->track >= 0 || c->pages >= 0 || c->symbols_arg || io->dump || io->paper ||
+		    io->limit_bp != ITCH_LIMIT_GATEWAY)
 			return opt_error(&prog, "--tape, --stats, --book, --book-out, "
-					 "--book-orders, --track, --pages, --symbols and --dump "
-					 "go with --itch");
+					 "--book-orders, --track, --pages, --symbols, --dump, "
+					 "--paper and --limit-bp go with --itch");
 		return 0;
 	}
+	if (io->limit_bp != ITCH_LIMIT_GATEWAY && !io->paper)
+		return opt_error(&prog, "--limit-bp goes with --paper");
+	if (io->paper && (!c->nspec || io->tape || io->stats || io->book_symbol || io->dump))
+		return opt_error(&prog, "--paper wants --symbol SYM:LEN (one or more) and none of "
+				 "--tape, --stats, --book, --dump");
 	if (!io->tape && !io->stats && !io->book_symbol && !c->nspec && !io->dump)
 		return opt_error(&prog, "--itch needs --tape, --stats, --book SYM, --dump or "
 				 "--symbol");
@@ -337,7 +365,8 @@ static int parse_args(struct bt_cfg *c, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	static struct bt_cfg c = { .seed = 42, .kernel = 1, .track = -1, .pages = -1 };
+	static struct bt_cfg c = { .seed = 42, .kernel = 1, .track = -1, .pages = -1,
+				   .io.limit_bp = ITCH_LIMIT_GATEWAY };
 	FILE *out = stdout;
 	int ret;
 
@@ -354,7 +383,7 @@ int main(int argc, char **argv)
 		ret = do_replay(c.ticks, c.spec, c.nspec, out);
 	} else if (c.io.path) {
 		c.io.out = out;
-		ret = backtest_itch(&c.io);
+		ret = c.io.paper ? backtest_paper(&c.io) : backtest_itch(&c.io);
 	} else {
 		ret = do_sweep(c.prices, c.lengths, c.nlen, kernels[c.kernel], c.quiet, out);
 	}

@@ -15,6 +15,9 @@
 #include "proto/itch.h"
 #include "strategy/inst_spec.h"
 
+/* --limit-bp not given: the gateway's default. */
+#define ITCH_LIMIT_GATEWAY	UINT32_MAX
+
 /* Where an output goes: nowhere (NULL), the main output ("-") or a file. */
 #define ITCH_OUT_MAIN "-"
 
@@ -31,6 +34,9 @@ struct itch_opts {
 	const struct inst_spec *spec;	/* orders (to the main output) */
 	unsigned int nspec;
 	uint32_t book_orders;		/* 0: the book's default */
+	bool paper;			/* --paper: the orders filled (backtest_paper.h) */
+	uint64_t paper_ns;		/* ... at print + this, on the feed's clock */
+	uint32_t limit_bp;		/* --paper: the gateway's --limit-bp */
 	bool track_named;		/* only the symbols named above */
 	enum table_mem_pages pages;
 	FILE *out;			/* the main output */

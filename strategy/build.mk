@@ -14,7 +14,9 @@ $(ASAN)/libstrategy.a: $(call asan_objs,$(STRATEGY_SRCS))
 	$(AR) rcs $@ $^
 
 # --itch reads day files through the order book (book/, proto/, zlib).
+# --itch --paper runs the gateway's engine (libengine, gateway/build.mk).
 $(BUILD)/t2t-backtest: $(BUILD)/strategy/backtest.o $(BUILD)/strategy/backtest_itch.o \
+		$(BUILD)/strategy/backtest_paper.o $(BUILD)/libengine.a \
 		$(BUILD)/libbook.a $(BUILD)/libstrategy.a $(BUILD)/libproto.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
