@@ -3,13 +3,16 @@
 # (build/demo/day.bin.gz, made once by t2t-exsim --gen-day: eight symbols, a
 # minute of market) is replayed by the exchange simulator on a rig of its
 # own (torn down at the end) at the pace it happened (DEMO_SPEED=X for x
-# times faster); the gateway paper-trades three of its symbols on the tape its books make of
-# it, over AF_XDP, then kernel UDP (busy spin, then blocking receive).
+# times faster); the gateway trades three of its symbols on the tape its books make of
+# it, over AF_XDP, then kernel UDP (busy spin, then blocking receive), with
+# the simulator filling its orders; then once more with --paper: no order
+# port, each order filled from the gateway's own books (docs/paper.md).
 # While it runs, t2t-monitor serves the gateway's live state at
 # http://127.0.0.1:9470/ (the dashboard; /metrics; /api/state) and t2t-top
 # shows it in a terminal.  At the end: the side-by-side summary, parity of
 # every order with t2t-backtest --itch on the same day, and the positions and
-# cash reconciled with the exchange.
+# cash reconciled with the exchange; for the paper run, its fills equal to
+# t2t-backtest --itch --paper's, order for order.
 #
 #   DEMO_LISTEN=ADDR:PORT   the dashboard's address (default 127.0.0.1:9470)
 #   DEMO_SPEED=X            replay x times faster than the day's pace (default 1)
@@ -48,8 +51,11 @@ else
 fi
 
 echo "demo: paper trading AAPL:20 MSFT:32 NVDA:48 (symbol:HMA length) on the day's tape," \
-	"replayed at x$speed of its pace (a minute of market per path at x1)"
+	"replayed at x$speed of its pace (a minute of market per path at x1): the three live" \
+	"paths against the simulator's order port, then --paper (no order port, fills from" \
+	"the gateway's own books)"
 read -r prefix subnet < <(. scripts/rig_names.sh && rig_names demo)
 scripts/paper-run.sh --prefix "$prefix" --subnet "$subnet" \
+	--paths af_xdp,udp_spin,udp_block,paper_xdp \
 	--day "$day" --speed "$speed" --symbols AAPL:20,MSFT:32,NVDA:48 --out "$out" \
 	--gw-extra "--monitor $name"

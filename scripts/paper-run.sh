@@ -12,11 +12,16 @@
 #     the gateway sent reached the exchange once,
 #   - the XDP program is detached after the gateway exits,
 # and print a side-by-side summary of the paths.  The rig is torn down on
-# exit, also on failure.
+# exit, also on failure.  The paper paths (paper_xdp, paper_udp: the
+# gateway with --paper, no order session; a --day only) check instead that
+# its fills are t2t-backtest --itch --paper's on the same day, order for
+# order.
 #
 #   scripts/paper-run.sh [options]
 #     --prefix P        rig prefix (default: pap<pid>)      --subnet A.B.C
-#     --paths LIST      af_xdp,udp_spin,udp_block (default all three)
+#     --paths LIST      af_xdp,udp_spin,udp_block (default all three), and the
+#                       paper paths paper_xdp, paper_udp (with --day)
+#     --paper-latency NS  the paper paths' --paper-latency (default 0)
 #     --count N         ticks per run (default 20000)     --rate TPS (default 10000)
 #     --symbols LIST    SYM:LEN[:UNIT],... (default AAPL:20,MSFT:32,NVDA:48)
 #     --xdp-mode M      generic (default) or drv
@@ -74,6 +79,7 @@ keep_rig=0
 day=
 speed=1
 day_symbols=
+paper_ns=0
 
 die() { echo "paper-run: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -102,7 +108,8 @@ while [ $# -gt 0 ]; do
 	--day) day=$2; shift 2 ;;
 	--speed) speed=$2; shift 2 ;;
 	--day-symbols) day_symbols=$2; shift 2 ;;
-	-h|--help) sed -n '2,37s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--paper-latency) paper_ns=$2; shift 2 ;;
+	-h|--help) sed -n '2,43s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -166,24 +173,63 @@ check() {	# check PATH NAME CMD...
 gw_book() { jq -r '.symbols[] | "\(.symbol) \(.position) \(.cash)"' "$1" | grep -v ' 0 0$' | sort; }
 ex_book() { jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$1" | grep -v ' 0 0$' | sort; }
 
+# The paper path's orders, one "seq,symbol,side,shares,filled,cash" line each
+# (the strategy changes it listed untraded left out): t2t-backtest --paper's CSV.
+gw_paper_orders() { awk -F, 'NR > 1 && $15 != "U" { print $2 "," $3 "," $4 "," $5 "," $17 "," $18 }' "$1"; }
+
+gap_check() {	# gap_check PATH BASE: every hole filled (some, with --expect-gaps), not stale
+	local p=$1 base=$2 opened filled
+	opened=$(jq .gaps.opened "$base.gw.json")
+	filled=$(jq .gaps.filled "$base.gw.json")
+	check "$p" "gaps: $opened opened, $filled filled, $(jq .gaps.requests "$base.gw.json") re-requests, session not stale" \
+		[ "$opened" -ge "$expect_gaps" -a "$filled" -eq "$opened" -a "$(jq .gaps.stale "$base.gw.json")" = false ]
+}
+
+paper_checks() {	# paper_checks PATH BASE
+	local p=$1 base=$2 n filled
+	[ -s "$out/day.paper$paper_ns.csv" ] ||
+		build/t2t-backtest --itch "$day" ${day_symbols:+--symbols "$day_symbols"} \
+			"${bt_symbols[@]}" --track named --paper "$paper_ns" \
+			-o "$out/day.paper$paper_ns.csv" 2>"$out/day.paper$paper_ns.err" ||
+		die "t2t-backtest --paper: $(tail -2 "$out/day.paper$paper_ns.err")"
+	gw_paper_orders "$base.orders.csv" >"$base.paper.csv"
+	n=$(($(wc -l <"$out/day.paper$paper_ns.csv") - 1))
+	filled=$(awk -F, 'NR > 1 { s += $5 } END { print s + 0 }' "$out/day.paper$paper_ns.csv")
+	check "$p" "paper fills == t2t-backtest --itch --paper $paper_ns: $n orders, $filled shares filled, order for order" \
+		cmp -s <(tail -n +2 "$out/day.paper$paper_ns.csv") "$base.paper.csv"
+	check "$p" "paper: $(jq -r '"\(.paper.orders) orders decided (\(.paper.filled) whole, \(.paper.partial) in part, \(.paper.canceled) nothing), none waiting, no order session"' "$base.gw.json")" \
+		[ "$(jq '.paper.orders' "$base.gw.json")" = "$n" -a "$(jq '.paper.waiting' "$base.gw.json")" = 0 \
+		  -a "$(jq 'has("order_session")' "$base.gw.json")" = false ]
+	gap_check "$p" "$base"
+	check "$p" "no XDP program left on $RIG_IF_GW" \
+		bash -c "! nsenter --net='$RIG_NETNS_GW' ip link show '$RIG_IF_GW' | grep -q xdp"
+}
+
 run_path() {
 	local p=$1 mode
 	local base=$out/$p
+	local paper=0
 	case $p in
 	af_xdp) mode=(--mode xdp --xdp-mode "$xdp_mode") ;;
 	udp_spin) mode=(--mode udp --udp-recv spin) ;;
 	udp_block) mode=(--mode udp --udp-recv block) ;;
+	paper_xdp) mode=(--mode xdp --xdp-mode "$xdp_mode" --paper --paper-latency "$paper_ns"); paper=1 ;;
+	paper_udp) mode=(--mode udp --udp-recv spin --paper --paper-latency "$paper_ns"); paper=1 ;;
 	*) die "unknown path '$p'" ;;
 	esac
+	[ "$paper" = 0 ] || [ -n "$day" ] || die "$p: paper fills need a book: give --day FILE"
 	rm -f "$base".*
 	local cap=()
 	[ "$capture" = 1 ] && cap=(--capture "$base.capture.gz" --capture-note "rig=$prefix"
 		--capture-note "rate=$rate" --capture-note "count=$count"
 		--capture-note "exsim=${exsim_extra[*]:-}")
 	# The hot loop pins itself to CPU 1; the simulator runs on CPU 0.
+	local session=(--exchange "$RIG_IP_EX:$RIG_ORDER_PORT") wait_login=(--wait-login 5000)
+	# A paper run logs in nowhere: the exchange starts once the gateway is up.
+	[ "$paper" = 1 ] && session=(--rerequest "$RIG_IP_EX:$RIG_REREQUEST_PORT") wait_login=()
 	nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" "${mode[@]}" \
 		--feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
-		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" "${gw_symbols[@]}" "${feed_clock[@]}" \
+		"${session[@]}" "${gw_symbols[@]}" "${feed_clock[@]}" \
 		--cpu 1 --exit-on-end --duration 600 -q "${gw_extra[@]}" "${cap[@]}" \
 		--json "$base.gw.json" --orders-out "$base.orders.csv" \
 		>"$base.gw.txt" 2>"$base.gw.err" &
@@ -195,7 +241,7 @@ run_path() {
 
 	if [ -n "$day" ]; then
 		# The day's own timestamps (time of day) go out as they are.
-		ip netns exec "$RIG_NS_EX" build/t2t-exsim --replay "$day" --speed "$speed" --wait-login 5000 --grace 600 \
+		ip netns exec "$RIG_NS_EX" build/t2t-exsim --replay "$day" --speed "$speed" "${wait_login[@]}" --grace 600 \
 			${day_symbols:+--symbols "$day_symbols"} --feed "$RIG_GROUP" \
 			--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --cpu 0 -q \
 			"${exsim_extra[@]}" --json "$base.ex.json" --orders-log "$base.ex_orders.csv" \
@@ -231,6 +277,10 @@ run_path() {
 		check "$p" "prints of its symbols on the day's tape ($sent) == decoded by the gateway ($decoded)" \
 			[ "$sent" = "$decoded" ]
 		cp "$out/day.bt.csv" "$base.bt.csv"
+		if [ "$paper" = 1 ]; then
+			paper_checks "$p" "$base"
+			return
+		fi
 	else
 		sent=$(jq '.ticks' "$base.ex.json")
 		decoded=$(jq '.feed.ticks' "$base.gw.json")
@@ -269,11 +319,7 @@ run_path() {
 	taken=$(jq '.orders.received - .orders.dup_tokens' "$base.ex.json")
 	check "$p" "orders: the gateway sent $sent, the exchange took $taken ($(jq '.orders.dup_tokens' "$base.ex.json") sent again and ignored)" \
 		[ "$sent" = "$taken" ]
-	local opened filled
-	opened=$(jq .gaps.opened "$base.gw.json")
-	filled=$(jq .gaps.filled "$base.gw.json")
-	check "$p" "gaps: $opened opened, $filled filled, $(jq .gaps.requests "$base.gw.json") re-requests, session not stale" \
-		[ "$opened" -ge "$expect_gaps" -a "$filled" -eq "$opened" -a "$(jq .gaps.stale "$base.gw.json")" = false ]
+	gap_check "$p" "$base"
 	check "$p" "no XDP program left on $RIG_IF_GW" \
 		bash -c "! nsenter --net='$RIG_NETNS_GW' ip link show '$RIG_IF_GW' | grep -q xdp"
 }
