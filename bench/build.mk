@@ -18,6 +18,12 @@ BENCHES += bench-lines
 bench-lines: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim
 	./bench/lines-bench.sh
 
+# Paper fills against live orders on the same day: the in-gateway cost.
+BENCHES += bench-paper
+.PHONY: bench-paper
+bench-paper: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim $(BUILD)/t2t-backtest
+	./bench/paper-bench.sh
+
 # What the book and the monitor cost the loop (seen->queued), in one run.
 BENCHES += bench-gateway-ab
 .PHONY: bench-gateway-ab
