@@ -57,6 +57,7 @@ struct book_counters {
 	/* Possible but empty: an add, or a replace's new order, of 0 shares. */
 	uint64_t zero_shares;	/* nothing rests (a replace still removes its original) */
 	uint64_t prints;
+	uint64_t taken;		/* shares paper fills took (book/fill.h) */
 };
 
 struct book {

@@ -58,6 +58,17 @@ static inline void book_insert(struct book *b, struct book_order *o, uint64_t re
 		b->peak = b->live;
 }
 
+/*
+ * The feed took shares off @l: paper fills' taken shares stay at most what
+ * is left (book/fill.h), so the feed's own reductions use up the shares
+ * nobody took first.
+ */
+static inline void book_level_shrunk(struct book_level *l)
+{
+	if (BOOK_UNLIKELY(l->taken > l->shares))
+		l->taken = (uint32_t)l->shares;
+}
+
 static inline void book_remove(struct book *b, struct book_order *o)
 {
 	struct book_level *l = &b->levels.lv[o->level];
@@ -65,6 +76,8 @@ static inline void book_remove(struct book *b, struct book_order *o)
 	l->shares -= o->shares;
 	if (--l->orders == 0)
 		level_put(&b->levels, o->level);
+	else
+		book_level_shrunk(l);
 	order_erase(&b->orders, o);
 	b->live--;
 }
@@ -73,8 +86,11 @@ static inline void book_remove(struct book *b, struct book_order *o)
 static inline void book_take(struct book *b, struct book_order *o, uint32_t shares)
 {
 	if (BOOK_LIKELY(shares < o->shares)) {
+		struct book_level *l = &b->levels.lv[o->level];
+
 		o->shares -= shares;
-		b->levels.lv[o->level].shares -= shares;
+		l->shares -= shares;
+		book_level_shrunk(l);
 		return;
 	}
 	if (shares > o->shares)

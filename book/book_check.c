@@ -85,6 +85,9 @@ static int check_side(const struct book *b, uint16_t loc, unsigned int side,
 		if (prev && !level_better(side, ls->lv[prev].price, l->price))
 			return bad(why, len, "locate %u side %u: price %u after %u", loc,
 				   side, l->price, ls->lv[prev].price);
+		if (l->taken > l->shares)
+			return bad(why, len, "locate %u side %u price %u: %u shares taken of %llu",
+				   loc, side, l->price, l->taken, (unsigned long long)l->shares);
 		if (!l->orders || l->orders != t[i].orders || l->shares != t[i].shares)
 			return bad(why, len,
 				   "locate %u side %u price %u: %llu shares in %u orders, "

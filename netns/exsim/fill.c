@@ -119,10 +119,14 @@ static void match(struct fill_book *b, const struct ouch_enter_order *o, bool bu
 	const struct fill_symbol *s = &b->sym[r->locate];
 
 	if (b->bf) {
-		r->filled = bookfill_match(b->bf, r->locate, buy, o->price, o->shares,
-					   r->exec, &r->nexec);
+		struct book_fill f = book_fill(&b->bf->book, r->locate, buy ? 'B' : 'S',
+					       o->price, o->shares, r->exec,
+					       BOOKFILL_MAX_LEVELS);
+
+		r->filled = f.filled;
+		r->nexec = f.nexec;
 	} else if (s->last && (buy ? o->price >= s->last : o->price <= s->last)) {
-		r->exec[0] = (struct fill_exec){ .price = s->last, .shares = o->shares };
+		r->exec[0] = (struct book_fill_exec){ .price = s->last, .shares = o->shares };
 		r->nexec = 1;
 		r->filled = o->shares;
 	} else if (!s->last) {
@@ -165,14 +169,14 @@ void fill_order(struct fill_book *b, const struct ouch_enter_order *o,
 	    __builtin_mul_overflow(pos, mark, &value) ||
 	    __builtin_add_overflow(cash, value, &value)) {
 		b->n.overflow++;
+		if (b->bf)
+			book_fill_undo(&b->bf->book, r->exec, r->nexec);
 		r->reason = FILL_REJ_OTHER;
 		r->nexec = 0;
 		r->filled = r->canceled = 0;
 		r->value = 0;
 		goto rejected;
 	}
-	if (b->bf)
-		bookfill_take(b->bf, r->exec, r->nexec);
 	s->position = pos;
 	s->cash = cash;
 	if (buy)

@@ -85,7 +85,7 @@ struct fill_result {
 	char reason;		/* canceled / rejected */
 	uint16_t locate;	/* 0 when the symbol is unknown */
 	unsigned int nexec;	/* executions, one per price level */
-	struct fill_exec exec[BOOKFILL_MAX_LEVELS];
+	struct book_fill_exec exec[BOOKFILL_MAX_LEVELS];
 	uint32_t filled;	/* shares executed */
 	uint32_t canceled;	/* shares canceled: the rest */
 	uint64_t value;		/* sum of price x shares executed */

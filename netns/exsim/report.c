@@ -113,9 +113,9 @@ static void text_book(const struct exsim_run *r, FILE *out)
 	if (bf)
 		fprintf(out, "  book       %" PRIu64 " live orders (peak %" PRIu64 ", room for %u), %"
 			PRIu64 " prints, %" PRIu64 " impossible events; fills took %" PRIu64
-			" displayed shares, %" PRIu64 " given back, %u levels still short\n",
+			" displayed shares\n",
 			bf->book.live, bf->book.peak, bf->book.max_orders, bf->st.prints,
-			bf->st.impossible, bf->st.taken, bf->st.given_back, bf->ntaken);
+			bf->st.impossible, bf->book.cnt.taken);
 }
 
 /* The run's addresses, and how long it ran. */
@@ -420,11 +420,9 @@ static void json_book(const struct exsim_run *r, FILE *o)
 	if (bf)
 		fprintf(o, "  \"book\": {\"live\": %" PRIu64 ", \"peak\": %" PRIu64
 			", \"max_orders\": %u, \"prints\": %" PRIu64 ", \"impossible\": %" PRIu64
-			", \"digest\": \"%016" PRIx64 "\", \"taken\": %" PRIu64
-			", \"given_back\": %" PRIu64 ", \"levels_short\": %u},\n",
+			", \"digest\": \"%016" PRIx64 "\", \"taken\": %" PRIu64 "},\n",
 			bf->book.live, bf->book.peak, bf->book.max_orders, bf->st.prints,
-			bf->st.impossible, book_digest(&bf->book), bf->st.taken,
-			bf->st.given_back, bf->ntaken);
+			bf->st.impossible, book_digest(&bf->book), bf->book.cnt.taken);
 }
 
 /* What the run was asked: the source, the addresses, the symbols, the pace. */

@@ -4,9 +4,9 @@
  * fill.h) on a hand-built book: a full fill at one level and across
  * levels, a partial fill (Executed per level, the rest canceled), nothing
  * marketable, an empty side, sells, the level cap; the book never changed
- * by a fill; shares taken not offered twice, given back as the feed takes
- * them off the level, new shares at once; positions, cash and the mark at
- * the last print.
+ * by a fill; shares taken not offered twice, the feed's own removals using
+ * up the untaken shares first (book/fill.h), new shares at once; positions,
+ * cash and the mark at the last print.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -219,7 +219,7 @@ static void test_sell_side(void **state)
 			 20 * (int64_t)PX(99, 98));
 }
 
-/* Taken shares are not offered twice; the feed's removals give them back. */
+/* Taken shares are not offered twice; the feed's removals clamp them. */
 static void test_taken_once(void **state)
 {
 	struct fill_result r;
@@ -229,7 +229,7 @@ static void test_taken_once(void **state)
 	assert_int_equal(r.filled, 100);
 	r = order("AAPL", 'B', 100, PX(100, 0));	/* the same 100 shares again: no */
 	assert_int_equal(r.outcome, FILL_CANCELED);
-	assert_int_equal(bf.ntaken, 1);
+	assert_int_equal(book_best(&bf.book, 1, BOOK_ASK)->taken, 100);
 
 	/* A new order at the level is there at once. */
 	add(1, 6, 'S', 70, PX(100, 0));
@@ -238,19 +238,19 @@ static void test_taken_once(void **state)
 	assert_int_equal(r.canceled, 30);
 
 	/* 170 displayed, 170 taken.  The feed executes 100 of them (ref 1):
-	 * that gives back 100, the level shows 70, all still taken. */
+	 * the level shows 70, taken min(170, 70): all still taken. */
 	exec(1, 1, 100);
+	assert_int_equal(book_best(&bf.book, 1, BOOK_ASK)->taken, 70);
 	r = order("AAPL", 'B', 10, PX(100, 0));
 	assert_int_equal(r.outcome, FILL_CANCELED);
-	assert_int_equal(bf.st.given_back, 100);
-	/* The last 70 leave (deleted): the level is gone, nothing is taken. */
+	/* The last 70 leave (deleted): the level is gone and forgets. */
 	del(1, 6);
-	assert_int_equal(bf.ntaken, 0);
+	assert_int_equal(book_best(&bf.book, 1, BOOK_ASK)->price, PX(100, 1));
+	assert_int_equal(book_best(&bf.book, 1, BOOK_ASK)->taken, 0);
 	add(1, 7, 'S', 40, PX(100, 0));
 	r = order("AAPL", 'B', 100, PX(100, 0));
 	assert_int_equal(r.filled, 40);
-	assert_int_equal(bf.st.taken, 210);
-	assert_int_equal(bf.st.given_back, 170);
+	assert_int_equal(bf.book.cnt.taken, 210);
 }
 
 /* Marked at the last print: an E prints at the resting order's price. */
@@ -293,7 +293,7 @@ static void test_closed_and_unknown(void **state)
 	r = order("AAPL", 'B', 100, PX(100, 0));
 	assert_int_equal(r.outcome, FILL_REJECTED);
 	assert_int_equal(r.reason, FILL_REJ_CLOSED);
-	assert_int_equal(bf.st.taken, 0);
+	assert_int_equal(bf.book.cnt.taken, 0);
 }
 
 int main(void)
