@@ -34,6 +34,8 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "book/book_apply.h"
+#include "book/fill.h"
 #include "gateway/engine.h"
 #include "gateway/warm.h"
 #include "net/tcp.h"
@@ -687,6 +689,77 @@ out:
 	free(s);
 }
 
+#define FILL_LOCATES	64	/* one order per locate in a batch */
+#define FILL_LEVELS	5	/* levels each order walks */
+#define FILL_DEPTH	40	/* asks per locate */
+#define FILL_BATCHES	4000
+
+static void fill_add(struct book *b, uint16_t loc, uint64_t ref, uint32_t price)
+{
+	struct itch_msg m = { .type = 'A', .locate = loc };
+	struct tape_print p;
+	uint8_t buf[64];
+	int len;
+
+	m.a.order_ref = ref;
+	m.a.side = 'S';
+	m.a.shares = 100;
+	m.a.price = price;
+	memcpy(m.a.stock, "BENCH   ", 8);
+	len = itch_encode(buf, sizeof(buf), &m);
+	book_apply(b, buf, (uint16_t)len, ref, &p);
+}
+
+/*
+ * Deciding a paper fill (book/fill.h): a buy that walks FILL_LEVELS levels
+ * of 100 shares within its limit, one per locate of a batch (so the batch
+ * does not hit its own taken shares), given back after each batch.  The
+ * book is larger than the batch touches: the lines are warm, as in a run
+ * where the book follows the feed.
+ */
+static void paper_fill_cost(void)
+{
+	static double per[FILL_BATCHES];
+	struct book_config bc = { .max_orders = 1u << 16, .track_all = true };
+	static struct book_fill_exec ex[FILL_LOCATES][FILL_LEVELS];
+	struct book *b = malloc(sizeof(*b));
+	uint32_t best = 1000000, nexec = 0;
+	uint64_t ref = 0;
+
+	if (!b || book_init(b, &bc))
+		goto out;
+	for (uint16_t loc = 1; loc <= FILL_LOCATES; loc++)
+		for (uint32_t l = 0; l < FILL_DEPTH; l++)
+			fill_add(b, loc, ++ref, best + l * 100);
+	for (int k = 0; k < FILL_BATCHES; k++) {
+		uint64_t t0 = mono_ns();
+
+		for (uint16_t loc = 1; loc <= FILL_LOCATES; loc++) {
+			struct book_fill f = book_fill(b, loc, 'B', best + (FILL_LEVELS - 1) * 100,
+						       FILL_LEVELS * 100, ex[loc - 1], FILL_LEVELS);
+
+			nexec += f.nexec;
+		}
+		per[k] = (double)(mono_ns() - t0) / FILL_LOCATES;
+		for (uint16_t loc = 1; loc <= FILL_LOCATES; loc++)
+			book_fill_undo(b, ex[loc - 1], FILL_LEVELS);
+	}
+	if (nexec != (uint32_t)FILL_BATCHES * FILL_LOCATES * FILL_LEVELS) {
+		fprintf(stderr, "bench_engine: paper fills walked %u levels, not %u\n", nexec,
+			FILL_BATCHES * FILL_LOCATES * FILL_LEVELS);
+		goto out_book;
+	}
+	qsort(per, FILL_BATCHES, sizeof(per[0]), cmp_double);
+	printf("A paper fill (book/fill.h: a buy walking %d levels within its limit), back to back:\n"
+	       "p50 %.1f ns, p90 %.1f ns per order (%d batches of %d; target 150 ns).\n\n",
+	       FILL_LEVELS, per[FILL_BATCHES / 2], per[FILL_BATCHES * 9 / 10], FILL_BATCHES,
+	       FILL_LOCATES);
+out_book:
+	book_destroy(b);
+out:
+	free(b);
+}
+
 /* What one clock read costs on the hot CPU (latency/clock_cost.c), p50. */
 static int clock_cost_p50(void)
 {
@@ -726,6 +799,7 @@ int main(int argc, char **argv)
 	       clock_cost_p50(), PACED_PKTS);
 	warm_cost(&f);
 	order_frame_cost();
+	paper_fill_cost();
 	for (int rep = 1; rep <= reps; rep++) {
 		if (reps > 1)
 			printf("Repetition %d of %d\n\n", rep, reps);
