@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/rx_stamp.h"
 #include "gateway/mon.h"
 #include "gateway/path.h"
 #include "net/netif.h"
@@ -223,17 +224,11 @@ void udp_path_close(struct udp_path *u)
 /* Kernel receive stamp of a datagram, on CLOCK_MONOTONIC; 0 if none. */
 static uint64_t kernel_stamp(struct udp_path *u, struct msghdr *m)
 {
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c)) {
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-			struct timespec ts;
+	uint64_t t = rx_stamp_mono(m, u->rt_offset);
 
-			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			return (uint64_t)((int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec -
-					  u->rt_offset);
-		}
-	}
-	u->no_kernel_stamp++;
-	return 0;
+	if (!t)
+		u->no_kernel_stamp++;
+	return t;
 }
 
 /* A line's sender, when one is required (host order; 0 = any). */

@@ -1,5 +1,5 @@
 # util/: what every program shares below everything else: the one clock
-# (clock.h, header only), command lines from a table (opt.[ch]) and a
+# (clock.h, header only) and a kernel receive stamp on it (rx_stamp.h), command lines from a table (opt.[ch]) and a
 # string as JSON (json.[ch]).
 
 UTIL_SRCS := util/opt.c util/json.c
@@ -14,8 +14,8 @@ $(ASAN)/libutil.a: $(call asan_objs,$(UTIL_SRCS))
 
 BINS += $(BUILD)/libutil.a $(ASAN)/libutil.a
 
-# Unit tests: the option table, the JSON string (ASan+UBSan).
-UTIL_TESTS := $(ASAN)/tests/unit/test_opt $(ASAN)/tests/unit/test_json
+# Unit tests: the option table, the JSON string, the clock (ASan+UBSan).
+UTIL_TESTS := $(ASAN)/tests/unit/test_opt $(ASAN)/tests/unit/test_json $(ASAN)/tests/unit/test_clock
 $(UTIL_TESTS): %: %.o $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(UTIL_TESTS)

@@ -36,14 +36,26 @@ static inline uint64_t real_ns(void)
 	return ts_ns(&ts);
 }
 
-/* CLOCK_REALTIME - CLOCK_MONOTONIC, read once at start-up. */
+/*
+ * CLOCK_REALTIME - CLOCK_MONOTONIC, read once at start-up.  The realtime
+ * read is bracketed by two monotonic ones and taken against their middle;
+ * a bracket wider than 20 us (the thread was preempted between the reads,
+ * which would shift every converted stamp by the stall) is read again, up
+ * to 100 times, keeping the narrowest.
+ */
 static inline int64_t realtime_offset(void)
 {
-	struct timespec r, m;
+	int64_t best = 0, width = INT64_MAX;
 
-	clock_gettime(CLOCK_MONOTONIC, &m);
-	clock_gettime(CLOCK_REALTIME, &r);
-	return ((int64_t)r.tv_sec - m.tv_sec) * 1000000000ll + (r.tv_nsec - m.tv_nsec);
+	for (int i = 0; i < 100 && width > 20000; i++) {
+		uint64_t m0 = mono_ns(), r = real_ns(), m1 = mono_ns();
+
+		if ((int64_t)(m1 - m0) < width) {
+			width = (int64_t)(m1 - m0);
+			best = (int64_t)r - (int64_t)(m0 + (m1 - m0) / 2);
+		}
+	}
+	return best;
 }
 
 /*

@@ -18,6 +18,7 @@
 
 #include "bench/floor/floor.h"
 #include "util/clock.h"
+#include "util/rx_stamp.h"
 
 #define RCVBUF_BYTES	(4 << 20)
 #define IDLE_DRAIN	64	/* idle spins between reply drains */
@@ -127,17 +128,11 @@ void floor_udp_json(struct floor_udp *u, char *buf, size_t len)
 /* Kernel receive stamp on CLOCK_MONOTONIC; 0 if none. */
 static uint64_t kernel_stamp(struct floor_udp *u, struct msghdr *m)
 {
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(m); c; c = CMSG_NXTHDR(m, c)) {
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_TIMESTAMPNS) {
-			struct timespec ts;
+	uint64_t t = rx_stamp_mono(m, u->rt_offset);
 
-			memcpy(&ts, CMSG_DATA(c), sizeof(ts));
-			return (uint64_t)((int64_t)ts.tv_sec * 1000000000ll + ts.tv_nsec -
-					  u->rt_offset);
-		}
-	}
-	u->no_kernel_stamp++;
-	return 0;
+	if (!t)
+		u->no_kernel_stamp++;
+	return t;
 }
 
 
