@@ -25,14 +25,14 @@ BOOK_UNIT_TESTS := $(patsubst tests/unit/%.c,$(ASAN)/tests/unit/%, \
 	$(wildcard tests/unit/test_book_*.c)) $(ASAN)/tests/unit/test_feed_decoder
 
 $(BOOK_UNIT_TESTS): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o $(BOOK_ASAN_LIB) \
-		$(ASAN)/libproto.a $(ASAN)/libstrategy.a
+		$(ASAN)/libproto.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
 
 UNIT_TESTS += $(BOOK_UNIT_TESTS)
 
 # t2t-genday: a synthetic day file.
 $(BUILD)/t2t-genday: $(BUILD)/book/tools/genday.o $(BOOK_LIB) $(BUILD)/libproto.a \
-		$(BUILD)/libstrategy.a $(BUILD)/libutil.a
+		$(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lz $(LDLIBS)
 
 BINS += $(BUILD)/t2t-genday

@@ -10,7 +10,7 @@
 #include "book/daygen.h"
 #include "book/daygen_admin.h"
 #include "proto/dayfile.h"
-#include "strategy/gbm.h"
+#include "util/rng.h"
 
 #define RECENT		4096		/* refs of the latest adds, for X and U */
 #define TICK		100		/* $0.01 in Price(4) units */
@@ -71,7 +71,7 @@ struct daygen {
 
 static uint64_t rnd(struct daygen *g)
 {
-	return gbm_splitmix64(&g->rng);
+	return splitmix64(&g->rng);
 }
 
 /* Uniform in (0, 1]. */

@@ -2,22 +2,12 @@
 #include <math.h>
 
 #include "strategy/gbm.h"
-
-uint64_t gbm_splitmix64(uint64_t *z)
-{
-	uint64_t v;
-
-	*z += 0x9E3779B97F4A7C15ULL;
-	v = *z;
-	v = (v ^ (v >> 30)) * 0xBF58476D1CE4E5B9ULL;
-	v = (v ^ (v >> 27)) * 0x94D049BB133111EBULL;
-	return v ^ (v >> 31);
-}
+#include "util/rng.h"
 
 /* Uniform in (0, 1]: never 0, so log() below is always finite. */
 static double uniform01(uint64_t *z)
 {
-	return (double)((gbm_splitmix64(z) >> 11) + 1) * 0x1p-53;
+	return (double)((splitmix64(z) >> 11) + 1) * 0x1p-53;
 }
 
 void gbm_init(struct gbm *g, uint64_t seed)

@@ -15,8 +15,6 @@ struct gbm {
 	uint64_t t;		/* prices produced so far */
 };
 
-/* One step of the spec's splitmix64 (exposed for its known-answer test). */
-uint64_t gbm_splitmix64(uint64_t *z);
 void gbm_init(struct gbm *g, uint64_t seed);
 /* Next price in Price(4) units; the first is the start price itself. */
 uint32_t gbm_next(struct gbm *g);

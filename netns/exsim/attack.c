@@ -8,7 +8,7 @@
 #include "netns/exsim/attack.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
-#include "strategy/gbm.h"
+#include "util/rng.h"
 
 #define ATTACK_SALT	UINT64_C(0x61747461636b2121)
 #define SEND_TRIES	1000
@@ -46,7 +46,7 @@ static size_t junk_session_packet(struct attack *a, uint8_t *buf, size_t cap)
 	m.p.shares = 100;
 	memcpy(m.p.stock, a->cfg->symbols[0], ITCH_SYMBOL_LEN);
 	m.p.price = 1;
-	mold_builder_init(&b, buf, cap, session, 1000 + gbm_splitmix64(&a->rng) % 1000000);
+	mold_builder_init(&b, buf, cap, session, 1000 + splitmix64(&a->rng) % 1000000);
 	mold_builder_append_itch(&b, &m);
 	return mold_builder_finish(&b);
 }
@@ -96,9 +96,9 @@ void attack_before_session(struct attack *a)
 		if (i & 1) {
 			len = junk_session_packet(a, buf, sizeof(buf));
 		} else {
-			len = MOLD_HDR_LEN + gbm_splitmix64(&a->rng) % (sizeof(buf) - MOLD_HDR_LEN);
+			len = MOLD_HDR_LEN + splitmix64(&a->rng) % (sizeof(buf) - MOLD_HDR_LEN);
 			for (size_t k = 0; k < len; k++)
-				buf[k] = (uint8_t)gbm_splitmix64(&a->rng);
+				buf[k] = (uint8_t)splitmix64(&a->rng);
 		}
 		send_pkt(a, buf, len, &a->st.junk);
 	}

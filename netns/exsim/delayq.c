@@ -6,7 +6,7 @@
 #include <sys/socket.h>
 
 #include "netns/exsim/delayq.h"
-#include "strategy/gbm.h"
+#include "util/rng.h"
 
 int delayq_open(struct delayq *d, int fd, uint64_t delay_ns, uint64_t jitter_ns,
 		uint64_t seed, char *err, size_t errlen)
@@ -39,7 +39,7 @@ uint64_t delayq_when(struct delayq *d, uint64_t now)
 	uint64_t due = now + d->delay_ns;
 
 	if (d->jitter_ns)
-		due += gbm_splitmix64(&d->rng) % (d->jitter_ns + 1);
+		due += splitmix64(&d->rng) % (d->jitter_ns + 1);
 	return due;
 }
 

@@ -9,7 +9,7 @@
 
 #include "netns/exsim/faults.h"
 #include "netns/exsim/hostile.h"
-#include "strategy/gbm.h"
+#include "util/rng.h"
 
 /* Salts that keep the three decision streams apart for one seed. */
 #define SALT_DROP	UINT64_C(0x64726f7000000001)
@@ -28,7 +28,7 @@ static uint64_t threshold(double p)
 
 static bool hit(uint64_t *rng, uint64_t thr)
 {
-	uint64_t r = gbm_splitmix64(rng);
+	uint64_t r = splitmix64(rng);
 
 	return thr == UINT64_MAX || r < thr;
 }

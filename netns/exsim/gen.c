@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "netns/exsim/gen.h"
+#include "util/rng.h"
 
 /* Seed tweak for the second stream, so that it never equals a price stream. */
 #define GEN_AUX_SALT	UINT64_C(0x6e6f6973655f7631)
@@ -29,7 +30,7 @@ void gen_init(struct gen *g, const struct exsim_cfg *c,
 
 static uint64_t aux_next(struct gen *g)
 {
-	return gbm_splitmix64(&g->aux);
+	return splitmix64(&g->aux);
 }
 
 void gen_next(struct gen *g, struct gen_tick *t)

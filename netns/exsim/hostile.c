@@ -15,7 +15,7 @@
 #include "netns/exsim/hostile.h"
 #include "proto/mold_check.h"
 #include "proto/be.h"
-#include "strategy/gbm.h"
+#include "util/rng.h"
 
 #define HOSTILE_SALT	UINT64_C(0x686f7374696c6504)
 #define MAX_OLD_BLOCKS	8	/* old messages copied into one packet */
@@ -79,7 +79,7 @@ int hostile_parse_classes(const char *list, uint32_t *mask, const char **bad)
 
 static uint64_t rnd(struct hostile *h)
 {
-	return gbm_splitmix64(&h->rng);
+	return splitmix64(&h->rng);
 }
 
 /* Uniform in [lo, hi]. */

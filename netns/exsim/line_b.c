@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include "netns/exsim/line_b.h"
-#include "strategy/gbm.h"
 
 #define JITTER_SALT	UINT64_C(0x6a6974746572)
 

@@ -21,7 +21,7 @@
 #include "book/book_apply.h"
 #include "book/daygen.h"
 #include "proto/itch.h"
-#include "strategy/gbm.h"
+#include "util/rng.h"
 #include "tests/unit/book_model.h"
 
 /* The model's levels against the book's walk of each side, one by one;
@@ -79,7 +79,7 @@ static void remember(struct salt *s, const uint8_t *b, uint16_t len)
 /* One impossible or malformed message, of each kind in turn. */
 static uint16_t salt(struct salt *s, uint8_t *out)
 {
-	uint64_t r = gbm_splitmix64(&s->rng);
+	uint64_t r = splitmix64(&s->rng);
 	uint64_t ref = s->refs[r % 64], unknown = (1ull << 40) + (r & 0xffff);
 	struct itch_msg m = { .locate = s->locate };
 
