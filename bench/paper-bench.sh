@@ -61,7 +61,7 @@ echo "|---|---:|---:|---:|---:|---:|"
 for p in af_xdp paper_xdp; do
 	echo "| $p | $(median $p '.latency_ns["hook->queued"].p50') | $(median $p '.latency_ns["hook->queued"].p99') |" \
 		"$(median $p '.latency_ns["seen->queued"].p50') | $(median $p '.latency_ns["seen->queued"].p99') |" \
-		"$(median $p '.orders.sent * 1000') |"
+		"$(median $p '.orders.sent * 1000' | cut -d. -f1) |"
 done
 live=$(median af_xdp '.latency_ns["hook->queued"].p50')
 paper=$(median paper_xdp '.latency_ns["hook->queued"].p50')
