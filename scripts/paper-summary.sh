@@ -6,10 +6,20 @@ dir=$1
 shift
 paths=("$@")
 
-row() {	# row LABEL JQ-ON-GATEWAY|ex:JQ-ON-EXSIM
+# row LABEL JQ-ON-GATEWAY|ex:JQ-ON-EXSIM|live:ROW: a live: row is "-" for a
+# paper run, which sends nothing (no send, no wire to wire).
+row() {
 	local label=$1 q=$2 v
 	printf '| %-34s' "$label"
 	for p in "${paths[@]}"; do
+		local q=$2
+		if [[ $q == live:* ]]; then
+			q=${q#live:}
+			if jq -e '.paper' "$dir/$p.gw.json" >/dev/null 2>&1; then
+				printf '| %14s ' "-"
+				continue
+			fi
+		fi
 		if [[ $q == ex:* ]]; then
 			v=$(jq -r "${q#ex:}" "$dir/$p.ex.json" 2>/dev/null || echo "?")
 		else
@@ -35,10 +45,12 @@ row "paper: whole / part / none" 'if .paper then "\(.paper.filled) / \(.paper.pa
 row "total PnL (\$, marked at last)" '[.symbols[].pnl] | add / 10000'
 row "positions" '[.symbols[] | "\(.symbol) \(.position)"] | join(" ")'
 for stage in "hook->queued" "hook->sent" "seen->decided"; do
+	live=
+	[ "$stage" = "hook->sent" ] && live=live:
 	for pc in p50 p99 p99.9 p99.99 max; do
-		row "$stage $pc (us)" "(.latency_ns[\"$stage\"][\"$pc\"] // 0) / 1000 | . * 1000 | round / 1000"
+		row "$stage $pc (us)" "$live(.latency_ns[\"$stage\"][\"$pc\"] // 0) / 1000 | . * 1000 | round / 1000"
 	done
 done
 for pc in p50 p99 p99_9 p99_99 max; do
-	row "wire-to-wire $pc (us)" "ex:(.wire_to_wire_ns.$pc // 0) / 1000 | . * 1000 | round / 1000"
+	row "wire-to-wire $pc (us)" "live:ex:(.wire_to_wire_ns.$pc // 0) / 1000 | . * 1000 | round / 1000"
 done
