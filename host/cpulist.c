@@ -58,6 +58,14 @@ int hc_cpus_parse_list(const char *s, struct hc_cpus *set)
 	while (*s && !isspace((unsigned char)*s)) {
 		long lo, hi;
 
+		/* the command line's "all" (rcu_nocbs=all) */
+		if (!strncmp(s, "all", 3) && (!s[3] || s[3] == ',' || isspace((unsigned char)s[3]))) {
+			memset(set->bits, 0xff, sizeof(set->bits));
+			s += 3;
+			if (*s == ',')
+				s++;
+			continue;
+		}
 		if (cpu_num(&s, &lo))
 			return -EINVAL;
 		hi = lo;

@@ -18,7 +18,10 @@ struct hc_cpus {
 	uint64_t bits[HC_MAX_CPUS / 64];
 };
 
-/* A list; "" and "(null)" (older kernels' empty nohz_full) are empty.  0 or -EINVAL. */
+/*
+ * A list; "" and "(null)" (older kernels' empty nohz_full) are empty, "all"
+ * is every CPU.  0 or -EINVAL.
+ */
 int hc_cpus_parse_list(const char *s, struct hc_cpus *set);
 /* A hex mask, 32-bit groups separated by commas, most significant first. */
 int hc_cpus_parse_mask(const char *s, struct hc_cpus *set);
