@@ -10,9 +10,11 @@ $(BUILD)/libengine.a: $(call objs,$(ENGINE_SRCS))
 	$(AR) rcs $@ $^
 
 GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
-	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c gateway/mon.c
+	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c gateway/mon.c \
+	gateway/host.c
 
 $(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libnet.a $(BUILD)/libsteer.a $(BUILD)/libmonitor.a \
+		$(BUILD)/libhost.a \
 		$(BUILD)/libbook.a $(BUILD)/libproto.a \
 		$(BUILD)/libutil.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 	$(CC) $(CFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)
