@@ -35,7 +35,7 @@ INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_
 	tests/integration/gateway_overload.sh tests/integration/gateway_session.sh \
 	tests/integration/gateway_monitor.sh tests/integration/gateway_lines.sh \
 	tests/integration/gateway_clocks.sh tests/integration/gateway_soup.sh \
-	tests/integration/gateway_paper.sh
+	tests/integration/gateway_paper.sh tests/integration/gateway_hostcheck.sh
 
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h
