@@ -182,10 +182,11 @@ int hc_run(const struct hc_cfg *cfg, struct hc_report *rep)
 	struct hc h;
 	int ret;
 
+	/* From before the first snapshot: a thread read late in it ran for longer. */
+	t0 = now_ns();
 	ret = hc_begin(&h, cfg);
 	if (ret)
 		return ret;
-	t0 = now_ns();
 	/* In steps, so that a run that stops early is not held up by the window. */
 	while (cfg->window_ns && (elapsed = now_ns() - t0) < cfg->window_ns &&
 	       !(cfg->stop && *cfg->stop)) {
