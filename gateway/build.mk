@@ -10,9 +10,11 @@ $(BUILD)/libengine.a: $(call objs,$(ENGINE_SRCS))
 	$(AR) rcs $@ $^
 
 GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
-	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c gateway/mon.c
+	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c gateway/mon.c \
+	gateway/host.c
 
 $(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libnet.a $(BUILD)/libsteer.a $(BUILD)/libmonitor.a \
+		$(BUILD)/libhost.a \
 		$(BUILD)/libbook.a $(BUILD)/libproto.a \
 		$(BUILD)/libutil.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
 	$(CC) $(CFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)
@@ -33,7 +35,7 @@ INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_
 	tests/integration/gateway_overload.sh tests/integration/gateway_session.sh \
 	tests/integration/gateway_monitor.sh tests/integration/gateway_lines.sh \
 	tests/integration/gateway_clocks.sh tests/integration/gateway_soup.sh \
-	tests/integration/gateway_paper.sh
+	tests/integration/gateway_paper.sh tests/integration/gateway_hostcheck.sh
 
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h

@@ -18,6 +18,7 @@
 
 #include "util/clock.h"
 #include "gateway/engine.h"
+#include "gateway/host.h"
 #include "gateway/mon.h"
 #include "gateway/opts.h"
 #include "gateway/path.h"
@@ -83,6 +84,7 @@ struct run {
 	struct udp_path up;
 	struct gw_report rep;
 	struct hot h;
+	struct gw_host host;
 	uint64_t t0;
 };
 
@@ -339,6 +341,10 @@ int main(int argc, char **argv)
 	ret = opts_parse(&r.o, argc, argv);
 	if (ret)
 		return ret == 1 ? 0 : 2;
+	if (r.o.check_host) {
+		leave_hot_cpu(r.o.cpu);
+		return gw_host_check(&r.o);
+	}
 	if (check_outputs(&r.o))
 		return 1;
 	if (geteuid() != 0 && r.o.mode == GW_MODE_XDP) {
@@ -366,9 +372,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "t2t-gateway: cannot start the hot loop: %s\n", strerror(ret));
 	} else {
 		leave_hot_cpu(r.o.cpu);
+		gw_host_start(&r.host, &r.o, &ctl.stop);
 		supervise(&r);
 		ctl.stop = 1;
 		pthread_join(th, NULL);
+		gw_host_join(&r.host);
 	}
 	report_run(&r);
 	close_run(&r);

@@ -343,6 +343,16 @@ static const struct opt opts[] = {
 	OPT("monitor", 0, OPT_STR, G(monitor), "NAME|off",
 	  "publish the live state in /dev/shm/t2t-NAME for t2t-top and t2t-monitor "
 	  "(default: the interface's name)", .max = 47),
+	OPT_SECTION("Host (read, never changed; README \"Tuning the host\"):"),
+	OPT("check-host", 0, OPT_FLAG, G(check_host), NULL,
+	  "report what decides the tail here for --cpu and -i (isolation, what ran on the "
+	  "CPU, IRQs, THP, hugepages, RT throttling, ...), one line per finding, and exit: "
+	  "0 when none is bad, 3 when one is; a run prints its warn and bad ones at start"),
+	OPT("check-host-window", 0, OPT_MS, G(check_host_window_ns), "MS",
+	  "how long the report watches what runs on the hot CPU (0: not at all)",
+	  .max = 60000),
+	OPT("host-root", 0, OPT_STR, G(host_root), "DIR",
+	  "the report reads DIR/proc and DIR/sys instead of /proc and /sys"),
 	OPT_END,
 };
 
@@ -377,6 +387,7 @@ static void set_defaults(struct gw_opts *o)
 	o->retrans_port = 26404;
 	o->cpu = 1;
 	o->grace = 0.3;
+	o->check_host_window_ns = 1000 * 1000 * 1000;
 	gw_cfg_defaults(&o->eng);
 	o->eng.gap.line_wait_ns = UINT64_MAX;	/* not given: see opts_parse() */
 }

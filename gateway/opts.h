@@ -55,6 +55,9 @@ struct gw_opts {
 	const char *capture_note[GW_CAPTURE_NOTES];	/* KEY=VALUE for its header */
 	unsigned int n_capture_notes;
 	bool quiet;
+	bool check_host;		/* --check-host: the host report, then exit */
+	uint64_t check_host_window_ns;	/* its watch of the hot CPU */
+	const char *host_root;		/* read ROOT/proc, ROOT/sys; NULL: / */
 	const char *monitor;		/* segment name; NULL: ifname; "off": none */
 	int feed_clock_mono;		/* the feed stamps this host's CLOCK_MONOTONIC */
 	bool symbols_given;		/* the first --symbol replaces the defaults */

@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: MIT
+/* The feed interface: where its IRQs may land, its queues, and irqbalance. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "host/checks.h"
+
+#define MAX_IRQS 64
+
+struct irqs {
+	long n[MAX_IRQS];
+	unsigned int count;
+};
+
+static void add_irq(struct irqs *q, long irq)
+{
+	for (unsigned int i = 0; i < q->count; i++)
+		if (q->n[i] == irq)
+			return;
+	if (q->count < MAX_IRQS)
+		q->n[q->count++] = irq;
+}
+
+/* Every IRQ listed in DIR (a device's msi_irqs).  0, or -errno. */
+static int add_dir(const struct hc_ctx *c, struct irqs *q, const char *fmt, const char *ifn)
+{
+	struct dirent *d;
+	DIR *dir = hc_opendir(c->root, fmt, ifn);
+
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)))
+		if (hc_dirent_num(d) >= 0)
+			add_irq(q, hc_dirent_num(d));
+	closedir(dir);
+	return 0;
+}
+
+static int by_num(const void *a, const void *b)
+{
+	long x = *(const long *)a, y = *(const long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* An IRQ's action names the interface: "eth0-TxRx-0", "eth0", not "eth01". */
+static bool names_if(const char *name, const char *ifn)
+{
+	size_t len = strlen(ifn);
+
+	for (const char *p = strstr(name, ifn); p; p = strstr(p + 1, ifn))
+		if ((p == name || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[len]))
+			return true;
+	return false;
+}
+
+/*
+ * The interface's IRQs: its PCI device's MSI vectors (a virtio NIC's are
+ * its parent's), its legacy IRQ, and the lines of /proc/interrupts named
+ * after it ("eth0-TxRx-0").
+ */
+static void find_irqs(const struct hc_ctx *c, const char *ifn, struct irqs *q)
+{
+	long legacy;
+
+	if (add_dir(c, q, "/sys/class/net/%s/device/msi_irqs", ifn))
+		add_dir(c, q, "/sys/class/net/%s/device/../msi_irqs", ifn);
+	if (!q->count && !hc_read_long(c->root, &legacy, "/sys/class/net/%s/device/irq", ifn) &&
+	    legacy > 0)
+		add_irq(q, legacy);
+	for (size_t i = 0; i < c->snap->n_irq; i++)
+		if (isdigit((unsigned char)c->snap->irq[i].label[0]) &&
+		    names_if(c->snap->irq[i].name, ifn))
+			add_irq(q, atol(c->snap->irq[i].label));
+	qsort(q->n, q->count, sizeof(q->n[0]), by_num);
+}
+
+static const char *irq_name(const struct hc_ctx *c, long irq)
+{
+	char label[16];
+
+	snprintf(label, sizeof(label), "%ld", irq);
+	for (size_t i = 0; i < c->snap->n_irq; i++)
+		if (!strcmp(c->snap->irq[i].label, label))
+			return c->snap->irq[i].name;
+	return "?";
+}
+
+void hc_check_net_irqs(const struct hc_ctx *c, struct hc_finding *f)
+{
+	const char *ifn = c->cfg->ifname;
+	char list[HC_TEXT] = "", nums[128] = "";
+	enum hc_level level = HC_OK;
+	struct irqs q = { .count = 0 };
+	DIR *dir;
+
+	if (!ifn) {
+		hc_found(f, HC_UNKNOWN, "unknown: no feed interface given");
+		return;
+	}
+	if (hc_no_cpu(c, f))
+		return;
+	dir = hc_opendir(c->root, "/sys/class/net/%s", ifn);
+	if (!dir) {
+		hc_found(f, HC_UNKNOWN, "unknown: no interface %s here (/sys/class/net/%s: %s)",
+			 ifn, ifn, strerror(errno));
+		return;
+	}
+	closedir(dir);
+	dir = hc_opendir(c->root, "/sys/class/net/%s/device", ifn);
+	if (!dir) {
+		hc_found(f, HC_OK, "%s is virtual (no device): no IRQ of its own (on veth the "
+			 "sender's CPU does the receive work)", ifn);
+		return;
+	}
+	closedir(dir);
+	find_irqs(c, ifn, &q);
+	if (!q.count) {
+		hc_found(f, HC_UNKNOWN, "unknown: no IRQ found for %s (no msi_irqs, none named "
+			 "after it in /proc/interrupts)", ifn);
+		return;
+	}
+	for (unsigned int i = 0; i < q.count; i++) {
+		char aff[256], label[16];
+		struct hc_cpus set;
+		uint64_t fired = 0;
+		bool may;
+
+		snprintf(label, sizeof(label), "%ld", q.n[i]);
+		if (c->delta)
+			fired = hc_delta_irq(c->delta, label);
+		if (hc_read(c->root, aff, sizeof(aff), "/proc/irq/%ld/smp_affinity_list", q.n[i]) < 0 ||
+		    hc_cpus_parse_list(aff, &set)) {
+			snprintf(aff, sizeof(aff), "?");
+			memset(&set, 0, sizeof(set));
+		}
+		may = hc_cpus_has(&set, c->cpu);
+		if (fired)
+			level = HC_BAD;
+		else if (may && level < HC_WARN)
+			level = HC_WARN;
+		hc_cat(list, sizeof(list), "%s%ld %s on %s", i ? ", " : "", q.n[i],
+		       irq_name(c, q.n[i]), aff);
+		if (fired)
+			hc_cat(list, sizeof(list), " (%llu on CPU %d)", (unsigned long long)fired,
+			       c->cpu);
+		if (may || fired)
+			hc_cat(nums, sizeof(nums), "%s%ld", nums[0] ? " " : "", q.n[i]);
+	}
+	if (level == HC_OK) {
+		hc_found(f, HC_OK, "%s's IRQs stay off CPU %d: %s", ifn, c->cpu, list);
+		return;
+	}
+	hc_found(f, level, "%s's IRQs %s CPU %d: %s", ifn,
+		 level == HC_BAD ? "fired on" : "may land on", c->cpu, list);
+	hc_fix(f, "for N in %s: echo %s > /proc/irq/$N/smp_affinity_list (isolcpus=managed_irq,"
+	       "%d for managed ones): each IRQ and its NAPI softirq would take the loop's CPU "
+	       "at a burst of packets", nums, c->others, c->cpu);
+}
+
+static unsigned int count_queues(DIR *dir, const char *prefix)
+{
+	unsigned int n = 0;
+	struct dirent *d;
+
+	rewinddir(dir);
+	while ((d = readdir(dir)))
+		if (!strncmp(d->d_name, prefix, strlen(prefix)))
+			n++;
+	return n;
+}
+
+void hc_check_net_queues(const struct hc_ctx *c, struct hc_finding *f)
+{
+	const char *ifn = c->cfg->ifname;
+	unsigned int rx, tx, q = c->cfg->queue;
+	char rps[64] = "", port[16];
+	DIR *dir;
+
+	if (!ifn) {
+		hc_found(f, HC_UNKNOWN, "unknown: no feed interface given");
+		return;
+	}
+	dir = hc_opendir(c->root, "/sys/class/net/%s/queues", ifn);
+	if (!dir) {
+		hc_unknown(f, "the interface's queues", -errno);
+		return;
+	}
+	rx = count_queues(dir, "rx-");
+	tx = count_queues(dir, "tx-");
+	closedir(dir);
+	/* RPS hands the receive work of a queue to other CPUs: not to the loop's. */
+	for (unsigned int i = 0; c->cpu >= 0 && i < rx; i++) {
+		char mask[256];
+		struct hc_cpus set;
+
+		if (hc_read(c->root, mask, sizeof(mask), "/sys/class/net/%s/queues/rx-%u/rps_cpus",
+			    ifn, i) >= 0 && !hc_cpus_parse_mask(mask, &set) &&
+		    hc_cpus_has(&set, c->cpu))
+			hc_cat(rps, sizeof(rps), "%srx-%u", rps[0] ? " " : "", i);
+	}
+	snprintf(port, sizeof(port), "%u", c->cfg->feed_port);
+	if (c->cfg->one_queue && q >= rx) {
+		hc_found(f, HC_BAD, "%s has %u RX queue%s: queue %u (--queue) is none of them",
+			 ifn, rx, rx == 1 ? "" : "s", q);
+		hc_fix(f, "--queue 0..%u, the one the feed arrives on: the AF_XDP socket binds "
+		       "that queue only", rx ? rx - 1 : 0);
+		return;
+	}
+	if (c->cfg->one_queue && rx > 1) {
+		hc_found(f, HC_WARN, "%s has %u RX and %u TX queues; the gateway reads queue %u "
+			 "only", ifn, rx, tx, q);
+		hc_fix(f, "steer the feed to queue %u (ethtool -N %s flow-type udp4 dst-port %s "
+		       "action %u) or keep one (ethtool -L %s combined 1): packets hashed to "
+		       "another queue never reach the AF_XDP socket", q, ifn,
+		       c->cfg->feed_port ? port : "PORT", q, ifn);
+	} else if (rps[0]) {
+		hc_found(f, HC_WARN, "%s has %u RX and %u TX queues", ifn, rx, tx);
+	} else {
+		hc_found(f, HC_OK, "%s has %u RX and %u TX queue%s", ifn, rx, tx,
+			 rx + tx > 2 ? "s" : "");
+		if (c->cpu >= 0)
+			hc_cat(f->found, sizeof(f->found), ", no RPS to CPU %d", c->cpu);
+		return;
+	}
+	if (rps[0]) {
+		hc_cat(f->found, sizeof(f->found), "; RPS sends the receive work of %s to CPU %d",
+		       rps, c->cpu);
+		hc_cat(f->fix, sizeof(f->fix), "%secho 0 > /sys/class/net/%s/queues/rx-N/rps_cpus "
+		       "(or a mask without CPU %d): the kernel's receive work for %s would run on "
+		       "the loop's CPU", f->fix[0] ? "; " : "", ifn, c->cpu, ifn);
+	}
+}
+
+void hc_check_irqbalance(const struct hc_ctx *c, struct hc_finding *f)
+{
+	char cpu[16];
+
+	if (c->snap->task_err) {
+		hc_unknown(f, "/proc", c->snap->task_err);
+		return;
+	}
+	for (size_t i = 0; i < c->snap->n_task; i++) {
+		const struct hc_task *t = &c->snap->task[i];
+
+		if (t->pid != t->tid || strcmp(t->comm, "irqbalance"))
+			continue;
+		hc_found(f, HC_WARN, "irqbalance runs (pid %d)", t->pid);
+		snprintf(cpu, sizeof(cpu), "%d", c->cpu);
+		hc_fix(f, "stop it (systemctl stop irqbalance) or ban the loop's CPU "
+		       "(IRQBALANCE_BANNED_CPULIST=%s): it moves IRQs every 10 s, onto that CPU "
+		       "too", c->cpu >= 0 ? cpu : "N");
+		return;
+	}
+	hc_found(f, HC_OK, "irqbalance is not running");
+}
