@@ -5,7 +5,7 @@
 PROTO_SRCS := proto/proto_err.c proto/itch.c proto/moldudp64.c \
 	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c \
 	proto/itch_filter.c proto/soupbin.c proto/soup_client.c proto/tcp_seg.c \
-	proto/pcap.c
+	proto/pcap.c proto/mold_merge.c
 PROTO_HDRS := $(wildcard proto/*.h)
 
 PROTO_LIB      := $(BUILD)/libproto.a
