@@ -42,6 +42,15 @@ $(BUILD)/tools/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(BUI
 	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 BINS += $(PROTO_TOOLS)
+
+# t2t-pcap: a day file to a pcap of its feed, a capture to a day file.
+PCAP_TOOL_SRCS := proto/tools/pcap/main.c proto/tools/pcap/day_to_pcap.c \
+	proto/tools/pcap/pcap_to_day.c
+
+$(BUILD)/t2t-pcap: $(call objs,$(PCAP_TOOL_SRCS)) $(PROTO_LIB) $(BUILD)/libutil.a
+	$(CC) $^ -o $@ -lz $(LDLIBS)
+
+BINS += $(BUILD)/t2t-pcap
 INT_TESTS += tests/integration/proto_tshark.sh \
 	tests/integration/proto_kernel_accept.sh \
 	tests/integration/proto_fuzz.sh
