@@ -14,7 +14,6 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "proto/be.h"
 #include "proto/dayfile.h"
@@ -286,7 +285,7 @@ out_pcap:
 	if (!status && c->json && write_json(&p))
 		status = 1;
 	if (status)
-		unlink(c->out);
+		pt_remove_output(c->out);
 	else if (!c->quiet)
 		summary(&p);
 out_day:

@@ -12,7 +12,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "proto/be.h"
 #include "proto/dayfile.h"
@@ -322,7 +321,7 @@ int pt_pcap_to_day(const struct pt_cfg *c)
 	if (!status && c->json && write_json(&x))
 		status = 1;
 	if (status)
-		unlink(c->out);
+		pt_remove_output(c->out);
 	else if (!c->quiet)
 		summary(&x);
 	mold_merge_free(&x.mm);

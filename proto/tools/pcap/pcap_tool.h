@@ -10,6 +10,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "proto/moldudp64.h"
 
@@ -58,6 +60,18 @@ static inline int pt_session_len(const char *s)
 	while (n && s[n - 1] == ' ')
 		n--;
 	return n;
+}
+
+/*
+ * After a failure no half-written output is left: a regular file only,
+ * since -o may name /dev/null or a pipe.
+ */
+static inline void pt_remove_output(const char *path)
+{
+	struct stat st;
+
+	if (!lstat(path, &st) && S_ISREG(st.st_mode))
+		unlink(path);
 }
 
 /* Each returns the program's exit status. */
