@@ -51,6 +51,8 @@ $(BUILD)/t2t-pcap: $(call objs,$(PCAP_TOOL_SRCS)) $(PROTO_LIB) $(BUILD)/libutil.
 	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 BINS += $(BUILD)/t2t-pcap
+# A capture played onto the rig with tcpreplay, traded in paper mode.
+INT_TESTS += tests/integration/feed_capture.sh
 INT_TESTS += tests/integration/proto_tshark.sh \
 	tests/integration/proto_kernel_accept.sh \
 	tests/integration/proto_fuzz.sh
