@@ -35,7 +35,7 @@ UNIT_TESTS += $(PROTO_UNIT_TESTS)
 PROTO_TOOLS := $(BUILD)/tools/proto-pcap $(BUILD)/tools/proto-frame-check
 
 $(BUILD)/tools/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB) $(BUILD)/libutil.a
-	$(CC) $^ -o $@ $(LDLIBS)
+	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 $(BUILD)/tools/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(BUILD)/libbook.a \
 		$(PROTO_LIB) $(BUILD)/libutil.a
