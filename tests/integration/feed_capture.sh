@@ -15,6 +15,8 @@
 #     (its own packing, duplicates, pings beside): t2t-pcap makes it the
 #     day the simulator sent, each message once, and the same holds for
 #     it at its own pace and at tcpreplay's top speed;
+#   - a capture of a lossy feed has a hole, and with the answers to the
+#     re-requests a gateway made (its --retrans-port) it is the whole day;
 #   - a capture rewritten as another server's (tcprewrite: its address,
 #     MAC, group and port) is traded when --feed and --feed-source name
 #     them, and dropped as spoofed when --feed-source names ours.
@@ -50,10 +52,13 @@ tool_capture() {
 		--json "$T_TMP/tool.pcap.json"
 }
 
-# capture_ended PCAP: tcpdump has written the end of session.
+# capture_ended PCAP [T2T-PCAP OPTIONS...]: tcpdump has written the end
+# of session (and everything before it).
 capture_ended() {
-	build/t2t-pcap --from-pcap "$1" -o /dev/null -q --json "$1.probe.json" 2>/dev/null &&
-		[ "$(j "$1.probe.json" .end_of_session)" = true ]
+	local cap=$1
+	shift
+	build/t2t-pcap --from-pcap "$cap" -o /dev/null -q --json "$cap.probe.json" "$@" \
+		2>/dev/null && [ "$(j "$cap.probe.json" .end_of_session)" = true ]
 }
 
 # play NAME MODE CAPTURE MESSAGES BT_CSV PACE [GATEWAY OPTIONS...]: the
@@ -163,6 +168,33 @@ test_a_tcpdump_capture_of_the_simulator_fills_as_its_day() {
 	play cap_udp_own udp "$T_TMP/ex.pcap" "$n" "$T_TMP/ex.bt.csv" own
 	play cap_xdp_top xdp "$T_TMP/ex.pcap" "$n" "$T_TMP/ex.bt.csv" --topspeed
 	play cap_udp_top udp "$T_TMP/ex.pcap" "$n" "$T_TMP/ex.bt.csv" --topspeed
+}
+
+# The holes a gateway had filled by re-request: whole with its answers.
+test_a_capture_with_the_answers_to_re_requests_is_whole_with_them() {
+	local c=$T_TMP/rr.day.json
+	day || { fail "t2t-genday"; return 1; }
+	rig_up
+	bg tcpdump_rr ip netns exec "$RIG_NS_EX" tcpdump -i "$RIG_IF_EX" -B 32768 -U \
+		-w "$T_TMP/rr.pcap"
+	wait_for 5 grep -qs "listening on" "$T_TMP/tcpdump_rr.err" ||
+		{ fail "tcpdump did not start: $(cat "$T_TMP/tcpdump_rr.err")"; return 1; }
+	# a gateway asks for what the simulator did not send
+	gw_start rr --mode udp --paper "${SYMS[@]}" --exit-on-end --retrans-port 26404 || return 1
+	ex_start rr --replay "$T_TMP/day.gz" --speed 4 --drop-rate 0.01
+	ex_wait rr || { fail "t2t-exsim --replay: $(tail -2 "$T_TMP/rr.ex.err")"; return 1; }
+	gw_wait rr 10
+	wait_for 5 capture_ended "$T_TMP/rr.pcap" --retrans-port 26404 ||
+		fail "the capture lacks the end of session 5 s after the simulator exited"
+	kill -INT "$tcpdump_rr_pid"
+	wait "$tcpdump_rr_pid"
+	expect_exit 1 "are in no packet of the capture" build/t2t-pcap --from-pcap "$T_TMP/rr.pcap" \
+		-o "$T_TMP/rr.day" --feed "$RIG_GROUP:$RIG_FEED_PORT"
+	check "with the answers to the gateway's port the day is whole" \
+		build/t2t-pcap --from-pcap "$T_TMP/rr.pcap" -o "$T_TMP/rr.day" -q \
+		--feed "$RIG_GROUP:$RIG_FEED_PORT" --retrans-port 26404 --json "$c"
+	check "the day the simulator had: $(j "$c" .answers) answers taken, $(j "$T_TMP/rr.gw.json" .gaps.requests) re-requests the gateway made" \
+		bash -c "[ $(j "$c" .answers) -gt 0 ] && cmp -s '$T_TMP/rr.day' <(zcat '$T_TMP/day.gz')"
 }
 
 test_a_foreign_servers_capture_is_taken_when_source_and_group_match() {
