@@ -19,7 +19,9 @@
 #     re-requests a gateway made (its --retrans-port) it is the whole day;
 #   - a capture rewritten as another server's (tcprewrite: its address,
 #     MAC, group and port) is traded when --feed and --feed-source name
-#     them, and dropped as spoofed when --feed-source names ours.
+#     them, and dropped as spoofed when --feed-source names ours;
+#   - t2t-pcap refuses options that do not go together, and a file that
+#     is not a pcap.
 . "$(dirname "$0")/../lib.sh"
 . scripts/paper_fills.sh
 need root build/t2t-pcap build/t2t-genday build/t2t-gateway build/t2t-exsim build/t2t-backtest \
@@ -239,6 +241,24 @@ test_a_foreign_servers_capture_is_taken_when_source_and_group_match() {
 			"$(j "$g" '"\(.feed.messages) \(.feed.spoofed + (.xdp.spoofed // 0))"')" \
 			"0 $(($(j "$T_TMP/theirs.json" '.packets + .ends')))"
 	done
+}
+
+test_t2t_pcap_refuses_what_does_not_go_together() {
+	local P=build/t2t-pcap
+	check "--help" bash -c "$P --help | grep -q -- --from-pcap"
+	expect_exit 2 "give one of --from-day DAY and --from-pcap CAP" $P -o x
+	expect_exit 2 "give one of --from-day DAY and --from-pcap CAP" $P --from-day a --from-pcap b -o x
+	expect_exit 2 "-o FILE is needed" $P --from-day a
+	expect_exit 2 "--per-packet, --mtu and --pack-ns go with --from-day" \
+		$P --from-pcap a -o x --per-packet 5
+	expect_exit 2 "--feed-source, --retrans-port and --hold-mb go with --from-pcap" \
+		$P --from-day a -o x --feed-source 10.0.0.1
+	expect_exit 2 "--speed paces by the ITCH timestamps: not with --rate" \
+		$P --from-day a -o x --rate 1000 --speed 2
+	expect_exit 2 "is not a multicast group" $P --from-day a -o x --feed 10.1.2.3:26400
+	expect_exit 2 "--session" $P --from-day a -o x --session ELEVENCHARS
+	expect_exit 2 "--src-mac" $P --from-day a -o x --src-mac 02:00:00
+	expect_exit 1 "not a pcap file" $P --from-pcap "$0" -o "$T_TMP/x.day"
 }
 
 run_tests "$@"
