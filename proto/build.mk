@@ -4,7 +4,8 @@
 
 PROTO_SRCS := proto/proto_err.c proto/itch.c proto/moldudp64.c \
 	proto/order_token.c proto/ouch.c proto/frame.c proto/dayfile.c \
-	proto/itch_filter.c proto/soupbin.c proto/soup_client.c proto/tcp_seg.c
+	proto/itch_filter.c proto/soupbin.c proto/soup_client.c proto/tcp_seg.c \
+	proto/pcap.c proto/mold_merge.c
 PROTO_HDRS := $(wildcard proto/*.h)
 
 PROTO_LIB      := $(BUILD)/libproto.a
@@ -34,13 +35,24 @@ UNIT_TESTS += $(PROTO_UNIT_TESTS)
 PROTO_TOOLS := $(BUILD)/tools/proto-pcap $(BUILD)/tools/proto-frame-check
 
 $(BUILD)/tools/proto-pcap: $(BUILD)/proto/tools/proto_pcap.o $(PROTO_LIB) $(BUILD)/libutil.a
-	$(CC) $^ -o $@ $(LDLIBS)
+	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 $(BUILD)/tools/proto-frame-check: $(BUILD)/proto/tools/proto_frame_check.o $(BUILD)/libbook.a \
 		$(PROTO_LIB) $(BUILD)/libutil.a
 	$(CC) $^ -o $@ -lz $(LDLIBS)
 
 BINS += $(PROTO_TOOLS)
+
+# t2t-pcap: a day file to a pcap of its feed, a capture to a day file.
+PCAP_TOOL_SRCS := proto/tools/pcap/main.c proto/tools/pcap/day_to_pcap.c \
+	proto/tools/pcap/pcap_to_day.c
+
+$(BUILD)/t2t-pcap: $(call objs,$(PCAP_TOOL_SRCS)) $(PROTO_LIB) $(BUILD)/libutil.a
+	$(CC) $^ -o $@ -lz $(LDLIBS)
+
+BINS += $(BUILD)/t2t-pcap
+# A capture played onto the rig with tcpreplay, traded in paper mode.
+INT_TESTS += tests/integration/feed_capture.sh
 INT_TESTS += tests/integration/proto_tshark.sh \
 	tests/integration/proto_kernel_accept.sh \
 	tests/integration/proto_fuzz.sh

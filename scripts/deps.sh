@@ -6,7 +6,7 @@ set -eu
 
 PKGS="gcc make clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev
 pkg-config libcmocka-dev libclang-rt-14-dev xdp-tools iproute2 ethtool
-tcpdump tshark sockperf gnuplot-nox iputils-ping netcat-openbsd
+tcpdump tcpreplay tshark sockperf gnuplot-nox iputils-ping netcat-openbsd
 linux-perf jq
 libmicrohttpd-dev prometheus chromium tmux curl fonts-dejavu-core"
 

@@ -173,9 +173,8 @@ check() {	# check PATH NAME CMD...
 gw_book() { jq -r '.symbols[] | "\(.symbol) \(.position) \(.cash)"' "$1" | grep -v ' 0 0$' | sort; }
 ex_book() { jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$1" | grep -v ' 0 0$' | sort; }
 
-# The paper path's orders, one "seq,symbol,side,shares,filled,cash" line each
-# (the strategy changes it listed untraded left out): t2t-backtest --paper's CSV.
-gw_paper_orders() { awk -F, 'NR > 1 && $15 != "U" { print $2 "," $3 "," $4 "," $5 "," $17 "," $18 }' "$1"; }
+# The paper path's orders as t2t-backtest --paper's CSV: gw_paper_orders.
+. scripts/paper_fills.sh
 
 gap_check() {	# gap_check PATH BASE: every hole filled (some, with --expect-gaps), not stale
 	local p=$1 base=$2 opened filled

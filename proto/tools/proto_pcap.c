@@ -14,7 +14,6 @@
  *          the check proves that tshark's validation can fail.
  * Frame 4: MoldUDP64 heartbeat, next sequence 1005.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,6 +22,7 @@
 #include "proto/moldudp64.h"
 #include "proto/order_token.h"
 #include "proto/ouch.h"
+#include "proto/pcap.h"
 #include "proto/tcp_seg.h"
 #include "util/opt.h"
 
@@ -57,36 +57,15 @@ static const struct opt_prog prog = {
 	.opts = opts,
 };
 
-struct pcap_global {
-	uint32_t magic;
-	uint16_t major, minor;
-	int32_t thiszone;
-	uint32_t sigfigs, snaplen, linktype;
-};
-
-struct pcap_rec {
-	uint32_t sec, usec, caplen, len;
-};
-
-static int write_frame(FILE *f, const uint8_t *frame, size_t len, uint32_t n)
+/* Frame @n at 1700000000 + n seconds, as the check expects. */
+static int write_frame(struct pcap_writer *w, const uint8_t *frame, size_t len, uint32_t n)
 {
-	struct pcap_rec r = {
-		.sec = 1700000000 + n, .usec = 0,
-		.caplen = (uint32_t)len, .len = (uint32_t)len,
-	};
-
-	if (fwrite(&r, sizeof(r), 1, f) != 1 || fwrite(frame, 1, len, f) != len)
-		return -1;
-	return 0;
+	return pcap_write(w, (1700000000ull + n) * 1000000000ull, frame, (uint32_t)len);
 }
 
-/* The four frames into @f, after the pcap header; nonzero on a write error. */
-static int write_frames(FILE *f, const struct cfg *c)
+/* The four frames into @f; nonzero on a write error. */
+static int write_frames(struct pcap_writer *f, const struct cfg *c)
 {
-	struct pcap_global g = {
-		.magic = 0xa1b2c3d4, .major = 2, .minor = 4,
-		.snaplen = 65535, .linktype = 1,	/* Ethernet */
-	};
 	struct frame_endpoint exch = {
 		.mac = { 0x02, 0x00, 0x00, 0x00, 0xee, 0x01 }, .ip = 0x0a4d0001,
 		.port = c->order_port,	/* orders go to the exchange */
@@ -110,8 +89,6 @@ static int write_frames(FILE *f, const struct cfg *c)
 	struct mold_builder b;
 	size_t len;
 	int i, err = 0;
-
-	err |= fwrite(&g, sizeof(g), 1, f) != 1;
 
 	frame_template_init(&feed_t, &exch, &gw, 64, 0);
 	gw_orders.port = 40001;
@@ -157,7 +134,8 @@ int main(int argc, char **argv)
 {
 	/* The gateway's own defaults (gateway/opts.c), as the rig runs it. */
 	struct cfg c = { .feed_port = 26400, .order_port = 26401 };
-	FILE *f;
+	struct pcap_writer_cfg wc = { .snaplen = 65535 };
+	struct pcap_writer w;
 	int ret, err;
 
 	ret = opt_parse(&prog, &c, argc, argv, NULL);
@@ -165,14 +143,14 @@ int main(int argc, char **argv)
 		return ret == 1 ? 0 : 2;
 	if (!c.out)
 		return opt_error(&prog, "--out FILE is required");
-	f = fopen(c.out, "wb");
-	if (!f) {
-		fprintf(stderr, "proto-pcap: %s: %s\n", c.out, strerror(errno));
+	if (pcap_writer_open(&w, c.out, &wc)) {
+		fprintf(stderr, "proto-pcap: %s\n", w.err);
 		return 1;
 	}
-	err = write_frames(f, &c);
-	if (fclose(f) || err) {
-		fprintf(stderr, "proto-pcap: failed to write %s\n", c.out);
+	err = write_frames(&w, &c);
+	if (pcap_writer_close(&w) || err) {
+		fprintf(stderr, "proto-pcap: failed to write %s: %s\n", c.out,
+			w.err[0] ? w.err : "an encoder refused a frame");
 		return 1;
 	}
 	return 0;
