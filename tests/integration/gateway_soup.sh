@@ -15,7 +15,8 @@
 #   - a login refused: no order leaves, a clear message says why;
 #   - a capture of the session read by tshark: every checksum good, its
 #     SoupBinTCP and OUCH dissectors read every packet, nothing malformed,
-#     TCP analysis flags only the probes the exchange showed early.
+#     TCP analysis flags only the probes the exchange showed early and its
+#     D-SACKs of them.
 . "$(dirname "$0")/../lib.sh"
 need root build/t2t-gateway build/t2t-exsim build/t2t-backtest tshark tcpdump
 
@@ -126,7 +127,8 @@ test_capture_read_by_tshark() {
 		-o ip.check_checksum:TRUE -T fields -E separator=, -E "aggregator= " \
 		-e tcp.checksum.status \
 		-e ip.checksum.status -e soupbintcp.packet_type -e _ws.malformed \
-		-e tcp.analysis.flags -e tcp.analysis.retransmission >"$T_TMP/tshark.csv" \
+		-e tcp.analysis.flags -e tcp.analysis.retransmission -e tcp.options.sack.dsack_le \
+		>"$T_TMP/tshark.csv" \
 		2>"$T_TMP/tshark.err" ||
 		{ fail "tshark: $(cat "$T_TMP/tshark.err")"; return 1; }
 	n=$(wc -l <"$T_TMP/tshark.csv")
@@ -140,10 +142,20 @@ test_capture_read_by_tshark() {
 		bash -c "for t in L A U S O; do grep -qw \$t <<<'$types' || exit 1; done"
 	# A clean link: TCP analysis flags nothing but the gateway's tail loss
 	# probes that the exchange's D-SACK showed early, each of which raised
-	# the probe's floor (0.5 ms doubled up to 25 ms: a few, not one per order).
+	# the probe's floor (0.5 ms doubled up to 25 ms: a few, not one per order),
+	# and the exchange's D-SACKs themselves (a duplicate ACK when no reply
+	# went with it): at most one per probe.
 	spurious=$(j "$T_TMP/cap.gw.json" .tcp.spurious_probes)
-	expect_eq "TCP analysis flags on a clean link: only retransmissions" \
-		"$(awk -F, '$5 != "" && $6 != 1' "$T_TMP/tshark.csv" | wc -l)" 0
+	# Any other flag is named: tshark's expert line of each such frame.
+	for f in $(awk -F, '$5 != "" && $6 != 1 && $7 == "" { print NR }' "$T_TMP/tshark.csv"); do
+		echo "flagged: frame $f: $(tshark -r "$pcap" -Y "frame.number == $f" -O tcp \
+			-d "tcp.port==$RIG_ORDER_PORT,soupbintcp" 2>/dev/null |
+			grep -E 'Expert Info|analysis' | tr -s ' \n' ' ')"
+	done
+	expect_eq "TCP analysis flags on a clean link: only retransmissions and D-SACKs" \
+		"$(awk -F, '$5 != "" && $6 != 1 && $7 == ""' "$T_TMP/tshark.csv" | wc -l)" 0
+	check "D-SACKs from the exchange: at most one per early probe" \
+		[ "$(awk -F, '$7 != ""' "$T_TMP/tshark.csv" | wc -l)" -le "$spurious" ]
 	expect_eq "retransmissions on a clean link: the probes found early" \
 		"$(awk -F, '$6 == 1' "$T_TMP/tshark.csv" | wc -l)" "$spurious"
 	check "early probes: at most 6 ($spurious)" [ "$spurious" -le 6 ]
