@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The paper fill model (contract: ../shared/spec/paper.md, docs/paper.md):
+ * The paper fill model (contract: docs/paper.md):
  * an immediate-or-cancel limit order matched against the displayed book.
  *
  * Walk the opposite side from its best level while the price is within the

@@ -80,8 +80,11 @@ play() {
 	t0=$(date +%s%N)
 	# no exchange process: only tcpreplay sends on the exchange's side
 	ip netns exec "$RIG_NS_EX" timeout 30 tcpreplay -i "$RIG_IF_EX" "${speed[@]}" "$cap" \
-		>"$T_TMP/$name.replay" 2>&1 ||
-		{ fail "$name: tcpreplay: $(tail -2 "$T_TMP/$name.replay")"; return 1; }
+		>"$T_TMP/$name.replay" 2>&1 || {
+		rc=$?
+		fail "$name: tcpreplay: exit $rc after $((($(date +%s%N) - t0) / 1000000)) ms (124: timed out): $(tail -3 "$T_TMP/$name.replay" | tr '\n' ' ')"
+		return 1
+	}
 	gw_wait "$name" 10
 	rc=$?
 	dt=$((($(date +%s%N) - t0) / 100000000))
@@ -231,10 +234,14 @@ test_a_foreign_servers_capture_is_taken_when_source_and_group_match() {
 	# the group right, the source ours: every packet refused
 	for p in xdp udp; do
 		g=$T_TMP/spoofed_$p.gw.json
-		gw_start "spoofed_$p" --mode "$p" --paper --rerequest off "${SYMS[@]}" --duration 2 \
+		gw_start "spoofed_$p" --mode "$p" --paper --rerequest off "${SYMS[@]}" --duration 40 \
 			--feed "$FOREIGN_GROUP:$FOREIGN_PORT" --feed-source "$RIG_IP_EX" || return 1
 		ip netns exec "$RIG_NS_EX" timeout 30 tcpreplay -q -i "$RIG_IF_EX" --multiplier 10 \
 			"$T_TMP/foreign.pcap" >/dev/null 2>&1 || fail "spoofed_$p: tcpreplay"
+		# Nothing it takes ends its session: stopped once the capture is
+		# played (and what is in flight taken), however slow the host.
+		sleep 0.3
+		kill -INT "$(t_pid "spoofed_$p.gw")"
 		gw_wait "spoofed_$p" 10
 		# (in the XDP hook on the AF_XDP path, in user space on the other)
 		expect_eq "$p: --feed-source $RIG_IP_EX: messages decoded, packets dropped as spoofed" \

@@ -14,7 +14,8 @@ need root build/t2t-gateway build/t2t-exsim build/t2t-backtest
 SYMS=(--symbol AAPL:8 --symbol MSFT:12)
 
 # run NAME MODE GATEWAY_OPTS -- EXSIM_OPTS: one paper run over both lines;
-# with LATE=S the gateway starts S seconds after the exchange.
+# with LATE=S the gateway starts S seconds after the exchange; COUNT ticks
+# (12,000: 3 s at 4,000/s).
 run() {
 	local name=$1 mode=$2 gw=() ex=()
 	shift 2
@@ -28,7 +29,7 @@ run() {
 	if [ -z "${LATE:-}" ]; then
 		gw_start "$name" "${gw[@]}" || return 1
 	fi
-	ex_start "$name" --source gbm --stamp mono --symbols AAPL,MSFT --count 12000 \
+	ex_start "$name" --source gbm --stamp mono --symbols AAPL,MSFT --count "${COUNT:-12000}" \
 		--rate 4000 --noise 0.5 --line-b "$RIG_GROUP_B:$RIG_FEED_PORT" \
 		--record "$T_TMP/$name.ticks.csv" "${ex[@]}"
 	if [ -n "${LATE:-}" ]; then
@@ -118,12 +119,13 @@ test_a_slow_line_a_lets_b_lead() {
 
 # A new user's order of things: the exchange first, the gateway 2 s later,
 # both lines losing packets, on both paths.  The gateway re-requests everything from 1 (the
-# directory first) while it holds the live lines, catches up, then trades.
+# directory first) while it holds the live lines, catches up, then trades:
+# 4 s of live feed after its start leave room for a slow start-up.
 test_late_join_catches_up_then_trades() {
 	local m gw
 	rig_up "" --line-b "$(t_subnet b)"
 	for m in xdp udp; do
-		LATE=2 run "late_$m" "$m" -- --drop-rate 0.01 --b-drop-rate 0.01 --b-delay-us 50 ||
+		COUNT=24000 LATE=2 run "late_$m" "$m" -- --drop-rate 0.01 --b-drop-rate 0.01 --b-delay-us 50 ||
 			continue
 		one_stream "late_$m"
 		gw=$T_TMP/late_$m.gw.json

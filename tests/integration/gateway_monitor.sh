@@ -21,8 +21,9 @@ test_live_view_of_a_paper_run() {
 		--feed-clock mono --exit-on-end --grace 6 --duration 90 || return 1
 	check "the segment exists while the gateway runs" test -e "/dev/shm/t2t-$MON_NAME"
 	monitor_start || return 1
-	# 12 s of feed at 3,000 ticks/s, noise 1: enough to watch it move.
-	ex_start run --source gbm --stamp mono --symbols "$SYMS" --count 36000 --rate 3000 \
+	# 20 s of feed at 3,000 ticks/s, noise 1: enough to watch it move, and
+	# for a slow Chromium start to find the gateway still running.
+	ex_start run --source gbm --stamp mono --symbols "$SYMS" --count 60000 --rate 3000 \
 		--noise 1 --orders-log "$T_TMP/ex.orders.csv"
 
 	sleep 2

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The paper fill model (book/fill.h, ../shared/spec/paper.md), its rules one
+ * The paper fill model (book/fill.h, docs/paper.md), its rules one
  * by one on a hand-built book: the walk from the best level at each level's
  * price, the limit stopping it, a level our fill emptied not offered again,
  * the feed's own executions and cancels using up the untaken shares first,
