@@ -73,6 +73,7 @@ struct exsim_cfg {
 	/* --replay FILE (replay.h) */
 	const char *replay_path;
 	double speed;			/* 0: as fast as possible */
+	uint64_t replay_until_s;	/* --replay-until: time of day, 0 = the whole file */
 	uint64_t window;		/* sequence numbers kept for re-requests and tokens */
 	uint32_t book_orders;		/* the simulator's book; 0: the book's default */
 

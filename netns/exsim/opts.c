@@ -280,6 +280,10 @@ static const struct opt opts[] = {
 	    "(ts[n] - ts[1]) / --speed"),
 	OPT("speed", 0, OPT_CALL, 0, "X|max", "pace times X, or as fast as it goes",
 	    .call = speed, .def = "1"),
+	OPT("replay-until", 0, OPT_U64, X(replay_until_s), "SECONDS",
+	    "a slice from the file's start: the first message stamped after this time of "
+	    "day (seconds after midnight; 36000 = 10:00) ends the session there",
+	    .min = 1, .max = 86400),
 	OPT("window", 0, OPT_U64, X(window), "N",
 	    "sequence numbers whose messages (re-requests) and send times (order tokens) "
 	    "are kept; older ones are forgotten", .min = 1024, .max = UINT64_C(1) << 31,
@@ -605,6 +609,8 @@ static int live_checks(struct exsim_cfg *c)
 				 "every message)"), -1;
 	if (c->speed != 1)
 		return opt_error(&prog, "--speed goes with --replay (live: --rate)"), -1;
+	if (c->replay_until_s)
+		return opt_error(&prog, "--replay-until goes with --replay"), -1;
 	if (c->prices_path) {
 		if (c->source_set && c->source != EXSIM_SRC_GBM)
 			return opt_error(&prog, "--prices goes with --source gbm"), -1;

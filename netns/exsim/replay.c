@@ -5,6 +5,7 @@
 
 #include "netns/exsim/replay.h"
 #include "proto/be.h"
+#include "util/clock.h"
 
 int replay_open(struct replay *r, const struct exsim_cfg *c, char *err, size_t errlen)
 {
@@ -12,6 +13,7 @@ int replay_open(struct replay *r, const struct exsim_cfg *c, char *err, size_t e
 
 	memset(r, 0, sizeof(*r));
 	r->speed = c->speed;
+	r->until_ns = c->replay_until_s * NS_PER_SEC;
 	ret = itch_filter_init(&r->filt, c->symbols_named ?
 			       (const char (*)[ITCH_SYMBOL_LEN])c->symbols : NULL,
 			       c->symbols_named ? c->nsym : 0);
@@ -63,6 +65,12 @@ int replay_next(void *src, struct feed_unit *u)
 		ret = dayfile_next(&r->rd, &m, &len, &fseq);
 		if (ret <= 0)
 			break;
+		/* Before the filter: the slice ends at any symbol's message. */
+		if (r->until_ns && len >= ITCH_OFF_TIMESTAMP + 6 &&
+		    be48_load(m + ITCH_OFF_TIMESTAMP) > r->until_ns) {
+			r->cut = true;
+			return 0;
+		}
 		if (!itch_filter_keep(&r->filt, m, len, &seq))
 			continue;
 		if (len > FEED_MSG_MAX) {

@@ -16,6 +16,10 @@
  * block of the file is published as it is, malformed ones included, and
  * message n of the file is sequence number n.
  *
+ * --replay-until T: the first message stamped after T ends the replay, as
+ * the end of the file would (a slice of the day from its start, the
+ * session then ended for what was sent).
+ *
  * Errors stop the replay: a file cut short, a length running past its
  * end, corrupt gzip (the reader's message names the file, the message
  * number and the byte offset), and a block longer than a MoldUDP64 packet
@@ -40,6 +44,8 @@ struct replay {
 	bool have_first;
 	uint64_t ts_first;	/* ts[1] */
 	uint64_t last_offset;
+	uint64_t until_ns;	/* --replay-until, ns after midnight; 0: none */
+	bool cut;		/* stopped at until_ns */
 	bool failed;
 	char err[DAYFILE_ERR_LEN + 64];
 };

@@ -105,11 +105,11 @@ static void text_book(const struct exsim_run *r, FILE *out)
 
 	if (rp)
 		fprintf(out, "  replay     %s (%s): %" PRIu64 " messages read, %" PRIu64
-			" published (%u symbols chosen%s, %" PRIu64 " malformed dropped)%s%s\n",
+			" published (%u symbols chosen%s, %" PRIu64 " malformed dropped)%s%s%s\n",
 			r->cfg->replay_path, rp->rd.gzip ? "gzip" : "plain", rp->rd.msgs,
 			rp->filt.kept, rp->filt.nsym, rp->filt.nsym ? "" : ": every message",
-			rp->filt.malformed, rp->failed ? "; STOPPED: " : "",
-			rp->failed ? rp->err : "");
+			rp->filt.malformed, rp->cut ? "; cut at --replay-until" : "",
+			rp->failed ? "; STOPPED: " : "", rp->failed ? rp->err : "");
 	if (bf)
 		fprintf(out, "  book       %" PRIu64 " live orders (peak %" PRIu64 ", room for %u), %"
 			PRIu64 " prints, %" PRIu64 " impossible events; fills took %" PRIu64
@@ -409,8 +409,10 @@ static void json_book(const struct exsim_run *r, FILE *o)
 		json_strn(o, r->cfg->replay_path, strlen(r->cfg->replay_path));
 		fprintf(o, ", \"gzip\": %s, \"speed\": %g, \"symbols\": %u, \"read\": %" PRIu64
 			", \"published\": %" PRIu64 ", \"malformed_dropped\": %" PRIu64
-			", \"error\": ", rp->rd.gzip ? "true" : "false", r->cfg->speed,
-			rp->filt.nsym, rp->rd.msgs, rp->filt.kept, rp->filt.malformed);
+			", \"until_s\": %" PRIu64 ", \"cut\": %s, \"error\": ",
+			rp->rd.gzip ? "true" : "false", r->cfg->speed, rp->filt.nsym, rp->rd.msgs,
+			rp->filt.kept, rp->filt.malformed, r->cfg->replay_until_s,
+			rp->cut ? "true" : "false");
 		if (rp->failed)
 			json_strn(o, rp->err, strlen(rp->err));
 		else

@@ -16,6 +16,8 @@
 #    the replay at that number);
 #  - pacing: a 2-second day at --speed 1 and a 20-second day at --speed 10,
 #    each message's arrival against start + (ts[n] - ts[1]) / speed;
+#  - --replay-until: the day's first messages up to a time of day, as the
+#    file holds them, then an end of session;
 #  - re-requests with --window 20000: recent messages answered with the
 #    file's bytes, an older one refused as expired;
 #  - a truncated file, a gzip file cut short and garbage in a gzip stream
@@ -129,6 +131,34 @@ test_a_day_replayed_flat_out_arrives_as_the_file_holds_it() {
 		.book.impossible == 0 and .book.live > 0' "$T_TMP/max_day_gz.json" >/dev/null &&
 		ok "max_day_gz: JSON: replay, no error, the book of what was published has nothing impossible" ||
 		fail "max_day_gz: JSON $(jq -c '{source, replay, book}' "$T_TMP/max_day_gz.json")"
+}
+
+# ts_of DUMP N: message N's ITCH timestamp (ns) in a dump (number,hex bytes)
+ts_of() {
+	local h
+	h=$(sed -n "${2}p" "$1" | cut -d, -f2)
+	printf '%d' "0x${h:10:12}"
+}
+
+test_replay_until_cuts_the_day_with_an_end_of_session() {
+	local t n
+	day || return 1
+	rig_up
+	# the second of the day's middle message
+	t=$(($(ts_of "$T_TMP/day.dump" $((N / 2))) / 1000000000))
+	replay until --replay "$T_TMP/day.gz" --speed max --replay-until "$t"
+	expect_eq "until: exit status" "$(cat "$T_TMP/until.rc")" 0
+	n=$(j "$T_TMP/until.json" .replay.published)
+	check "until: a slice, not the day ($n of $N messages)" [ "$n" -gt 1000 -a "$n" -lt "$N" ]
+	received_ok until "$n"
+	check "until: the file's first messages as they are" \
+		cmp -s "$T_TMP/until.dump" <(head -n "$n" "$T_TMP/day.dump")
+	check "until: the last one sent stamped at or before $t s, the next one after" \
+		[ "$(ts_of "$T_TMP/day.dump" "$n")" -le $((t * 1000000000)) -a \
+		  "$(ts_of "$T_TMP/day.dump" $((n + 1)))" -gt $((t * 1000000000)) ]
+	expect_eq "until: JSON says where it was cut" \
+		"$(j "$T_TMP/until.json" '"\(.replay.until_s) \(.replay.cut)"')" "$t true"
+	expect_exit 2 "--replay-until goes with --replay" build/t2t-exsim --replay-until 36000
 }
 
 test_symbols_replays_the_filtered_session() {
