@@ -2,7 +2,7 @@
 /*
  * The synthetic ITCH day (daygen.h): what every shape shares, the set-up
  * of its book, symbols and queues, and the day file.  The shapes' engines:
- * daygen_flat.c; their common writers: daygen_msg.c.
+ * daygen_flat.c, daygen_real.c; their common writers: daygen_msg.c.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -24,7 +24,7 @@ uint16_t daygen_next(struct daygen *g, uint8_t *buf)
 
 	if (g->n == g->cfg.messages)
 		return 0;
-	len = dg_flat_next(g, buf);
+	len = g->real ? dg_real_next(g, buf) : dg_flat_next(g, buf);
 	g->n++;
 	g->bytes += DAYFILE_FRAME_HDR + len;
 	return len;
@@ -67,7 +67,8 @@ static int setup(struct daygen *g, char *err, size_t errlen)
 		snprintf(err, errlen, "symbols must be 1 to %d", DAYGEN_MAX_SYMBOLS);
 		return -EINVAL;
 	}
-	ret = dg_flat_check(c, err, errlen);
+	ret = c->shape == DAYGEN_SHAPE_REAL ? dg_real_check(c, err, errlen)
+					    : dg_flat_check(c, err, errlen);
 	if (ret)
 		return ret;
 	ret = book_init(&g->book, &bc);
@@ -97,7 +98,8 @@ static int setup(struct daygen *g, char *err, size_t errlen)
 	}
 	g->rng = c->seed;
 	g->next_ref = 1;
-	return dg_flat_setup(g, err, errlen);
+	return c->shape == DAYGEN_SHAPE_REAL ? dg_real_setup(g, err, errlen)
+					     : dg_flat_setup(g, err, errlen);
 }
 
 int daygen_new(struct daygen **gp, const struct daygen_config *cfg, char *err, size_t errlen)
@@ -115,7 +117,14 @@ int daygen_new(struct daygen **gp, const struct daygen_config *cfg, char *err, s
 		g->cfg.start_ns = DAYGEN_START_NS;
 	if (!g->cfg.duration_ns)
 		g->cfg.duration_ns = DAYGEN_DURATION_NS;
-	ret = setup(g, err, errlen);
+	if (g->cfg.shape == DAYGEN_SHAPE_REAL)
+		dg_real_defaults(&g->cfg);
+	if (g->cfg.shape > DAYGEN_SHAPE_REAL) {
+		snprintf(err, errlen, "no such shape");
+		ret = -EINVAL;
+	} else {
+		ret = setup(g, err, errlen);
+	}
 	if (ret) {
 		daygen_free(g);
 		return ret;
@@ -131,6 +140,7 @@ void daygen_free(struct daygen *g)
 	if (g->book.mem.addr)
 		book_destroy(&g->book);
 	dg_flat_free(g);
+	dg_real_free(g);
 	free(g->sym);
 	free(g->sym_cdf);
 	free(g->qnext);
@@ -152,6 +162,11 @@ const struct book *daygen_book(const struct daygen *g)
 	return &g->book;
 }
 
+const struct daygen_config *daygen_config(const struct daygen *g)
+{
+	return &g->cfg;
+}
+
 void daygen_get_stats(const struct daygen *g, struct daygen_stats *st)
 {
 	const struct book_counters *c = &g->book.cnt;
@@ -167,32 +182,43 @@ void daygen_get_stats(const struct daygen *g, struct daygen_stats *st)
 	st->bytes = g->bytes;
 }
 
+int daygen_write_from(struct daygen *g, const char *path, int gzip_level,
+		      void (*each)(void *arg, const struct daygen *g, const uint8_t *msg,
+				   uint16_t len),
+		      void *arg, char *err, size_t errlen)
+{
+	struct dayfile_writer w;
+	uint8_t buf[DAYGEN_MSG_MAX];
+	uint16_t len;
+
+	if (dayfile_writer_open(&w, path, gzip_level)) {
+		snprintf(err, errlen, "%s", w.err);
+		return -1;
+	}
+	while ((len = daygen_next(g, buf))) {
+		if (each)
+			each(arg, g, buf, len);
+		if (dayfile_write(&w, buf, len))
+			break;
+	}
+	if (dayfile_writer_close(&w)) {
+		snprintf(err, errlen, "%s", w.err);
+		return -1;
+	}
+	return 0;
+}
+
 int daygen_write(const char *path, const struct daygen_config *cfg, int gzip_level,
 		 struct daygen_stats *st, char *err, size_t errlen)
 {
-	struct dayfile_writer w;
 	struct daygen *g;
-	uint8_t buf[DAYGEN_MSG_MAX];
-	uint16_t len;
-	int ret = -1;
+	int ret;
 
 	if (daygen_new(&g, cfg, err, errlen))
 		return -1;
-	if (dayfile_writer_open(&w, path, gzip_level)) {
-		snprintf(err, errlen, "%s", w.err);
-		goto out;
-	}
-	while ((len = daygen_next(g, buf)))
-		if (dayfile_write(&w, buf, len))
-			break;
-	if (dayfile_writer_close(&w)) {
-		snprintf(err, errlen, "%s", w.err);
-		goto out;
-	}
-	if (st)
+	ret = daygen_write_from(g, path, gzip_level, NULL, NULL, err, errlen);
+	if (!ret && st)
 		daygen_get_stats(g, st);
-	ret = 0;
-out:
 	daygen_free(g);
 	return ret;
 }

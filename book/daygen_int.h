@@ -4,7 +4,7 @@
  * every shape keeps (its own book, the symbols, each level's orders in
  * time priority, the refs of the latest adds), the draws, and the writers
  * of the messages the shapes have in common.  Each shape's engine is its
- * own file (daygen_flat.c).
+ * own file (daygen_flat.c, daygen_real.c).
  */
 #ifndef BOOK_DAYGEN_INT_H
 #define BOOK_DAYGEN_INT_H
@@ -35,6 +35,8 @@ struct dg_flat {
 	size_t heap_n;
 };
 
+struct dg_real;
+
 struct daygen {
 	struct daygen_config cfg;	/* with the shape's defaults filled in */
 	struct book book;
@@ -55,6 +57,7 @@ struct daygen {
 	double spare;
 	bool have_spare;
 	struct dg_flat flat;
+	struct dg_real *real;
 };
 
 static inline uint64_t dg_rnd(struct daygen *g)
@@ -175,5 +178,13 @@ int dg_flat_check(const struct daygen_config *c, char *err, size_t errlen);
 int dg_flat_setup(struct daygen *g, char *err, size_t errlen);
 uint16_t dg_flat_next(struct daygen *g, uint8_t *buf);
 void dg_flat_free(struct daygen *g);
+
+/* daygen_real.c: the same for the real shape, and its defaults (symbols
+ * and the book's size from the messages) filled into a config. */
+void dg_real_defaults(struct daygen_config *c);
+int dg_real_check(const struct daygen_config *c, char *err, size_t errlen);
+int dg_real_setup(struct daygen *g, char *err, size_t errlen);
+uint16_t dg_real_next(struct daygen *g, uint8_t *buf);
+void dg_real_free(struct daygen *g);
 
 #endif /* BOOK_DAYGEN_INT_H */
