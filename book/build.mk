@@ -4,7 +4,9 @@
 # before libproto (day files, ITCH) and -lz.
 
 BOOK_SRCS := book/table_mem.c book/book.c book/fill.c book/book_check.c book/daygen.c \
-	book/daygen_admin.c book/feed_decoder.c book/tick_ring.c book/stock_dir.c
+	book/daygen_msg.c book/daygen_flat.c book/daygen_real.c book/daygen_clock.c \
+	book/daygen_admin.c book/dayshape.c book/dayshape_report.c book/feed_decoder.c \
+	book/tick_ring.c book/stock_dir.c
 BOOK_HDRS := $(wildcard book/*.h)
 
 BOOK_LIB      := $(BUILD)/libbook.a
@@ -64,7 +66,8 @@ fuzz-book: $(BOOK_FUZZ)
 # from memory and from gzip.  The day is made once and kept in
 # build/bench-book/, named after a checksum of the generator's sources so
 # that a changed generator makes a new one.
-DAYGEN_SUM := $(shell cat book/daygen.c book/daygen_admin.c | cksum | cut -d' ' -f1)
+DAYGEN_SUM := $(shell cat book/daygen.c book/daygen_msg.c book/daygen_flat.c \
+	book/daygen_admin.c | cksum | cut -d' ' -f1)
 BENCH_BOOK_DAY := $(BUILD)/bench-book/day-20M-k100-s42-$(DAYGEN_SUM).bin
 
 $(BUILD)/bench/bench_book: $(BUILD)/book/bench/bench_book.o $(BOOK_LIB) $(BUILD)/libproto.a \

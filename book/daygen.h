@@ -2,9 +2,27 @@
 /*
  * A synthetic TotalView-ITCH 5.0 day, deterministic from a seed, written as
  * a BinaryFILE day file (plain or gzip) or handed out one message at a time
- * (for a simulator that publishes it).
+ * (for a simulator that publishes it).  Two shapes:
  *
- * Shape of the day (timestamps: nanoseconds since midnight, increasing,
+ * DAYGEN_SHAPE_REAL (daygen_real.c; calibration and ranges in
+ * book/README.md): shaped like a real day and scaled down by its messages.
+ * Symbols' activity by a power law of their rank (8,000 symbols at 300 M
+ * messages, by default one per 37,500 messages); orders of four classes,
+ * from fleeting ones cancelled within a millisecond at the touch to ones
+ * resting for hours far from it, their ends stamped at their lifetimes, so
+ * that live orders build through the morning (under 1 % of the day's
+ * messages at the peak) and the active books are hundreds of levels deep;
+ * an intraday rate shaped like a U with microbursts; a pre-open from five
+ * minutes before the open with NOII rounds, the opening cross (S Q, C of
+ * the displayed orders it executes, Q) at the start, NOII rounds in the
+ * last ten minutes and the closing cross at the end, then S M, S E, S C.
+ * Timestamps are nondecreasing, from start - duration / 78 to a few
+ * milliseconds after start + duration.
+ *
+ * DAYGEN_SHAPE_FLAT (daygen_flat.c), the default, described below; the
+ * same bytes for the same config as it always had.
+ *
+ * Shape of the flat day (timestamps: nanoseconds since midnight, increasing,
  * from 09:30 over 6.5 hours unless configured):
  *   S O, S S; R, H (trading), Y for every symbol; V; S Q; an opening
  *   cross Q per symbol;
@@ -41,17 +59,25 @@
 #define DAYGEN_DURATION_NS	(23400ull * 1000000000ull)	/* 6.5 h */
 #define DAYGEN_MAX_SYMBOLS	60000
 
+enum daygen_shape {
+	DAYGEN_SHAPE_FLAT,
+	DAYGEN_SHAPE_REAL,
+};
+
 struct daygen_config {
-	uint64_t messages;	/* in the whole day, at least 7 + 5 x symbols */
-	uint32_t symbols;	/* 1 .. DAYGEN_MAX_SYMBOLS, locates 1..symbols */
+	uint64_t messages;	/* in the whole day, at least 7 + 5 x symbols (flat) */
+	uint32_t symbols;	/* 1 .. DAYGEN_MAX_SYMBOLS, locates 1..symbols; real:
+				 * 0 for one per 37,500 messages (at least 10) */
 	uint64_t seed;
 	uint64_t start_ns;	/* 0: 09:30 */
 	uint64_t duration_ns;	/* 0: 6.5 h; at least one ns per message */
-	uint32_t max_orders;	/* the generator's book; 0: BOOK_DEFAULT_ORDERS */
+	uint32_t max_orders;	/* the generator's book; 0: BOOK_DEFAULT_ORDERS (flat),
+				 * messages / 64 + 65536 (real) */
 	/* Names of locates 1..symbols, space-padded; NULL: the built-in list
 	 * (AAPL, MSFT, NVDA, AMZN, ... then ZAAQ, ZAAR, ...).  The caller keeps
 	 * them unique. */
 	const char (*names)[ITCH_SYMBOL_LEN];
+	enum daygen_shape shape;
 };
 
 struct daygen_stats {
@@ -84,6 +110,9 @@ const char *daygen_symbol(const struct daygen *g, uint16_t locate);
 /* The generator's book after the messages handed out so far. */
 const struct book *daygen_book(const struct daygen *g);
 
+/* The config in use: the caller's with the shape's defaults filled in. */
+const struct daygen_config *daygen_config(const struct daygen *g);
+
 void daygen_get_stats(const struct daygen *g, struct daygen_stats *st);
 
 /*
@@ -92,5 +121,14 @@ void daygen_get_stats(const struct daygen *g, struct daygen_stats *st);
  */
 int daygen_write(const char *path, const struct daygen_config *cfg, int gzip_level,
 		 struct daygen_stats *st, char *err, size_t errlen);
+
+/*
+ * Write the rest of @g's day into @path (as daygen_write), handing each
+ * message to @each (when not NULL) after the generator's book has it.
+ */
+int daygen_write_from(struct daygen *g, const char *path, int gzip_level,
+		      void (*each)(void *arg, const struct daygen *g, const uint8_t *msg,
+				   uint16_t len),
+		      void *arg, char *err, size_t errlen);
 
 #endif /* BOOK_DAYGEN_H */

@@ -4,7 +4,8 @@
 # prints), tracking only named symbols, --symbols (the filtered session,
 # against the rule written again in awk: tests/integration/itch_keep.awk),
 # --dump, gzip == plain, and a clear error (exit 2, file name, byte offset)
-# for every kind of bad day file.
+# for every kind of bad day file.  And a real-shaped day (t2t-genday --shape
+# real): replayed with nothing impossible, its --stats and --stats-json.
 . "$(dirname "$0")/../lib.sh"
 need build/t2t-backtest build/t2t-genday
 
@@ -183,6 +184,31 @@ test_bad_files_and_options_refused() {
 	expect_exit 2 "messages must be" $GEN --messages 5 --symbols 3 -o "$T_TMP/x"
 }
 
+test_genday_real_replays_and_reports_its_shape() {
+	local n=400000 d="$T_TMP/real.bin"
+	$GEN --shape real --messages $n --seed 3 -q --stats --stats-json "$T_TMP/real.json" \
+		-o "$d" >"$T_TMP/real.txt" || { fail "t2t-genday --shape real"; return 1; }
+	$GEN --shape real --messages $n --seed 3 -q -o "$T_TMP/real2.bin"
+	$GEN --shape real --messages $n --seed 4 -q -o "$T_TMP/real3.bin"
+	check "real: same seed, same bytes (with or without --stats)" cmp -s "$d" "$T_TMP/real2.bin"
+	check "real: another seed, other bytes" eval '! cmp -s "$d" "$T_TMP/real3.bin"'
+	$BT --itch "$d" --stats >"$T_TMP/real_bt.json"
+	check "real: every message replayed" [ "$(jq .messages "$T_TMP/real_bt.json")" -eq $n ]
+	check "real: nothing impossible in the replay" [ "$(jq '.dup_ref + .unknown_ref +
+		.overfill + .book_full + .bad_side + .malformed' "$T_TMP/real_bt.json")" -eq 0 ]
+	check "real: the replay's peak is the generator's" [ "$(jq .peak_live_orders \
+		"$T_TMP/real_bt.json")" -eq "$(jq .peak_live "$T_TMP/real.json")" ]
+	check "real: --stats-json is JSON of the day" [ "$(jq '.messages == '$n' and .symbols == 11
+		and .busiest == "AAPL" and (.live_over_peak | length) == 14' "$T_TMP/real.json")" = true ]
+	for row in "messages by symbol rank" "busiest symbol's mix" "live orders" \
+		"levels per side at the peak" "busiest millisecond" "cancels after their add" \
+		"resting over an hour"; do
+		check "real: --stats has \"$row\"" grep -q "^$row" "$T_TMP/real.txt"
+	done
+	expect_exit 2 "messages must be" $GEN --shape real --messages 1000 -o "$T_TMP/x"
+	expect_exit 2 "needed" $GEN --shape real -o "$T_TMP/x"
+}
+
 test_help_documents_the_flags() {
 	local f
 	$BT --help >"$T_TMP/help"
@@ -190,7 +216,9 @@ test_help_documents_the_flags() {
 		check "--help documents $f" grep -q -- "$f" "$T_TMP/help"
 	done
 	$GEN --help >"$T_TMP/ghelp"
-	check "t2t-genday --help" grep -q -- "--messages" "$T_TMP/ghelp"
+	for f in --messages --shape --stats --stats-json; do
+		check "t2t-genday --help documents $f" grep -q -- "$f" "$T_TMP/ghelp"
+	done
 }
 
 run_tests "$@"
