@@ -326,6 +326,9 @@ run_path() {
 feed_clock=(--feed-clock mono)
 if [ -n "$day" ]; then
 	feed_clock=()
+	# The paper backtest is made once per run, by the first paper path: none
+	# from an earlier run of this directory (another day, other options).
+	rm -f "$out"/day.paper*.csv "$out"/day.paper*.err
 	# What the gateway must match: the backtester on the same (filtered) day.
 	build/t2t-backtest --itch "$day" ${day_symbols:+--symbols "$day_symbols"} "${bt_symbols[@]}" --track named \
 		--stats="$out/day.stats.json" -o "$out/day.bt.csv" 2>"$out/day.bt.err" ||
