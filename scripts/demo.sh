@@ -1,7 +1,8 @@
 #!/bin/bash
 # make demo: the main job with built-in defaults.  A generated ITCH day
-# (build/demo/day.bin.gz, made once by t2t-exsim --gen-day: eight symbols, a
-# minute of market) is replayed by the exchange simulator on a rig of its
+# shaped like a real one (build/demo/day-real.bin.gz, made once by
+# t2t-genday --shape real: 16 symbols of skewed activity, the day's U-shaped
+# rate, crosses and microbursts laid out over a minute of market) is replayed by the exchange simulator on a rig of its
 # own (torn down at the end) at the pace it happened (DEMO_SPEED=X for x
 # times faster); the gateway trades three of its symbols on the tape its books make of
 # it, over AF_XDP, then kernel UDP (busy spin, then blocking receive), with
@@ -20,16 +21,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 out=build/demo
-day=$out/day.bin.gz
+day=$out/day-real.bin.gz
 listen=${DEMO_LISTEN:-127.0.0.1:9470}
 speed=${DEMO_SPEED:-1}
 name=demo$$
 mkdir -p "$out"
 
 if [ ! -s "$day" ]; then
-	echo "demo: generating a day of 600,000 messages (8 symbols, 60 s of market) into $day"
-	build/t2t-exsim --gen-day "$day" --messages 600000 --day-seconds 60 --seed 7 \
-		--symbols AAPL,MSFT,NVDA,AMZN,GOOG,META,TSLA,INTC >"$out/genday.txt"
+	echo "demo: generating a real-shaped day of 600,000 messages (16 symbols, 60 s of market) into $day"
+	build/t2t-genday --shape real --messages 600000 --duration 60 --seed 7 --gzip -o "$day" \
+		--stats >"$out/genday.txt"
 fi
 
 mon_pid=
