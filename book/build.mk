@@ -62,13 +62,15 @@ fuzz: fuzz-book
 fuzz-book: $(BOOK_FUZZ)
 	FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/integration/book_fuzz.sh
 
-# Benchmark: decode + book + tape over a generated day of 20 M messages,
-# from memory and from gzip.  The day is made once and kept in
+# Benchmark: decode + book + tape over two generated days, from memory and
+# from gzip: a flat day of 20 M messages, and a real-shaped one of 160 M
+# (1.1 M live orders at its peak, books hundreds of levels deep: lookups
+# that miss the caches).  The days are made once and kept in
 # build/bench-book/, named after a checksum of the generator's sources so
-# that a changed generator makes a new one.
-DAYGEN_SUM := $(shell cat book/daygen.c book/daygen_msg.c book/daygen_flat.c \
-	book/daygen_admin.c | cksum | cut -d' ' -f1)
+# that a changed generator makes new ones.
+DAYGEN_SUM := $(shell cat book/daygen*.c book/daygen*.h | cksum | cut -d' ' -f1)
 BENCH_BOOK_DAY := $(BUILD)/bench-book/day-20M-k100-s42-$(DAYGEN_SUM).bin
+BENCH_BOOK_REAL := $(BUILD)/bench-book/real-160M-s42-$(DAYGEN_SUM).bin
 
 $(BUILD)/bench/bench_book: $(BUILD)/book/bench/bench_book.o $(BOOK_LIB) $(BUILD)/libproto.a \
 		$(BUILD)/libutil.a
@@ -78,11 +80,19 @@ BINS += $(BUILD)/bench/bench_book
 
 $(BENCH_BOOK_DAY): | $(BUILD)/t2t-genday
 	@mkdir -p $(@D)
-	rm -f $(@D)/day-*
+	rm -f $(@D)/day-* $(@D)/real-*
 	./$(BUILD)/t2t-genday --messages 20000000 --symbols 100 --seed 42 --gzip -q -o $@.gz
 	./$(BUILD)/t2t-genday --messages 20000000 --symbols 100 --seed 42 -o $@
 
 .PHONY: bench-book
-bench-book: $(BUILD)/bench/bench_book $(BENCH_BOOK_DAY)
+# The real day: about 3 min to write (4.9 GB plain, its shape in .stats),
+# then gzip -1.
+$(BENCH_BOOK_REAL): $(BENCH_BOOK_DAY) | $(BUILD)/t2t-genday
+	./$(BUILD)/t2t-genday --shape real --messages 160000000 --seed 42 --stats -o $@ >$@.stats
+	gzip -1 -c $@ >$@.gz
+
+bench-book: $(BUILD)/bench/bench_book $(BENCH_BOOK_DAY) $(BENCH_BOOK_REAL)
 	./$(BUILD)/bench/bench_book --reps 3 $(BENCH_BOOK_DAY) $(BENCH_BOOK_DAY).gz
+	@echo; echo "The real-shaped day ($(BENCH_BOOK_REAL).stats):"; echo
+	./$(BUILD)/bench/bench_book --reps 3 --orders 2097152 $(BENCH_BOOK_REAL) $(BENCH_BOOK_REAL).gz
 BENCHES += bench-book
