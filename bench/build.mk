@@ -18,6 +18,12 @@ BENCHES += bench-lines
 bench-lines: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim
 	./bench/lines-bench.sh
 
+# The gateway's throughput on a real-shaped open, books of every symbol.
+BENCHES += bench-day-load
+.PHONY: bench-day-load
+bench-day-load: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim $(BUILD)/t2t-genday
+	./bench/day-load.sh
+
 # Paper fills against live orders on the same day: the in-gateway cost.
 BENCHES += bench-paper
 .PHONY: bench-paper
