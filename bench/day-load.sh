@@ -62,7 +62,8 @@ eval "$("${rig[@]}" env)"
 run() {
 	local p=$1 s=$2 name=$1-x$2 pub lost secs
 	nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" --mode "$p" \
-		--feed "$RIG_GROUP:$RIG_FEED_PORT" --paper --books all --book-orders 4194304 \
+		--feed "$RIG_GROUP:$RIG_FEED_PORT" --rerequest "$RIG_IP_EX:$RIG_REREQUEST_PORT" \
+		--paper --books all --book-orders 4194304 \
 		--symbol AAPL:20 --symbol MSFT:32 --symbol NVDA:48 --feed-clock mono --cpu 1 \
 		--exit-on-end --grace 1 --duration 200 -q --monitor off \
 		--json "$out/$name.gw.json" >"$out/$name.gw.txt" 2>"$out/$name.gw.err" &
@@ -85,7 +86,7 @@ run() {
 	awk -v p="$pub" -v l="$lost" -v t="$secs" 'BEGIN { printf "%d %d %.0f\n", p, l, p / t }'
 }
 
-echo "day-load: $(date -u +%FT%TZ), $(nproc) CPUs, kernel $(uname -r)"
+echo "day-load: $(date -u +%FT%TZ), $(nproc --all) CPUs, kernel $(uname -r)"
 echo "real-shaped day: $MESSAGES messages over a ${SESSION_S} s session (seed 3), the slice to"
 echo "09:31 (shape: $day.stats); gateway --paper --books all, 3 traded symbols"
 echo
