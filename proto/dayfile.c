@@ -9,21 +9,10 @@
 
 #include "proto/be.h"
 #include "proto/dayfile.h"
+#include "proto/proto_err.h"
 
-static int fail(char *err, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, const char *path, const char *fmt, ...)
-{
-	char what[DAYFILE_ERR_LEN / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(err, DAYFILE_ERR_LEN, "%s: %s", path, what);
-	return -1;
-}
+/* Every error of this reader is its err[DAYFILE_ERR_LEN], named after the file. */
+#define fail(err, path, ...) proto_file_err(err, DAYFILE_ERR_LEN, path, __VA_ARGS__)
 
 /* zlib's message without the file name it puts in front. */
 static const char *gz_msg(gzFile gz, const char *path, int *zerr)

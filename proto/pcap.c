@@ -7,21 +7,10 @@
 #include <zlib.h>
 
 #include "proto/pcap.h"
+#include "proto/proto_err.h"
 
-static int fail(char *err, const char *path, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, const char *path, const char *fmt, ...)
-{
-	char what[PCAP_ERR_LEN / 2];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(err, PCAP_ERR_LEN, "%s: %s", path, what);
-	return -1;
-}
+/* Every error of this reader is its err[PCAP_ERR_LEN], named after the file. */
+#define fail(err, path, ...) proto_file_err(err, PCAP_ERR_LEN, path, __VA_ARGS__)
 
 static uint32_t get32(const uint8_t *p, bool swapped)
 {

@@ -1,4 +1,7 @@
 // SPDX-License-Identifier: MIT
+#include <stdarg.h>
+#include <stdio.h>
+
 #include "proto/proto_err.h"
 
 const char *proto_strerror(int err)
@@ -21,4 +24,16 @@ const char *proto_strerror(int err)
 	case PROTO_E_TCP_HDR:	return "bad TCP header";
 	}
 	return "unknown error";
+}
+
+int proto_file_err(char *err, size_t len, const char *path, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what) < len / 2 ? sizeof(what) : len / 2, fmt, ap);
+	va_end(ap);
+	snprintf(err, len, "%s: %s", path, what);
+	return -1;
 }

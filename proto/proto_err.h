@@ -8,6 +8,8 @@
 #ifndef PROTO_ERR_H
 #define PROTO_ERR_H
 
+#include <stddef.h>
+
 enum proto_err {
 	PROTO_OK		=  0,
 	PROTO_E_SHORT		= -1,	/* input shorter than its fixed header */
@@ -28,5 +30,13 @@ enum proto_err {
 
 /* Short constant name for an error code ("short", "length", ...). */
 const char *proto_strerror(int err);
+
+/*
+ * A file reader's error: "@path: " and the formatted rest into @err
+ * (@len bytes; the rest cut to half of it, so the name always fits).
+ * Returns -1, for "return proto_file_err(...)".
+ */
+int proto_file_err(char *err, size_t len, const char *path, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 
 #endif /* PROTO_ERR_H */
