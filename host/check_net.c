@@ -256,3 +256,46 @@ void hc_check_irqbalance(const struct hc_ctx *c, struct hc_finding *f)
 	}
 	hc_found(f, HC_OK, "irqbalance is not running");
 }
+
+/*
+ * The reverse-path filter drops, before any socket, a packet whose source
+ * the host would not route back out of the interface it came in on: a
+ * feed from a source off the interface's subnet (another server's, a
+ * capture played back) with no route to it never reaches the kernel path,
+ * and nothing in the gateway counts it.  The XDP hook sees packets before
+ * the filter.  The kernel applies the larger of "all" and the interface's.
+ */
+void hc_check_rp_filter(const struct hc_ctx *c, struct hc_finding *f)
+{
+	const char *ifn = c->cfg->ifname, *how;
+	long all, dev, mode;
+	int ret;
+
+	if (!ifn) {
+		hc_found(f, HC_UNKNOWN, "unknown: no feed interface given");
+		return;
+	}
+	ret = hc_read_long(c->root, &all, "/proc/sys/net/ipv4/conf/all/rp_filter");
+	if (!ret)
+		ret = hc_read_long(c->root, &dev, "/proc/sys/net/ipv4/conf/%s/rp_filter", ifn);
+	if (ret) {
+		hc_unknown(f, "the reverse-path filter (/proc/sys/net/ipv4/conf)", ret);
+		return;
+	}
+	mode = all > dev ? all : dev;
+	if (!mode) {
+		hc_found(f, HC_OK, "the reverse-path filter is off on %s", ifn);
+		return;
+	}
+	how = mode == 1 ? "strict" : "loose";
+	if (c->cfg->one_queue) {
+		hc_found(f, HC_OK, "the reverse-path filter is %s on %s (rp_filter %ld), behind "
+			 "the XDP hook", how, ifn, mode);
+		return;
+	}
+	hc_found(f, HC_WARN, "the reverse-path filter is %s on %s (rp_filter %ld): a feed from "
+		 "a source with no route back through %s is dropped before the socket, counted "
+		 "nowhere in the gateway", how, ifn, mode, ifn);
+	hc_fix(f, "a route to the feed's source through %s (ip route add SOURCE/32 dev %s), or "
+	       "sysctl net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.%s.rp_filter=0", ifn, ifn, ifn);
+}

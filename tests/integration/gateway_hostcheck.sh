@@ -15,7 +15,8 @@ GW=build/t2t-gateway
 CPU=1
 WIN=200		# ms: short, the sample is not what is asserted
 KEYS="cpu.isolated cpu.nohz_full cpu.rcu_nocbs cpu.smt cpu.governor cpu.idle cpu.kthreads
-cpu.tasks cpu.irqs cpu.ipis cpu.softirqs net.irqs net.queues irqbalance mem.thp mem.hugepages
+cpu.tasks cpu.irqs cpu.ipis cpu.softirqs net.irqs net.queues net.rp_filter irqbalance mem.thp
+mem.hugepages
 kernel.sched_rt_runtime_us kernel.timer_migration vm.stat_interval kernel.watchdog clocksource"
 
 # The interface of the default route (lo when there is none: a virtual one).
@@ -60,7 +61,7 @@ check_host() {
 }
 
 test_check_host_says_what_is_true_here() {
-	local st=0 k iso nohz rt period thp defrag lvl total free gov n want irqs pid flags
+	local st=0 k iso nohz rt period thp defrag lvl total free gov n want irqs pid flags rp
 	check_host || st=$?
 	echo "note: on CPU $CPU (ps -eLo psr,comm): $(ps -eLo psr,comm | awk -v c="$CPU" \
 		'$1 == c && $2 ~ /^(kdamond|kworker|ksoftirqd|rcu)/ { print $2 }' | sort -u | tr '\n' ' ')"
@@ -139,6 +140,13 @@ test_check_host_says_what_is_true_here() {
 	else
 		expect_level irqbalance ok "not running"
 	fi
+	# the reverse-path filter: the larger of all's and the interface's; off, or
+	# behind the XDP hook (this run's path)
+	rp=$(cat /proc/sys/net/ipv4/conf/all/rp_filter)
+	[ "$(cat "/proc/sys/net/ipv4/conf/$IF/rp_filter")" -gt "$rp" ] &&
+		rp=$(cat "/proc/sys/net/ipv4/conf/$IF/rp_filter")
+	[ "$rp" = 0 ] && expect_level net.rp_filter ok "off on $IF" ||
+		expect_level net.rp_filter ok "behind the XDP hook"
 	case $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource) in
 	tsc | kvm-clock | arch_sys_counter | hyperv_clocksource_tsc_page | xen) expect_level clocksource ok ;;
 	esac

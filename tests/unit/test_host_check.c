@@ -120,6 +120,8 @@ static void common_tree(void)
 	put("/sys/devices/system/cpu/online", "0-1\n");
 	put("/sys/devices/system/cpu/cpu1/topology/thread_siblings_list", "1\n");
 	put("/sys/devices/system/clocksource/clocksource0/current_clocksource", "tsc\n");
+	put("/proc/sys/net/ipv4/conf/all/rp_filter", "0\n");
+	put("/proc/sys/net/ipv4/conf/eth0/rp_filter", "0\n");
 	put("/sys/devices/pci0000:00/0000:00:03.0/msi_irqs/37", "msix\n");
 	put("/sys/devices/pci0000:00/0000:00:03.0/msi_irqs/38", "msix\n");
 	put("/sys/devices/pci0000:00/0000:00:03.0/msi_irqs/39", "msix\n");
@@ -493,6 +495,31 @@ static void test_queues_rps_irqbalance_thp(void **state)
 	expect(&rep, "net.queues", HC_WARN, "RPS sends");
 }
 
+/* The reverse-path filter: the larger of all's and the interface's; only the kernel path's loss. */
+static void test_rp_filter(void **state)
+{
+	struct hc_cfg cfg = cfg_for(1);
+	struct hc_report rep;
+
+	(void)state;
+	vm_tree();
+	report(&cfg, NULL, &rep);
+	expect(&rep, "net.rp_filter", HC_OK, "off on eth0");
+	put("/proc/sys/net/ipv4/conf/eth0/rp_filter", "1\n");
+	report(&cfg, NULL, &rep);
+	expect(&rep, "net.rp_filter", HC_OK, "strict on eth0 (rp_filter 1), behind the XDP hook");
+	cfg.one_queue = false;
+	report(&cfg, NULL, &rep);
+	expect(&rep, "net.rp_filter", HC_WARN, "dropped before the socket");
+	expect(&rep, "net.rp_filter", HC_WARN, "ip route add SOURCE/32 dev eth0");
+	put("/proc/sys/net/ipv4/conf/all/rp_filter", "2\n");
+	report(&cfg, NULL, &rep);
+	expect(&rep, "net.rp_filter", HC_WARN, "loose on eth0 (rp_filter 2)");
+	cfg.ifname = NULL;
+	report(&cfg, NULL, &rep);
+	expect(&rep, "net.rp_filter", HC_UNKNOWN, "no feed interface");
+}
+
 static void test_cpu_lists_and_command_line(void **state)
 {
 	struct hc_cpus s;
@@ -558,6 +585,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_proc_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_window_no_cpu, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_queues_rps_irqbalance_thp, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rp_filter, setup, teardown),
 		cmocka_unit_test(test_cpu_lists_and_command_line),
 		cmocka_unit_test(test_this_machine_reads),
 	};
