@@ -9,23 +9,11 @@
 
 #include "proto/be.h"
 #include "proto/dayfile.h"
+#include "proto/gz_err.h"
 #include "proto/proto_err.h"
 
 /* Every error of this reader is its err[DAYFILE_ERR_LEN], named after the file. */
 #define fail(err, path, ...) proto_file_err(err, DAYFILE_ERR_LEN, path, __VA_ARGS__)
-
-/* zlib's message without the file name it puts in front. */
-static const char *gz_msg(gzFile gz, const char *path, int *zerr)
-{
-	const char *msg = gzerror(gz, zerr);
-	size_t n = strlen(path);
-
-	if (*zerr == Z_ERRNO)
-		return strerror(errno);
-	if (!strncmp(msg, path, n) && msg[n] == ':' && msg[n + 1] == ' ')
-		return msg + n + 2;
-	return msg;
-}
 
 int dayfile_open(struct dayfile_reader *r, const char *path, size_t bufsize)
 {
@@ -91,7 +79,7 @@ static int refill(struct dayfile_reader *r)
 		return 0;
 	}
 	/* zlib reports damage when the read reaches it, with or without data. */
-	msg = gz_msg(r->gz, r->path, &zerr);
+	msg = proto_gz_msg(r->gz, r->path, &zerr);
 	if (zerr == Z_OK || zerr == Z_STREAM_END) {
 		r->eof = true;
 		return 0;
@@ -220,7 +208,7 @@ static int flush(struct dayfile_writer *w)
 	if (w->failed)
 		return -1;
 	if (w->len && gzwrite(w->gz, w->buf, (unsigned int)w->len) != (int)w->len) {
-		const char *msg = gz_msg(w->gz, w->path, &zerr);
+		const char *msg = proto_gz_msg(w->gz, w->path, &zerr);
 
 		w->failed = true;
 		return fail(w->err, w->path, "write error: %s", msg);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <zlib.h>
 
+#include "proto/gz_err.h"
 #include "proto/pcap.h"
 #include "proto/proto_err.h"
 
@@ -44,12 +45,10 @@ static long read_some(struct pcap_reader *r, void *dst, uint32_t n)
 			got += (uint32_t)k;
 			continue;
 		}
-		msg = gzerror(r->gz, &zerr);
+		msg = proto_gz_msg(r->gz, r->path, &zerr);
 		if (zerr == Z_OK || zerr == Z_STREAM_END)
 			break;
-		if (zerr == Z_ERRNO)
-			msg = strerror(errno);
-		else if (zerr == Z_BUF_ERROR)
+		if (zerr == Z_BUF_ERROR)
 			msg = "gzip stream cut short";
 		return fail(r->err, r->path, "%s near uncompressed byte offset %llu",
 			    msg, (unsigned long long)(r->offset + got));
