@@ -13,6 +13,11 @@
 #     default and --nonblocked modes; the gateway under load (packed
 #     MoldUDP64); every knob variant (KNOBS below), each paired with the
 #     default runs of its repetition;
+#   - the day workload, each repetition: the AF_XDP gateway trading a
+#     real-shaped day replayed at its own pace (t2t-exsim --replay; the
+#     demo's day by default) and the floor on the same replay answering the
+#     prints the strategy trades (t2t-backtest's orders on that day, so both
+#     send the same orders), beside the GBM runs;
 #   - the sustained zero-loss rate through AF_XDP (1 M ticks/s and flat out);
 #   - t2t-watch samples the machine all along; a run another session
 #     disturbed is run again (up to --attempts in all), and the report takes
@@ -25,10 +30,11 @@
 #   bench/latency-bench.sh [--reps N] [--out DIR] [--attempts N] [--budget S]
 #     [--quick] [--no-knobs] [--low-rate R --low-count N]
 #     [--load-rate R --load-count N] [--zl-rate R --zl-count N]
-#     [--sockperf-time S] [--report-only]
+#     [--sockperf-time S] [--day FILE] [--day-speed X] [--no-day] [--report-only]
 # Defaults: 3 reps, 3 attempts, 10,000/s x 20,000 ticks (every low-rate
 # run, knobs too), 300,000/s x 600,000, zero loss 1,000,000/s x 3,000,000,
-# sockperf 3 s; a disturbed run is repeated only while the runs still to
+# sockperf 3 s, the day: build/demo/day-real.bin.gz (made as make demo makes
+# it when missing) at x1; a disturbed run is repeated only while the runs still to
 # come fit in --budget seconds (570) at the pace so far, so a busy machine
 # cannot stretch the run past it;
 # OUT build/bench.  --quick: 1 rep, a tenth of the ticks, 1 attempt (a
@@ -49,6 +55,9 @@ out=build/bench
 knobs=1
 long_symbols=AAPL:256,MSFT:256,NVDA:256
 report_only=0
+day=build/demo/day-real.bin.gz
+day_speed=1
+day_on=1
 
 die() { echo "latency-bench: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -65,10 +74,13 @@ while [ $# -gt 0 ]; do
 	--zl-count) zl_count=$2; shift 2 ;;
 	--sockperf-time) sp_time=$2; shift 2 ;;
 	--no-knobs) knobs=0; shift ;;
+	--day) day=$2; shift 2 ;;
+	--day-speed) day_speed=$2; shift 2 ;;
+	--no-day) day_on=0; shift ;;
 	--report-only) report_only=1; shift ;;
 	--quick) reps=1; attempts=1; low_count=$((low_count / 10))
 		load_count=$((load_count / 10)); zl_count=$((zl_count / 10)); sp_time=2; shift ;;
-	-h|--help) sed -n '2,36s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,42s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -162,6 +174,29 @@ run_floor() {	# run_floor DIR MODE RATE COUNT [t2t-floor options]
 		--symbols AAPL,MSFT,NVDA --count "$count" --rate "$rate" --max-per-packet 1 \
 		--grace 1000 \
 		--stamp mono --cpu 0 -q --json "$base.ex.json" >"$base.ex.txt" 2>&1 || rc=1
+	gw_wait_exit "$bg_pid" 10 "latency-bench: floor" || rc=1
+	bg_pid=
+	build/t2t-latency-report check-floor "$base" >"$dir/run.log" 2>&1 || rc=1
+	return $rc
+}
+
+run_floor_day() {	# run_floor_day DIR MODE: the floor on the day's replay
+	local dir=$1 mode=$2 rc=0
+	local base=$dir/floor
+	nsenter --net="$RIG_NETNS_GW" build/t2t-floor --mode "$mode" -i "$RIG_IF_GW" \
+		--feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
+		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" --cpu 1 --exit-on-end --duration 600 \
+		--answer-seqs "$runs/day.bt.csv" \
+		--capture "$base.capture.gz" --json "$base.floor.json" 2>"$base.err" &
+	bg_pid=$!
+	if ! gw_wait_ready "$base.err" "$bg_pid"; then
+		cat "$base.err" >&2
+		return 1
+	fi
+	ip netns exec "$RIG_NS_EX" build/t2t-exsim --replay "$day" --speed "$day_speed" \
+		--wait-login 5000 --grace 1000 --feed "$RIG_GROUP" \
+		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
+		--cpu 0 -q --json "$base.ex.json" >"$base.ex.txt" 2>&1 || rc=1
 	gw_wait_exit "$bg_pid" 10 "latency-bench: floor" || rc=1
 	bg_pid=
 	build/t2t-latency-report check-floor "$base" >"$dir/run.log" 2>&1 || rc=1
@@ -271,6 +306,11 @@ headline_rep() {	# headline_rep REP
 		attempt "load-$p-r$r" gw "$p" load "$load_rate" "$load_count" "$r" - - "$p" \
 			run_gw "$p" "$load_rate" "$load_count"
 	done
+	[ "$day_on" = 1 ] || return 0
+	attempt "day-af_xdp-r$r" gw af_xdp day 0 "$day_msgs" "$r" - - af_xdp \
+		run_gw af_xdp 0 0 --day "$day" --speed "$day_speed"
+	attempt "day-floor_xdp-r$r" floor floor_xdp day 0 "$day_msgs" "$r" - - floor \
+		run_floor_day xdp
 }
 
 # A knob's variant pairs with its responder's headline run of the same
@@ -299,11 +339,28 @@ knob_rep() {	# knob_rep REP
 }
 
 t_start=$(date +%s)
+if [ "$report_only" = 0 ] && [ "$day_on" = 1 ]; then
+	if [ ! -s "$day" ]; then
+		[ "$day" = build/demo/day-real.bin.gz ] || die "--day $day: no such file"
+		mkdir -p build/demo
+		echo "latency-bench: generating the demo's real-shaped day into $day"
+		build/t2t-genday --shape real --messages 600000 --duration 60 --seed 7 --gzip \
+			-o "$day" -q || die "t2t-genday failed"
+	fi
+fi
 if [ "$report_only" = 0 ]; then
 	rm -rf "$runs"
 	mkdir -p "$runs"
 	printf 'name\tkind\tresp\tload\trate\tcount\trep\tknob\tvariant\tattempt\tstatus\tprefix\n' \
 		>"$runs/manifest.tsv"
+	day_msgs=0
+	if [ "$day_on" = 1 ]; then
+		# What the strategy trades on the day: the floor answers these prints.
+		build/t2t-backtest --itch "$day" --symbol AAPL:20 --symbol MSFT:32 --symbol NVDA:48 \
+			--track named --stats="$runs/day.stats.json" -o "$runs/day.bt.csv" \
+			2>"$runs/day.bt.err" || die "t2t-backtest --itch $day: $(tail -2 "$runs/day.bt.err")"
+		day_msgs=$(jq '.messages' "$runs/day.stats.json")
+	fi
 	"${rig[@]}" up >"$runs/rig.log"
 	eval "$("${rig[@]}" env)"
 	{
@@ -321,6 +378,7 @@ if [ "$report_only" = 0 ]; then
 		echo "zl_rate=$zl_rate"
 		echo "zl_count=$zl_count"
 		echo "sockperf_s=$sp_time"
+		[ "$day_on" = 0 ] || echo "day=$day x$day_speed, $day_msgs messages, $(($(wc -l <"$runs/day.bt.csv") - 1)) orders"
 		echo "pinning=simulator, sockperf client, scripts, watcher: CPU 0; hot loops, sockperf server: CPU 1"
 	} >"$runs/env.txt"
 	echo "latency-bench: rig $prefix ($subnet), $reps rep(s) of ${low_rate}/s x $low_count," \
@@ -332,8 +390,9 @@ if [ "$report_only" = 0 ]; then
 	watch_pid=$!
 
 	# Each repetition: 4 gateway runs and 2 floors at the low rate, 2 sockperf,
-	# 3 gateway runs under load, the knobs; then the 3 zero-loss runs.
-	planned=$((reps * (11 + knobs * ${#KNOBS[@]}) + 3))
+	# 3 gateway runs under load, the day (gateway and floor), the knobs; then
+	# the 3 zero-loss runs.
+	planned=$((reps * (11 + 2 * day_on + knobs * ${#KNOBS[@]}) + 3))
 	for rep in $(seq "$reps"); do
 		echo "rep $rep/$reps"
 		headline_rep "$rep"

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The floor responders' shared part: order log, replies, the reports. */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -18,6 +19,77 @@
 const char *floor_path_name(const struct floor_opts *o)
 {
 	return o->mode == FLOOR_XDP ? "floor_xdp" : "floor_udp";
+}
+
+/*
+ * --answer-seqs FILE: t2t-backtest's orders (md_seq,symbol,side,shares, a
+ * header line first), in the order the feed carries them.  Read whole
+ * before the loop starts; mlockall keeps it resident.
+ */
+static int load_wants(struct floor *f, const char *path, char *err, size_t errlen)
+{
+	struct floor_want *w = NULL, *nw;
+	uint32_t n = 0, cap = 0;
+	unsigned long line = 0;
+	char buf[256];
+	FILE *in = fopen(path, "r");
+	int ret = -EINVAL;
+
+	if (!in) {
+		snprintf(err, errlen, "--answer-seqs %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	while (fgets(buf, sizeof(buf), in)) {
+		char sym[16], side;
+		unsigned long long seq;
+		unsigned int shares;
+		size_t k;
+
+		if (++line == 1 && !isdigit((unsigned char)buf[0]))
+			continue;	/* the header */
+		if (sscanf(buf, "%llu,%15[^,],%c,%u", &seq, sym, &side, &shares) != 4 ||
+		    (side != 'B' && side != 'S' && side != 'T') || !shares ||
+		    strlen(sym) > 8 || !seq) {
+			snprintf(err, errlen, "--answer-seqs %s:%lu: not md_seq,symbol,side,shares",
+				 path, line);
+			goto out;
+		}
+		if (n && seq <= w[n - 1].seq) {
+			snprintf(err, errlen, "--answer-seqs %s:%lu: sequence number %llu after %"
+				 PRIu64 ": the list must ascend", path, line, seq, w[n - 1].seq);
+			goto out;
+		}
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			nw = realloc(w, (size_t)cap * sizeof(*w));
+			if (!nw) {
+				snprintf(err, errlen, "--answer-seqs %s: out of memory", path);
+				ret = -ENOMEM;
+				goto out;
+			}
+			w = nw;
+		}
+		w[n].seq = seq;
+		w[n].shares = shares;
+		w[n].side = side;
+		k = strlen(sym);
+		memcpy(w[n].stock, sym, k);
+		memset(w[n].stock + k, ' ', 8 - k);
+		n++;
+	}
+	if (ferror(in) || !n) {
+		snprintf(err, errlen, "--answer-seqs %s: %s", path,
+			 ferror(in) ? strerror(errno) : "no orders in it");
+		goto out;
+	}
+	f->want = w;
+	f->n_want = n;
+	w = NULL;
+	ret = 0;
+out:
+	free(w);
+	fclose(in);
+	return ret;
 }
 
 int floor_init(struct floor *f, const struct floor_opts *o, char *err, size_t errlen)
@@ -46,6 +118,14 @@ int floor_init(struct floor *f, const struct floor_opts *o, char *err, size_t er
 		return -ENOMEM;
 	}
 	f->log.cap = o->max_orders;
+	if (o->answer_seqs) {
+		int ret = load_wants(f, o->answer_seqs, err, errlen);
+
+		if (ret) {
+			floor_destroy(f);
+			return ret;
+		}
+	}
 	f->since_answer = o->answer_every - 1;	/* the first tick is answered */
 	if (o->duration > 0)
 		f->deadline_ns = mono_ns() + (uint64_t)(o->duration * 1e9);
@@ -57,6 +137,8 @@ void floor_destroy(struct floor *f)
 	if (f->log.rec)
 		munmap(f->log.rec, (size_t)f->log.cap * sizeof(struct floor_rec));
 	f->log.rec = NULL;
+	free((void *)f->want);
+	f->want = NULL;
 }
 
 void floor_on_end(struct floor *f, uint64_t now)
@@ -140,7 +222,8 @@ static int write_capture(struct floor *f, const struct hdr_hist *clk)
 	capture_meta_set(&m, "host", "%s", host);
 	capture_meta_set(&m, "date", "%s", date);
 	capture_meta_set(&m, "hot_cpu", "%d", o->cpu);
-	capture_meta_set(&m, "feed_clock", "mono");
+	/* A replayed day carries its own time of day: no send time to recover. */
+	capture_meta_set(&m, "feed_clock", "%s", f->want ? "day" : "mono");
 	capture_meta_set(&m, "ticks", "%" PRIu64, f->st.ticks);
 	capture_meta_set(&m, "orders", "%u", f->log.n);
 	capture_meta_set(&m, "orders_overwritten", "0");
@@ -167,7 +250,7 @@ static int write_capture(struct floor *f, const struct hdr_hist *clk)
 			.order_no = i,
 			.md_seq = r->md_seq,
 			.side = r->side,
-			.shares = o->shares,
+			.shares = r->shares,
 			.price = r->price,
 			.outcome = r->outcome,
 			.t = r->t,
@@ -176,7 +259,7 @@ static int write_capture(struct floor *f, const struct hdr_hist *clk)
 
 		symbol_of(r, c.symbol);
 		/* The feed stamps this host's monotonic clock, low 48 bits. */
-		if (r->t.t_hook)
+		if (r->t.t_hook && !f->want)
 			c.t.t_send = itch_ts_recover(r->ts48, r->t.t_hook);
 		capture_write(&w, &c);
 	}
@@ -197,7 +280,8 @@ static int write_json(struct floor *f, const struct hdr_hist *clk, const char *e
 	fprintf(out, "{\n  \"path\": \"%s\",\n  \"elapsed_s\": %.6f,\n"
 		"  \"packets\": %" PRIu64 ",\n  \"feed_packets\": %" PRIu64 ",\n"
 		"  \"ticks\": %" PRIu64 ",\n  \"skipped\": %" PRIu64 ",\n"
-		"  \"answer_every\": %u,\n  \"no_tick\": %" PRIu64 ",\n  \"not_up\": %" PRIu64 ",\n"
+		"  \"answer_every\": %u,\n  \"answer_seqs\": %u,\n  \"want_missed\": %" PRIu64
+		",\n  \"want_bad\": %" PRIu64 ",\n  \"no_tick\": %" PRIu64 ",\n  \"not_up\": %" PRIu64 ",\n"
 		"  \"orders\": {\"sent\": %" PRIu64 ", \"send_failed\": %" PRIu64
 		", \"logged\": %u, \"acked\": %" PRIu64 ", \"log_full\": %" PRIu64 "},\n"
 		"  \"replies\": %" PRIu64 ",\n  \"reply_bad\": %" PRIu64 ",\n"
@@ -205,7 +289,7 @@ static int write_json(struct floor *f, const struct hdr_hist *clk, const char *e
 		"  \"ended\": %s,\n  \"clock_read_ns\": {\"min\": %" PRId64 ", \"p50\": %" PRId64
 		", \"p99\": %" PRId64 "}%s%s\n}\n",
 		floor_path_name(f->o), elapsed_s, s->packets, s->feed_packets, s->ticks,
-		s->skipped, f->o->answer_every, s->no_tick, s->not_up, s->ticks - s->send_failed, s->send_failed, f->log.n, acked,
+		s->skipped, f->o->answer_every, f->n_want, s->want_missed, s->want_bad, s->no_tick, s->not_up, s->ticks - s->send_failed, s->send_failed, f->log.n, acked,
 		s->log_full, s->replies, s->reply_bad, s->other, s->kicks,
 		f->ended ? "true" : "false", hdr_min(clk), hdr_value_at_percentile(clk, 50),
 		hdr_value_at_percentile(clk, 99), extra[0] ? ",\n" : "", extra);

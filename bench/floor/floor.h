@@ -56,6 +56,7 @@ struct floor_opts {
 	struct order_conn_cfg session;	/* the order session; endpoints by the mode */
 	uint32_t shares;
 	uint32_t answer_every;		/* answer one tick in N (1: every tick) */
+	const char *answer_seqs;	/* answer only these prints (a backtest's orders) */
 	int cpu;			/* -1: do not pin */
 	double duration;		/* seconds; 0: until a signal or the end */
 	bool exit_on_end;
@@ -79,8 +80,17 @@ struct floor_rec {
 	struct order_times t;		/* t_send is recovered from ts48 at the end */
 	uint32_t price;
 	char stock[8];
+	uint32_t shares;
 	char side;
 	uint8_t outcome;		/* enum order_outcome */
+};
+
+/* --answer-seqs: one print to answer, with the order a strategy sent on it. */
+struct floor_want {
+	uint64_t seq;
+	uint32_t shares;
+	char stock[8];
+	char side;
 };
 
 struct floor_stats {
@@ -96,6 +106,8 @@ struct floor_stats {
 	uint64_t send_failed;		/* no TX frame / ring full / send() failed */
 	uint64_t log_full;		/* answered but not logged */
 	uint64_t kicks;
+	uint64_t want_missed;		/* wanted prints in no packet the floor saw */
+	uint64_t want_bad;		/* wanted sequence numbers that are no print */
 };
 
 struct floor_log {
@@ -112,6 +124,8 @@ struct floor {
 	volatile int stop;
 	bool ended;			/* the feed's end of session was seen */
 	uint32_t since_answer;		/* ticks since the last one answered */
+	const struct floor_want *want;	/* --answer-seqs, ascending; NULL: first prints */
+	uint32_t n_want, next_want;
 	uint64_t end_ns;		/* stop after this (end of session + grace) */
 	uint64_t deadline_ns;		/* --duration; 0: none */
 };
@@ -123,7 +137,8 @@ void floor_destroy(struct floor *f);
 /* A trade print found in a feed packet. */
 struct floor_tick {
 	uint64_t seq;
-	const uint8_t *msg;		/* the P message */
+	const uint8_t *msg;		/* the P message (--answer-seqs: P, E, C or Q) */
+	const struct floor_want *want;	/* --answer-seqs: the order to send */
 };
 
 enum { FLOOR_NONE = 0, FLOOR_TICK = 1, FLOOR_END = 2 };
@@ -134,7 +149,7 @@ enum { FLOOR_NONE = 0, FLOOR_TICK = 1, FLOOR_END = 2 };
  * FLOOR_END (end of session).  Only block lengths and one type byte are
  * read: this is no decoder.
  */
-static inline int floor_find_tick(const uint8_t *p, size_t len, struct floor_tick *t)
+static inline int floor_first_print(const uint8_t *p, size_t len, struct floor_tick *t)
 {
 	uint16_t count;
 	size_t off = MOLD_HDR_LEN;
@@ -156,11 +171,85 @@ static inline int floor_find_tick(const uint8_t *p, size_t len, struct floor_tic
 		if (blen == ITCH_LEN_P && p[off] == 'P') {
 			t->seq = be64_load(p + MOLD_OFF_SEQ) + i;
 			t->msg = p + off;
+			t->want = NULL;
 			return FLOOR_TICK;
 		}
 		off += blen;
 	}
 	return FLOOR_NONE;
+}
+
+static inline bool floor_is_print(const uint8_t *m, uint16_t len)
+{
+	return (m[0] == 'P' && len == ITCH_LEN_P) || (m[0] == 'E' && len == ITCH_LEN_E) ||
+	       (m[0] == 'C' && len == ITCH_LEN_C) || (m[0] == 'Q' && len == ITCH_LEN_Q);
+}
+
+/*
+ * --answer-seqs: the next wanted print in this packet, FLOOR_TICK with *t
+ * (called again for the one after it), or FLOOR_NONE, or FLOOR_END.  A
+ * wanted number below the packet's first was in a packet the floor never
+ * saw (want_missed); one that is no print, the list is not this feed's
+ * (want_bad).  Still only block lengths and type bytes are read.
+ */
+static inline int floor_next_wanted(struct floor *f, const uint8_t *p, size_t len,
+				    struct floor_tick *t)
+{
+	uint64_t first;
+	uint16_t count;
+	size_t off = MOLD_HDR_LEN;
+
+	if (len < MOLD_HDR_LEN)
+		return FLOOR_NONE;
+	count = be16_load(p + MOLD_OFF_COUNT);
+	if (count == MOLD_COUNT_END)
+		return FLOOR_END;
+	first = be64_load(p + MOLD_OFF_SEQ);
+	while (f->next_want < f->n_want && f->want[f->next_want].seq < first) {
+		f->next_want++;
+		f->st.want_missed++;
+	}
+	while (f->next_want < f->n_want && f->want[f->next_want].seq < first + count) {
+		const struct floor_want *w = &f->want[f->next_want++];
+
+		for (uint64_t i = 0;; i++) {
+			uint16_t blen;
+
+			if (off + MOLD_BLOCK_HDR_LEN > len)
+				return FLOOR_NONE;
+			blen = be16_load(p + off);
+			off += MOLD_BLOCK_HDR_LEN;
+			if (blen > len - off)
+				return FLOOR_NONE;
+			if (first + i == w->seq) {
+				if (!blen || !floor_is_print(p + off, blen)) {
+					f->st.want_bad++;
+					break;
+				}
+				t->seq = w->seq;
+				t->msg = p + off;
+				t->want = w;
+				return FLOOR_TICK;
+			}
+			off += blen;
+		}
+		off = MOLD_HDR_LEN;
+	}
+	return FLOOR_NONE;
+}
+
+/* The packet's first tick to answer: its first print, or the first wanted one. */
+static inline int floor_find_tick(struct floor *f, const uint8_t *p, size_t len,
+				  struct floor_tick *t)
+{
+	return f->want ? floor_next_wanted(f, p, len, t) : floor_first_print(p, len, t);
+}
+
+/* After answering @t: the packet's next tick (only --answer-seqs has more). */
+static inline int floor_more_ticks(struct floor *f, const uint8_t *p, size_t len,
+				   struct floor_tick *t)
+{
+	return f->want ? floor_next_wanted(f, p, len, t) : FLOOR_NONE;
 }
 
 /*
@@ -173,20 +262,36 @@ static inline uint64_t floor_answer(struct floor *f, const struct floor_tick *t,
 {
 	const uint8_t *m = t->msg;
 	uint32_t no = (uint32_t)f->st.ticks++;
-	uint32_t price = be32_load(m + ITCH_P_OFF_PRICE);
+	uint32_t price, shares = f->o->shares;
+	const char *stock = (const char *)m + ITCH_P_OFF_STOCK;
 	/* At the print's own price: a buy or a sell there always fills. */
 	char side = no & 1 ? 'S' : 'B';
 	struct floor_rec *r = NULL;
 	uint64_t sum;
 
-	sum = ouch_order_tmpl_write(&f->ouch, dst, t->seq, no, side, f->o->shares,
-				    (const char *)m + ITCH_P_OFF_STOCK, price);
+	if (t->want) {
+		/*
+		 * The strategy's order on this print.  An E carries no price and
+		 * the floor has no book: it bids the least tick (never fills) or
+		 * offers at it (takes the bid); only the timing is measured.
+		 */
+		side = t->want->side;
+		shares = t->want->shares;
+		stock = t->want->stock;
+		price = m[0] == 'P' ? be32_load(m + ITCH_P_OFF_PRICE) :
+			m[0] == 'C' ? be32_load(m + ITCH_C_OFF_PRICE) :
+			m[0] == 'Q' ? be32_load(m + ITCH_Q_OFF_PRICE) : 1;
+	} else {
+		price = be32_load(m + ITCH_P_OFF_PRICE);
+	}
+	sum = ouch_order_tmpl_write(&f->ouch, dst, t->seq, no, side, shares, stock, price);
 	if (no < f->log.cap) {
 		r = &f->log.rec[no];
 		r->md_seq = t->seq;
 		r->ts48 = be48_load(m + ITCH_OFF_TIMESTAMP);
 		r->price = price;
-		__builtin_memcpy(r->stock, m + ITCH_P_OFF_STOCK, 8);
+		r->shares = shares;
+		__builtin_memcpy(r->stock, stock, 8);
 		r->side = side;
 		r->outcome = ORDER_SENT;
 		f->log.n = no + 1;

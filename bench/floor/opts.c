@@ -80,6 +80,10 @@ static const struct opt opts[] = {
 	OPT("answer-every", 0, OPT_U32, F(answer_every), "N",
 	  "answer the first tick, then one in N (the gateway orders on about one tick\n"
 	  "in 13 with its default strategy)", .min = 1, .max = 1000000),
+	OPT("answer-seqs", 0, OPT_STR, F(answer_seqs), "FILE",
+	  "answer only the prints of FILE (t2t-backtest's orders: md_seq,symbol,side,\n"
+	  "shares), each with that order: a replayed day, where the gateway's strategy\n"
+	  "trades its tape (P, E, C or Q); the feed's timestamps are then the day's"),
 	OPT_SECTION("Run:"),
 	OPT("cpu", 0, OPT_CPU, F(cpu), "N", "pin the loop to CPU N (-1: do not pin)"),
 	OPT("duration", 0, OPT_DOUBLE, F(duration), "S",
@@ -141,6 +145,8 @@ int floor_opts_parse(struct floor_opts *o, int argc, char **argv)
 	if (ret)
 		return ret;
 	o->session.stack = o->mode == FLOOR_XDP ? OC_STACK_OWN : OC_STACK_KERNEL;
+	if (o->answer_seqs && o->answer_every != 1)
+		return opt_error(&prog, "--answer-seqs names the prints to answer: no --answer-every");
 	if (o->mode == FLOOR_UDP && (o->spin_frame || o->xdp_mode_given))
 		return opt_error(&prog, "--spin-frame and --xdp-mode are for --mode xdp");
 	return 0;

@@ -202,11 +202,16 @@ void floor_udp_run(struct floor_udp *u, struct floor *f)
 			continue;
 		}
 		f->st.feed_packets++;
-		switch (floor_find_tick(buf, (size_t)n, &t)) {
-		case FLOOR_TICK:
-			if (floor_take(f))
-				answer(u, f, &t, kernel_stamp(u, &m), t_seen);
+		switch (floor_find_tick(f, buf, (size_t)n, &t)) {
+		case FLOOR_TICK: {
+			uint64_t t_hook = kernel_stamp(u, &m);
+
+			do {
+				if (floor_take(f))
+					answer(u, f, &t, t_hook, t_seen);
+			} while (floor_more_ticks(f, buf, (size_t)n, &t) == FLOOR_TICK);
 			break;
+		}
 		case FLOOR_END:
 			floor_on_end(f, t_seen);
 			break;

@@ -271,10 +271,13 @@ static inline void on_frame(struct floor_xsk *x, struct floor *f, const uint8_t 
 		return;
 	}
 	f->st.feed_packets++;
-	switch (floor_find_tick(u.payload, u.payload_len, &t)) {
+	switch (floor_find_tick(f, u.payload, u.payload_len, &t)) {
 	case FLOOR_TICK:
-		if (floor_take(f))
-			answer(x, f, &t, t_hook, t_seen, pending, np);
+		do {
+			if (floor_take(f))
+				answer(x, f, &t, t_hook, t_seen, pending, np);
+		} while (*np < MAX_BATCH &&
+			 floor_more_ticks(f, u.payload, u.payload_len, &t) == FLOOR_TICK);
 		break;
 	case FLOOR_END:
 		floor_on_end(f, t_seen);

@@ -61,7 +61,9 @@ static void headline(FILE *o, const struct runs *rs)
 		"af_xdp", "af_xdp_ktcp", "floor_xdp", "udp_spin", "floor_udp", "udp_block",
 		"sockperf_default", "sockperf_nonblocked",
 	};
-	static const char *const loads[] = { "low", "load", "zl_default", "zl_long", "zl_flat" };
+	static const char *const loads[] = {
+		"low", "load", "day", "zl_default", "zl_long", "zl_flat",
+	};
 	bool first = true;
 
 	fputs("  \"headline\": [", o);

@@ -38,7 +38,8 @@ static const struct opt_prog prog = {
 "                      so, 0 when quiet\n"
 "  plots RUNS          the capture logs the report took, one line per\n"
 "                      responder and load: LOAD RESPONDER FILE...\n"
-"  check-floor PREFIX  did a floor run answer every tick with an order the\n"
+"  check-floor PREFIX  did a floor run answer every tick (or every print it\n"
+"                      was given to answer) with an order the\n"
 "                      exchange took (PREFIX.ex.json, PREFIX.floor.json)?\n"
 "                      Exit 1 when not\n"
 "Options:",
@@ -65,7 +66,7 @@ static int cmd_check_floor(const char *prefix)
 {
 	struct jflat ex, fl;
 	char path[600], err[700];
-	double ticks, answered, received, acked, bad, every;
+	double ticks, answered, received, acked, bad, every, wanted, missed, due;
 	int ret = 1;
 
 	snprintf(path, sizeof(path), "%s.ex.json", prefix);
@@ -84,17 +85,25 @@ static int cmd_check_floor(const char *prefix)
 	answered = jflat_num(&fl, "ticks", -1);
 	acked = jflat_num(&fl, "orders.acked", -1);
 	every = jflat_num(&fl, "answer_every", 1);
+	wanted = jflat_num(&fl, "answer_seqs", 0);
+	missed = jflat_num(&fl, "want_missed", 0) + jflat_num(&fl, "want_bad", 0);
 	bad = jflat_num(&ex, "orders.rejected", 1) + jflat_num(&ex, "orders.malformed", 1) +
 	      jflat_num(&ex, "orders.unreadable", 1) + jflat_num(&ex, "orders.bad_token", 1) +
 	      jflat_num(&ex, "orders.unmatched_seq", 1) +
 	      jflat_num(&fl, "orders.send_failed", 1) + jflat_num(&fl, "reply_bad", 1);
-	printf("floor %s: %.0f ticks sent, %.0f answered (one in %.0f), %.0f orders at the "
-	       "exchange, %.0f acknowledged; rejected, malformed, unreadable, bad token, "
-	       "unmatched, send failed, bad replies: %.0f\n", prefix, ticks, answered, every,
-	       received, acked, bad);
-	/* The first tick, then one in every: ceil(ticks / every). */
-	if (ticks > 0 && every >= 1 && answered == ceil(ticks / every) && received == answered &&
-	    acked == answered && bad == 0)
+	/* The first tick, then one in every: ceil(ticks / every); or each listed print. */
+	due = wanted > 0 ? wanted : ceil(ticks / every);
+	if (wanted > 0)
+		printf("floor %s: %.0f prints listed to answer (%.0f missed or not prints), "
+		       "%.0f answered, ", prefix, wanted, missed, answered);
+	else
+		printf("floor %s: %.0f ticks sent, %.0f answered (one in %.0f), ", prefix, ticks,
+		       answered, every);
+	printf("%.0f orders at the exchange, %.0f acknowledged; rejected, malformed, "
+	       "unreadable, bad token, unmatched, send failed, bad replies: %.0f\n", received,
+	       acked, bad);
+	if ((wanted > 0 || (ticks > 0 && every >= 1)) && answered == due && missed == 0 &&
+	    received == answered && acked == answered && bad == 0)
 		ret = 0;
 	jflat_free(&ex);
 	jflat_free(&fl);

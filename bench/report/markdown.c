@@ -161,6 +161,62 @@ static void stages(FILE *o, const struct runs *rs)
 	}
 }
 
+static void us3(FILE *o, const struct dist *d)
+{
+	us(o, d->q[Q_P50]);
+	fputs(" / ", o);
+	us(o, d->q[Q_P99]);
+	fputs(" / ", o);
+	us(o, d->q[Q_P999]);
+}
+
+/*
+ * The day workload beside the GBM one, stage by stage: the gateway's and
+ * the floor's p50 / p99 / p99.9 on each, and the day's excess at p50 (what
+ * each stage adds to the day's in-gateway p50).
+ */
+static void day_stages(FILE *o, const struct runs *rs)
+{
+	static const int rows[] = {
+		STAGE_HOOK_SEEN, STAGE_SEEN_DECIDED, STAGE_DECIDED_QUEUED, STAGE_SEEN_QUEUED,
+		STAGE_HOOK_QUEUED, STAGE_QUEUED_SENT, STAGE_SEND_ACK,
+	};
+	struct view gd, gg, fd, fg;
+	bool hgd = view_of(rs, "af_xdp", "day", &gd), hgg = view_of(rs, "af_xdp", "low", &gg);
+	bool hfd = view_of(rs, "floor_xdp", "day", &fd), hfg = view_of(rs, "floor_xdp", "low", &fg);
+
+	if (!hgd && !hfd) {
+		fputs("(no day runs)\n", o);
+		return;
+	}
+	fprintf(o, "| | gateway AF_XDP, day | gateway AF_XDP, GBM | day's excess p50 | floor AF_XDP, "
+		"day | floor AF_XDP, GBM |\n|---|---:|---:|---:|---:|---:|\n"
+		"| runs (quiet) | %u (%u) | %u (%u) | | %u (%u) | %u (%u) |\n"
+		"| orders per run | %.0f | %.0f | | %.0f | %.0f |\n"
+		"| lost (messages, or prints unanswered) | %.0f | %.0f | | %.0f | %.0f |\n",
+		gd.n, gd.quiet, gg.n, gg.quiet, fd.n, fd.quiet, fg.n, fg.quiet,
+		gd.orders, gg.orders, fd.orders, fg.orders, gd.lost, gg.lost, fd.lost, fg.lost);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		int s = rows[i];
+
+		fprintf(o, "| %s | ", stage_names[s]);
+		if (hgd)
+			us3(o, &gd.stage[s]);
+		fputs(" | ", o);
+		if (hgg)
+			us3(o, &gg.stage[s]);
+		fputs(" | ", o);
+		us(o, hgd && hgg ? gd.stage[s].q[Q_P50] - gg.stage[s].q[Q_P50] : NAN);
+		fputs(" | ", o);
+		if (hfd)
+			us3(o, &fd.stage[s]);
+		fputs(" | ", o);
+		if (hfg)
+			us3(o, &fg.stage[s]);
+		fputs(" |\n", o);
+	}
+}
+
 static const char *verdict(int v)
 {
 	return v < 0 ? "**lower**" : v > 0 ? "higher" : "no clear effect";
@@ -414,6 +470,16 @@ int report_markdown(const struct runs *rs, FILE *o)
 	repetitions(o, rs);
 	fputc('\n', o);
 	machine(o, rs);
+	fprintf(o, "\nThe day workload: the AF_XDP gateway trading a real-shaped day replayed at its "
+		"own pace (%s), and the floor on the same replay answering the prints the "
+		"strategy trades (t2t-backtest's orders on the day), beside the GBM workload of "
+		"the same run (one tick per packet at %s ticks/s); p50 / p99 / p99.9, µs. The day "
+		"packs what is due together (up to a full packet in a burst): a print's "
+		"seen->decided includes decoding and booking the messages before it in its "
+		"packet, and hook->seen the packets before it in a burst. The day's feed carries "
+		"its time of day: its wire to wire is the simulator's (send of the print -> the "
+		"order's arrival).\n\n", env_get(&env, "day"), env_get(&env, "low_rate"));
+	day_stages(o, rs);
 	fputs("\nSustained rate through AF_XDP (one run each):\n\n", o);
 	zero_loss(o, rs);
 	fputs("\nTargets:\n\n", o);

@@ -220,6 +220,17 @@ unsigned int targets_eval(const struct runs *rs, struct target *t, unsigned int 
 	    "p50 (ns)", round(sp_best), round(w50), false);
 	add(t, &n, max, "6", "kernel UDP blocking wire-to-wire p50 / AF_XDP p50 (x)", 2,
 	    round2(blk / w50), true);
+	{
+		double d50 = q_of(rs, "af_xdp", "day", STAGE_HOOK_QUEUED, Q_P50);
+
+		x = isnan(d50) ? NULL :
+		    add(t, &n, max, "day", "AF_XDP in-gateway p50, real-shaped day / GBM (x)", 1.3,
+			round2(d50 / gw_g), false);
+		if (x)
+			snprintf(x->note, sizeof(x->note), "%.0f / %.0f ns; the floor's: %.0f / %.0f",
+				 d50, gw_g, q_of(rs, "floor_xdp", "day", STAGE_HOOK_QUEUED, Q_P50),
+				 fl_g);
+	}
 	zero_loss(rs, t, &n, max, "zl_default", "AF_XDP zero-loss rate, default strategy "
 		  "(ticks/s)", true);
 	zero_loss(rs, t, &n, max, "zl_long", "AF_XDP zero-loss rate, HMA 256 (ticks/s)", true);

@@ -3,9 +3,14 @@
  * The floor responder's shared part (bench/floor/floor.h): which tick of a
  * MoldUDP64 packet it answers, the order it answers with (a valid Enter
  * Order whose token is that tick's sequence number, its checksum sum), the
- * replies that close its record, and --answer-every.
+ * replies that close its record, --answer-every, and --answer-seqs (the
+ * prints of a list, each answered with the listed order, missed and wrong
+ * numbers counted, the list file checked).
  */
 #include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -78,29 +83,29 @@ static void test_find_tick(void **state)
 
 	(void)state;
 	len = packet(buf, sizeof(buf), 41, false);
-	assert_int_equal(floor_find_tick(buf, len, &t), FLOOR_TICK);
+	assert_int_equal(floor_first_print(buf, len, &t), FLOOR_TICK);
 	assert_int_equal(t.seq, 41);
 	assert_ptr_equal(t.msg, buf + MOLD_HDR_LEN + MOLD_BLOCK_HDR_LEN);
 
 	/* After a system event: the print is the packet's second message. */
 	len = packet(buf, sizeof(buf), 41, true);
-	assert_int_equal(floor_find_tick(buf, len, &t), FLOOR_TICK);
+	assert_int_equal(floor_first_print(buf, len, &t), FLOOR_TICK);
 	assert_int_equal(t.seq, 42);
 	assert_int_equal(t.msg[0], 'P');
 
 	/* Cut inside the print, or its block length running past the end. */
-	assert_int_equal(floor_find_tick(buf, len - 1, &t), FLOOR_NONE);
-	assert_int_equal(floor_find_tick(buf, MOLD_HDR_LEN - 1, &t), FLOOR_NONE);
+	assert_int_equal(floor_first_print(buf, len - 1, &t), FLOOR_NONE);
+	assert_int_equal(floor_first_print(buf, MOLD_HDR_LEN - 1, &t), FLOOR_NONE);
 
 	assert_int_equal(mold_encode_heartbeat(buf, sizeof(buf), session, 9), MOLD_HDR_LEN);
-	assert_int_equal(floor_find_tick(buf, MOLD_HDR_LEN, &t), FLOOR_NONE);
+	assert_int_equal(floor_first_print(buf, MOLD_HDR_LEN, &t), FLOOR_NONE);
 	assert_int_equal(mold_encode_end_of_session(buf, sizeof(buf), session, 9), MOLD_HDR_LEN);
-	assert_int_equal(floor_find_tick(buf, MOLD_HDR_LEN, &t), FLOOR_END);
+	assert_int_equal(floor_first_print(buf, MOLD_HDR_LEN, &t), FLOOR_END);
 
 	/* A 'P' byte in a block of another length is no trade print. */
 	len = packet(buf, sizeof(buf), 41, false);
 	buf[MOLD_HDR_LEN + 1] = ITCH_LEN_P - 1;
-	assert_int_equal(floor_find_tick(buf, len - 1, &t), FLOOR_NONE);
+	assert_int_equal(floor_first_print(buf, len - 1, &t), FLOOR_NONE);
 }
 
 static void test_answer(void **state)
@@ -114,7 +119,7 @@ static void test_answer(void **state)
 	size_t len = packet(buf, sizeof(buf), 1000, false);
 
 	(void)state;
-	assert_int_equal(floor_find_tick(buf, len, &t), FLOOR_TICK);
+	assert_int_equal(floor_first_print(buf, len, &t), FLOOR_TICK);
 	sum = floor_answer(&fl, &t, out, &rec);
 	assert_non_null(rec);
 	assert_int_equal(out[SOUP_OFF_TYPE], SOUP_UNSEQ_DATA);
@@ -179,7 +184,7 @@ static void test_replies(void **state)
 	size_t len = packet(buf, sizeof(buf), 7, false);
 
 	(void)state;
-	assert_int_equal(floor_find_tick(buf, len, &t), FLOOR_TICK);
+	assert_int_equal(floor_first_print(buf, len, &t), FLOOR_TICK);
 	floor_answer(&fl, &t, out, &rec);	/* order 0, seq 7 */
 	floor_answer(&fl, &t, out, &rec);	/* order 1, seq 7 */
 
@@ -223,6 +228,129 @@ static void test_answer_every(void **state)
 	assert_int_equal(fl.st.skipped, 4);
 }
 
+/*
+ * A day's packet from @seq: add, execution (E), print (P), execution with
+ * price (C), the opening cross (Q).
+ */
+static size_t day_packet(uint8_t *buf, size_t cap, uint64_t seq)
+{
+	struct mold_builder b;
+	struct itch_msg m;
+
+	assert_int_equal(mold_builder_init(&b, buf, cap, session, seq), 0);
+	memset(&m, 0, sizeof(m));
+	m.type = 'A';
+	m.a.order_ref = 5;
+	m.a.side = 'S';
+	m.a.shares = 100;
+	memcpy(m.a.stock, "AAPL    ", 8);
+	m.a.price = 1500000;
+	assert_true(mold_builder_append_itch(&b, &m) > 0);
+	memset(&m, 0, sizeof(m));
+	m.type = 'E';
+	m.e.order_ref = 5;
+	m.e.shares = 40;
+	m.e.match = 9;
+	assert_true(mold_builder_append_itch(&b, &m) > 0);
+	trade(&m, "MSFT    ", 4201234, 77);
+	assert_true(mold_builder_append_itch(&b, &m) > 0);
+	memset(&m, 0, sizeof(m));
+	m.type = 'C';
+	m.e.order_ref = 5;
+	m.e.shares = 60;
+	m.e.match = 10;
+	m.e.printable = 'Y';
+	m.e.price = 1499900;
+	assert_true(mold_builder_append_itch(&b, &m) > 0);
+	memset(&m, 0, sizeof(m));
+	m.type = 'Q';
+	m.q.shares = 5000;
+	memcpy(m.q.stock, "AAPL    ", 8);
+	m.q.price = 1500100;
+	m.q.match = 11;
+	m.q.cross_type = 'O';
+	assert_true(mold_builder_append_itch(&b, &m) > 0);
+	return mold_builder_finish(&b);
+}
+
+static int wants_from(const char *text)
+{
+	char path[] = "/tmp/test_floor_seqs.XXXXXX", err[256];
+	int fd = mkstemp(path), ret;
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	floor_destroy(&fl);
+	opts.answer_seqs = path;
+	ret = floor_init(&fl, &opts, err, sizeof(err));
+	opts.answer_seqs = NULL;
+	unlink(path);
+	return ret;
+}
+
+static void test_answer_seqs(void **state)
+{
+	uint8_t buf[512], out[OUCH_ENTER_PKT_LEN];
+	struct ouch_enter_order o;
+	struct floor_rec *rec;
+	struct floor_tick t;
+	size_t len;
+
+	(void)state;
+	/* 3 was in a packet never seen; 11 (E), 13 (C) in this one; 12 (P) not wanted. */
+	assert_int_equal(wants_from("md_seq,symbol,side,shares\n3,AAPL,B,100\n"
+				    "11,AAPL,S,200\n13,AAPL,B,300\n14,AAPL,S,100\n21,MSFT,B,100\n"), 0);
+	assert_int_equal(fl.n_want, 5);
+	len = day_packet(buf, sizeof(buf), 10);
+	assert_int_equal(floor_find_tick(&fl, buf, len, &t), FLOOR_TICK);
+	assert_int_equal(fl.st.want_missed, 1);
+	assert_int_equal(t.seq, 11);
+	assert_int_equal(t.msg[0], 'E');
+	floor_answer(&fl, &t, out, &rec);
+	assert_int_equal(ouch_decode_enter_order(out + SOUP_HDR_LEN, OUCH_LEN_ENTER, &o),
+			 OUCH_LEN_ENTER);
+	assert_int_equal(o.side, 'S');
+	assert_int_equal(o.shares, 200);
+	assert_memory_equal(o.stock, "AAPL    ", 8);
+	assert_int_equal(o.price, 1);	/* an E has no price */
+	assert_int_equal(rec->shares, 200);
+
+	assert_int_equal(floor_more_ticks(&fl, buf, len, &t), FLOOR_TICK);
+	assert_int_equal(t.seq, 13);
+	assert_int_equal(t.msg[0], 'C');
+	floor_answer(&fl, &t, out, &rec);
+	assert_int_equal(ouch_decode_enter_order(out + SOUP_HDR_LEN, OUCH_LEN_ENTER, &o),
+			 OUCH_LEN_ENTER);
+	assert_int_equal(o.price, 1499900);
+	assert_int_equal(o.side, 'B');
+	assert_int_equal(o.shares, 300);
+	assert_int_equal(floor_more_ticks(&fl, buf, len, &t), FLOOR_TICK);
+	assert_int_equal(t.seq, 14);
+	floor_answer(&fl, &t, out, &rec);
+	assert_int_equal(rec->price, 1500100);
+	assert_int_equal(floor_more_ticks(&fl, buf, len, &t), FLOOR_NONE);
+
+	/* The same packet again (a duplicate): nothing more to answer. */
+	assert_int_equal(floor_find_tick(&fl, buf, len, &t), FLOOR_NONE);
+	assert_int_equal(fl.st.want_missed, 1);
+
+	/* 21 names the packet's add: the list is not this feed's. */
+	len = day_packet(buf, sizeof(buf), 21);
+	assert_int_equal(floor_find_tick(&fl, buf, len, &t), FLOOR_NONE);
+	assert_int_equal(fl.st.want_bad, 1);
+	assert_int_equal(fl.next_want, 5);
+
+	/* A list that descends, a bad line, an empty list: refused. */
+	assert_int_not_equal(wants_from("5,AAPL,B,100\n4,AAPL,S,100\n"), 0);
+	assert_int_not_equal(wants_from("md_seq,symbol,side,shares\n5,AAPL,X,100\n"), 0);
+	assert_int_not_equal(wants_from("5,TOOLONGSYM,B,100\n"), 0);
+	assert_int_not_equal(wants_from("md_seq,symbol,side,shares\n"), 0);
+	assert_int_equal(wants_from("5,AAPL,B,100\n"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -230,6 +358,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_answer, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_replies, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_answer_every, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_answer_seqs, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
