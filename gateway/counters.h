@@ -13,16 +13,21 @@
  * Why in gateway/: these are the gateway's names.  The monitor library
  * below it shows whatever rows a writer defines and must not know them;
  * a program above both (t2t-monwriter) may include this header because it
- * asks for nothing to be linked: macros, an enum and a static const table,
- * and of the headers it includes only their name lists (macros beside the
- * enums).  Keep it so: no extern here, nothing that needs a .c file.
+ * asks for nothing to be linked: macros, an enum, a static const table and
+ * an inline function, and of the headers it includes only their name lists
+ * (macros beside the enums) and the monitor's definition of a row.  Keep
+ * it so: no extern here, nothing that needs a .c file.
  */
 #ifndef GATEWAY_COUNTERS_H
 #define GATEWAY_COUNTERS_H
 
+#include <stdbool.h>
+#include <string.h>
+
 #include "bpf/steer.h"
 #include "gateway/engine.h"
 #include "gateway/risk.h"
+#include "monitor/writer.h"
 
 enum val_kind {
 	V_NUM,		/* a count that only grows */
@@ -253,5 +258,21 @@ struct gw_counter_def {
 #define GW_COUNTER(id, g, n, k) [id] = { g, n, k },
 static const struct gw_counter_def gw_counters[CNT_NR] = { GW_COUNTERS };
 #undef GW_COUNTER
+
+/*
+ * A row as the monitor segment defines it: a flag, a gauge or a counter, in
+ * ns when its name says so.  Text has no place there: false.
+ */
+static inline bool gw_counter_mon_def(const struct gw_counter_def *c,
+				      struct mon_counter_def *d)
+{
+	if (c->kind == V_STR)
+		return false;
+	d->group = c->group;
+	d->name = c->name;
+	d->kind = c->kind == V_BOOL ? MON_FLAG : c->kind == V_GAUGE ? MON_GAUGE : MON_COUNTER;
+	d->unit = strstr(c->name, "_ns") ? MON_UNIT_NS : MON_UNIT_NONE;
+	return true;
+}
 
 #endif /* GATEWAY_COUNTERS_H */

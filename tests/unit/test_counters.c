@@ -64,17 +64,9 @@ static int setup(void **state)
 	char err[128];
 
 	(void)state;
-	gw_cfg_defaults(&c);
-	c.n_inst = 1;
-	strcpy(c.inst[0].symbol, "AAPL");
-	c.inst[0].length = 12;
-	c.inst[0].unit = 100;
+	gw_cfg_defaults(&c);	/* its instruments, with books: every part there */
+	c.book.max_orders = 1 << 10;	/* small: no value is looked at */
 	c.orders.log_size = 1 << 10;
-	c.tick_ring = 1 << 10;
-	c.gap.hold = 64;
-	c.book.max_orders = 1 << 10;
-	c.books = GW_BOOKS_ALL;
-	strcpy(c.orders.firm, "TEST");
 	return engine_init(&e, &c, err, sizeof(err)) ? -1 : 0;
 }
 
@@ -173,6 +165,25 @@ static void test_report_writes_the_table_in_its_order_and_uses_every_row(void **
 				 gw_counters[i].group, gw_counters[i].name, i);
 }
 
+/* What the monitor segment makes of a row: the gateway's and t2t-monwriter's one rule. */
+static void test_monitor_kinds_and_units(void **state)
+{
+	struct mon_counter_def d;
+
+	(void)state;
+	assert_false(gw_counter_mon_def(&gw_counters[CNT_GAPS_STALE_WHY], &d));
+	assert_true(gw_counter_mon_def(&gw_counters[CNT_GAPS_RECOVERY_NS_TOTAL], &d));
+	assert_int_equal(d.kind, MON_COUNTER);
+	assert_int_equal(d.unit, MON_UNIT_NS);
+	assert_true(gw_counter_mon_def(&gw_counters[CNT_FEED_NEXT_SEQ], &d));
+	assert_int_equal(d.kind, MON_GAUGE);
+	assert_int_equal(d.unit, MON_UNIT_NONE);
+	assert_true(gw_counter_mon_def(&gw_counters[CNT_ORD_KILL_SWITCH], &d));
+	assert_int_equal(d.kind, MON_FLAG);
+	assert_string_equal(d.group, "orders");
+	assert_string_equal(d.name, "kill_switch");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +191,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(
 			test_report_writes_the_table_in_its_order_and_uses_every_row, setup,
 			teardown),
+		cmocka_unit_test(test_monitor_kinds_and_units),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
