@@ -12,21 +12,10 @@
 #include "bpf/steer_loader.h"
 #include "bpf/steer.skel.h"
 
-const char *const steer_counter_names[STEER_NR_COUNTERS] = {
-	[STEER_SEEN] = "seen",
-	[STEER_STEERED] = "steered",
-	[STEER_PASSED] = "passed",
-	[STEER_SHORT] = "short",
-	[STEER_SPOOFED] = "spoofed",
-	[STEER_NO_META] = "no_meta",
-	[STEER_TCP] = "tcp",
-};
-
+#define STEER_NAME_(id, s) [id] = s,
+const char *const steer_counter_names[STEER_NR_COUNTERS] = { STEER_COUNTER_NAMES(STEER_NAME_) };
 const char *const steer_line_counter_names[STEER_LINE_NR] = {
-	[STEER_LINE_TAKEN] = "taken",
-	[STEER_LINE_DUP] = "dup_dropped",
-	[STEER_LINE_AHEAD] = "ahead",
-	[STEER_LINE_OTHER] = "other",
+	STEER_LINE_COUNTER_NAMES(STEER_NAME_)
 };
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,

@@ -84,6 +84,18 @@ enum steer_line_counter {
 	STEER_LINE_NR,
 };
 
+/*
+ * The counters' names, beside the enums so that the gateway's counter table
+ * (gateway/counters.h) names them at compile time; the loader's
+ * steer_counter_names[] and steer_line_counter_names[] are made from the
+ * same lists.  Macros only: nothing here for the BPF program to compile.
+ */
+#define STEER_LINE_COUNTER_NAMES(X) \
+	X(STEER_LINE_TAKEN, "taken") \
+	X(STEER_LINE_DUP, "dup_dropped") \
+	X(STEER_LINE_AHEAD, "ahead") \
+	X(STEER_LINE_OTHER, "other")
+
 enum steer_counter {
 	STEER_SEEN,		/* every packet the hook saw */
 	STEER_STEERED,		/* redirected to the AF_XDP socket */
@@ -94,5 +106,14 @@ enum steer_counter {
 	STEER_TCP,		/* order-connection segments steered */
 	STEER_NR_COUNTERS,
 };
+
+#define STEER_COUNTER_NAMES(X) \
+	X(STEER_SEEN, "seen") \
+	X(STEER_STEERED, "steered") \
+	X(STEER_PASSED, "passed") \
+	X(STEER_SHORT, "short") \
+	X(STEER_SPOOFED, "spoofed") \
+	X(STEER_NO_META, "no_meta") \
+	X(STEER_TCP, "tcp")
 
 #endif /* BPF_STEER_H */

@@ -37,6 +37,15 @@ INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_
 	tests/integration/gateway_clocks.sh tests/integration/gateway_soup.sh \
 	tests/integration/gateway_paper.sh tests/integration/gateway_hostcheck.sh
 
+# The counter table (gateway/counters.h) against what report_collect()
+# writes from it; the AF_XDP path's BPF and socket reads are stubbed in the
+# test, so no loader and no root.
+$(ASAN)/tests/unit/test_counters: $(ASAN)/tests/unit/test_counters.o $(ASAN)/gateway/report.o \
+		$(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libnet.a $(ASAN)/libbook.a \
+		$(ASAN)/libproto.a $(ASAN)/libstrategy.a $(ASAN)/liblatency.a $(ASAN)/libutil.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_counters
+
 # The XDP program run on crafted frames (BPF_PROG_TEST_RUN; root).
 $(ASAN)/tests/unit/test_steer_bpf.o: $(BUILD)/bpf/steer.skel.h
 $(ASAN)/tests/unit/test_steer_bpf: $(ASAN)/tests/unit/test_steer_bpf.o $(ASAN)/libsteer.a

@@ -8,14 +8,8 @@
 #include "gateway/engine.h"
 #include "util/clock.h"
 
-const char *const untraded_names[UNTRADED_NR] = {
-	[UNTRADED_LATE] = "late",
-	[UNTRADED_COVERED] = "covered",
-	[UNTRADED_RISK] = "risk",
-	[UNTRADED_OVERFLOW] = "overflow",
-	[UNTRADED_SESSION] = "session",
-	[UNTRADED_BOOK] = "book",
-};
+#define UNTRADED_NAME_(id, s) [id] = s,
+const char *const untraded_names[UNTRADED_NR] = { UNTRADED_NAMES(UNTRADED_NAME_) };
 
 /* The stock directory names a locate: ours, or listed but not traded. */
 static void on_symbol(void *ctx, uint16_t locate, const char symbol[8])

@@ -85,6 +85,19 @@ enum gw_untraded_why {
 	UNTRADED_NR,
 };
 
+/*
+ * Their names, beside the enum so that the counter table
+ * (gateway/counters.h) can name "untraded_late" and the others from them
+ * at compile time; untraded_names[] is made from the same list.
+ */
+#define UNTRADED_NAMES(X) \
+	X(UNTRADED_LATE, "late") \
+	X(UNTRADED_COVERED, "covered") \
+	X(UNTRADED_RISK, "risk") \
+	X(UNTRADED_OVERFLOW, "overflow") \
+	X(UNTRADED_SESSION, "session") \
+	X(UNTRADED_BOOK, "book")
+
 extern const char *const untraded_names[UNTRADED_NR];
 
 struct gw_untraded {

@@ -13,19 +13,10 @@
 static void counter_defs(struct gw_mon *m, const struct counters *t)
 {
 	m->n_defs = 0;
-	for (unsigned int i = 0; i < t->n && m->n_defs < MON_MAX_COUNTERS; i++) {
-		const struct counter *c = &t->c[i];
-		struct mon_counter_def *d;
-
-		if (c->kind == V_STR)
-			continue;	/* text (why the session went stale): the summary's */
-		d = &m->defs[m->n_defs++];
-		d->group = c->group;
-		d->name = c->name;
-		d->kind = c->kind == V_BOOL ? MON_FLAG : c->kind == V_GAUGE ? MON_GAUGE
-								     : MON_COUNTER;
-		d->unit = strstr(c->name, "_ns") ? MON_UNIT_NS : MON_UNIT_NONE;
-	}
+	/* Text (why the session went stale) is the summary's: no row here. */
+	for (unsigned int i = 0; i < t->n && m->n_defs < MON_MAX_COUNTERS; i++)
+		if (gw_counter_mon_def(&gw_counters[t->c[i].id], &m->defs[m->n_defs]))
+			m->n_defs++;
 	/* Orders that left the log before the monitor took them. */
 	if (m->n_defs < MON_MAX_COUNTERS)
 		m->defs[m->n_defs++] = (struct mon_counter_def){ "monitor", "orders_skipped",

@@ -76,53 +76,80 @@ void report_status(FILE *out, const struct gw_report *r, double dt_s,
 	*prev_ticks = ticks;
 }
 
-static void put(struct counters *t, const char *group, const char *name,
-		enum val_kind kind, uint64_t v, const char *str)
+/*
+ * The loops below name entry i of a list after row FIRST + i: the table
+ * holds each list whole and in its enum's order.
+ */
+#define UNTRADED_AT_(id, s) _Static_assert(CNT_ORD_##id == CNT_ORD_UNTRADED_LATE + id, s);
+UNTRADED_NAMES(UNTRADED_AT_)
+_Static_assert(CNT_ORD_ON_REPLY == CNT_ORD_UNTRADED_LATE + UNTRADED_NR, "untraded reasons");
+_Static_assert(CNT_SESS_LOST_RESET == CNT_SESS_LOST_REFUSED + OC_LOST_RESET &&
+	       CNT_SESS_LOST_FIN == CNT_SESS_LOST_REFUSED + OC_LOST_FIN &&
+	       CNT_SESS_LOST_SILENCE == CNT_SESS_LOST_REFUSED + OC_LOST_SILENCE &&
+	       CNT_SESS_LOST_RETRANS == CNT_SESS_LOST_REFUSED + OC_LOST_RETRANS &&
+	       CNT_SESS_LOST_BROKEN == CNT_SESS_LOST_REFUSED + OC_LOST_BROKEN &&
+	       CNT_SESS_REPLIES == CNT_SESS_LOST_REFUSED + OC_LOST_NR, "enum oc_lost");
+#define RISK_AT_(id, s) _Static_assert(CNT_##id == CNT_RISK_KILLED + id - RISK_KILLED, s);
+RISK_REASON_NAMES(RISK_AT_)
+_Static_assert(CNT_XDP_STEER_SEEN == CNT_RISK_KILLED + RISK_NR - (RISK_OK + 1), "refusals");
+#define STEER_AT_(id, s) _Static_assert(CNT_XDP_##id == CNT_XDP_STEER_SEEN + id, s);
+STEER_COUNTER_NAMES(STEER_AT_)
+_Static_assert(CNT_XDP_BAD_FRAMES == CNT_XDP_STEER_SEEN + STEER_NR_COUNTERS, "steer counters");
+#define LINE_AT_(id, s) _Static_assert(CNT_A_##id == CNT_A_STEER_LINE_TAKEN + id && \
+				       CNT_B_##id == CNT_B_STEER_LINE_TAKEN + id, s);
+STEER_LINE_COUNTER_NAMES(LINE_AT_)
+_Static_assert(CNT_B_STEER_LINE_TAKEN == CNT_A_STEER_LINE_TAKEN + STEER_LINE_NR &&
+	       CNT_NR == CNT_A_STEER_LINE_TAKEN + STEER_LINES * STEER_LINE_NR, "lines");
+
+/* Row @id of the one table (gateway/counters.h): its group, name and kind. */
+static void put(struct counters *t, enum gw_counter_id id, uint64_t v, const char *str)
 {
+	const struct gw_counter_def *d = &gw_counters[id];
+
 	if (t->n < COUNTERS_MAX)
-		t->c[t->n++] = (struct counter){ group, name, kind, v, str };
+		t->c[t->n++] = (struct counter){ d->group, d->name, d->kind, v, str, id };
 }
 
-#define NUM(g, n, v) put(t, g, n, V_NUM, (v), NULL)
-#define GAUGE(g, n, v) put(t, g, n, V_GAUGE, (v), NULL)
-#define BOOL(g, n, v) put(t, g, n, V_BOOL, !!(v), NULL)
-#define STR(g, n, s) put(t, g, n, V_STR, 0, (s))
+/* A number (a count or a gauge, as its row says), a flag, a text. */
+#define NUM(id, v) put(t, id, (v), NULL)
+#define BOOL(id, v) put(t, id, !!(v), NULL)
+#define STR(id, s) put(t, id, 0, (s))
 
 static void feed_counters(struct counters *t, const struct gw_engine *e)
 {
 	const struct feed_counters *c = &e->dec.cnt;
 	const struct gw_stats *s = &e->st;
 
-	NUM("feed", "packets", c->packets);
-	NUM("feed", "messages", c->msgs);
-	NUM("feed", "ticks", s->ticks);
-	NUM("feed", "ticks_ours", s->ticks_ours);
-	NUM("feed", "unknown_locate", s->unknown_locate);
-	NUM("feed", "bad_price", s->bad_price);
-	NUM("feed", "stock_directory", c->stock_directory);
-	NUM("feed", "system_events", c->system_events);
-	NUM("feed", "heartbeats", c->heartbeats);
-	NUM("feed", "stale_heartbeats", c->stale_heartbeats);
-	BOOL("feed", "end_of_session", e->dec.ended);
-	NUM("feed", "end_repeats", c->end_repeats);
-	NUM("feed", "stale_end", c->stale_end);
-	NUM("feed", "after_end", c->after_end);
-	NUM("feed", "duplicates", c->duplicates);
-	NUM("feed", "dup_msgs", c->dup_msgs);
-	NUM("feed", "overlaps", c->overlaps);
-	NUM("feed", "other_session", c->other_session);
-	NUM("feed", "session_changes", c->session_changes);
-	NUM("feed", "spoofed", s->spoofed);
-	GAUGE("feed", "next_seq", e->dec.next_seq);
-	NUM("feed", "malformed", malformed(c));
-	NUM("feed", "short_packet", c->short_packet);
-	NUM("feed", "block_overrun", c->block_overrun);
-	NUM("feed", "count_too_high", c->count_too_high);
-	NUM("feed", "count_too_low", c->count_too_low);
-	NUM("feed", "zero_length_block", c->zero_length_block);
-	NUM("feed", "bad_length", c->bad_length);
-	NUM("feed", "unknown_type", c->unknown_type);
-	NUM("feed", "lost_msgs", c->lost_msgs);
+	NUM(CNT_FEED_PACKETS, c->packets);
+	NUM(CNT_FEED_MESSAGES, c->msgs);
+	NUM(CNT_FEED_TICKS, s->ticks);
+	NUM(CNT_FEED_TICKS_OURS, s->ticks_ours);
+	NUM(CNT_FEED_UNKNOWN_LOCATE, s->unknown_locate);
+	NUM(CNT_FEED_BAD_PRICE, s->bad_price);
+	NUM(CNT_FEED_STOCK_DIRECTORY, c->stock_directory);
+	NUM(CNT_FEED_SYSTEM_EVENTS, c->system_events);
+	NUM(CNT_FEED_HEARTBEATS, c->heartbeats);
+	NUM(CNT_FEED_STALE_HEARTBEATS, c->stale_heartbeats);
+	BOOL(CNT_FEED_END_OF_SESSION, e->dec.ended);
+	NUM(CNT_FEED_END_REPEATS, c->end_repeats);
+	NUM(CNT_FEED_STALE_END, c->stale_end);
+	NUM(CNT_FEED_AFTER_END, c->after_end);
+	NUM(CNT_FEED_DUPLICATES, c->duplicates);
+	NUM(CNT_FEED_DUP_MSGS, c->dup_msgs);
+	NUM(CNT_FEED_OVERLAPS, c->overlaps);
+	NUM(CNT_FEED_OTHER_SESSION, c->other_session);
+	NUM(CNT_FEED_SESSION_CHANGES, c->session_changes);
+	NUM(CNT_FEED_SPOOFED, s->spoofed);
+	NUM(CNT_FEED_NEXT_SEQ, e->dec.next_seq);
+	NUM(CNT_FEED_MALFORMED, malformed(c));
+	NUM(CNT_FEED_SHORT_PACKET, c->short_packet);
+	NUM(CNT_FEED_BLOCK_OVERRUN, c->block_overrun);
+	NUM(CNT_FEED_COUNT_TOO_HIGH, c->count_too_high);
+	NUM(CNT_FEED_COUNT_TOO_LOW, c->count_too_low);
+	NUM(CNT_FEED_ZERO_LENGTH_BLOCK, c->zero_length_block);
+	NUM(CNT_FEED_BAD_LENGTH, c->bad_length);
+	NUM(CNT_FEED_UNKNOWN_TYPE, c->unknown_type);
+	NUM(CNT_FEED_LOST_MSGS, c->lost_msgs);
 }
 
 static void book_counters(struct counters *t, const struct gw_engine *e, bool final)
@@ -131,15 +158,15 @@ static void book_counters(struct counters *t, const struct gw_engine *e, bool fi
 
 	if (!b)
 		return;
-	GAUGE("book", "live_orders", b->live);
-	GAUGE("book", "peak_orders", b->peak);
-	NUM("book", "prints", b->cnt.prints);
-	NUM("book", "dup_ref", b->cnt.dup_ref);
-	NUM("book", "unknown_ref", b->cnt.unknown_ref);
-	NUM("book", "overfill", b->cnt.overfill);
-	NUM("book", "book_full", b->cnt.book_full);
-	NUM("book", "bad_side", b->cnt.bad_side);
-	NUM("book", "zero_shares", b->cnt.zero_shares);
+	NUM(CNT_BOOK_LIVE_ORDERS, b->live);
+	NUM(CNT_BOOK_PEAK_ORDERS, b->peak);
+	NUM(CNT_BOOK_PRINTS, b->cnt.prints);
+	NUM(CNT_BOOK_DUP_REF, b->cnt.dup_ref);
+	NUM(CNT_BOOK_UNKNOWN_REF, b->cnt.unknown_ref);
+	NUM(CNT_BOOK_OVERFILL, b->cnt.overfill);
+	NUM(CNT_BOOK_BOOK_FULL, b->cnt.book_full);
+	NUM(CNT_BOOK_BAD_SIDE, b->cnt.bad_side);
+	NUM(CNT_BOOK_ZERO_SHARES, b->cnt.zero_shares);
 	/*
 	 * Only once the hot loop has stopped: the digest walks every level,
 	 * which the loop is changing while it runs.  Text: a 64-bit digest
@@ -147,7 +174,7 @@ static void book_counters(struct counters *t, const struct gw_engine *e, bool fi
 	 */
 	if (final) {
 		snprintf(t->digest, sizeof(t->digest), "%016" PRIx64, book_digest(b));
-		STR("book", "digest", t->digest);
+		STR(CNT_BOOK_DIGEST, t->digest);
 	}
 }
 
@@ -155,64 +182,60 @@ static void gap_counters(struct counters *t, const struct gw_engine *e)
 {
 	const struct gap_stats *g = &e->gap.st;
 
-	NUM("gaps", "opened", g->episodes);
-	NUM("gaps", "filled", g->recovered);
-	NUM("gaps", "held", g->held_pkts);
-	NUM("gaps", "hold_dropped", g->hold_dropped);
-	NUM("gaps", "requests", g->requests);
-	NUM("gaps", "retries", g->retries);
-	NUM("gaps", "retrans_pkts", g->retrans_pkts);
-	GAUGE("gaps", "recovery_ns_max", g->recovery_ns_max);
-	NUM("gaps", "recovery_ns_total", g->recovery_ns_total);
-	NUM("gaps", "catchup_msgs", g->catchup_msgs);
-	NUM("gaps", "catchup_ns", g->catchup_ns);
-	NUM("gaps", "timeouts", g->timeouts);
-	NUM("gaps", "too_far", g->too_far);
-	NUM("gaps", "given_up", g->given_up);
-	NUM("gaps", "given_up_msgs", g->given_up_msgs);
-	GAUGE("gaps", "books_unsafe_from", e->unsafe_from);
-	NUM("gaps", "ticks_stale", e->st.ticks_stale);
-	BOOL("gaps", "recovering", gap_open(&e->gap));
-	BOOL("gaps", "stale", e->gap.stale);
-	STR("gaps", "stale_why", e->gap.why ? e->gap.why : "");
+	NUM(CNT_GAPS_OPENED, g->episodes);
+	NUM(CNT_GAPS_FILLED, g->recovered);
+	NUM(CNT_GAPS_HELD, g->held_pkts);
+	NUM(CNT_GAPS_HOLD_DROPPED, g->hold_dropped);
+	NUM(CNT_GAPS_REQUESTS, g->requests);
+	NUM(CNT_GAPS_RETRIES, g->retries);
+	NUM(CNT_GAPS_RETRANS_PKTS, g->retrans_pkts);
+	NUM(CNT_GAPS_RECOVERY_NS_MAX, g->recovery_ns_max);
+	NUM(CNT_GAPS_RECOVERY_NS_TOTAL, g->recovery_ns_total);
+	NUM(CNT_GAPS_CATCHUP_MSGS, g->catchup_msgs);
+	NUM(CNT_GAPS_CATCHUP_NS, g->catchup_ns);
+	NUM(CNT_GAPS_TIMEOUTS, g->timeouts);
+	NUM(CNT_GAPS_TOO_FAR, g->too_far);
+	NUM(CNT_GAPS_GIVEN_UP, g->given_up);
+	NUM(CNT_GAPS_GIVEN_UP_MSGS, g->given_up_msgs);
+	NUM(CNT_GAPS_BOOKS_UNSAFE_FROM, e->unsafe_from);
+	NUM(CNT_GAPS_TICKS_STALE, e->st.ticks_stale);
+	BOOL(CNT_GAPS_RECOVERING, gap_open(&e->gap));
+	BOOL(CNT_GAPS_STALE, e->gap.stale);
+	STR(CNT_GAPS_STALE_WHY, e->gap.why ? e->gap.why : "");
 }
 
 static void order_counters(struct counters *t, const struct gw_engine *e)
 {
 	const struct orders_stats *o = &e->ord.st;
 
-	NUM("orders", "sent", o->orders);
-	NUM("orders", "failed", o->failed);
-	NUM("orders", "accepted", o->accepted);
-	NUM("orders", "filled", o->fills);
-	NUM("orders", "canceled", o->cancels);
-	NUM("orders", "rejected", o->rejects);
-	GAUGE("orders", "open", e->ord.open);
-	NUM("orders", "restores", e->st.restores);
-	NUM("orders", "catchup", e->st.catchup_orders);
-	NUM("orders", "untraded", e->st.untraded);
+	NUM(CNT_ORD_SENT, o->orders);
+	NUM(CNT_ORD_FAILED, o->failed);
+	NUM(CNT_ORD_ACCEPTED, o->accepted);
+	NUM(CNT_ORD_FILLED, o->fills);
+	NUM(CNT_ORD_CANCELED, o->cancels);
+	NUM(CNT_ORD_REJECTED, o->rejects);
+	NUM(CNT_ORD_OPEN, e->ord.open);
+	NUM(CNT_ORD_RESTORES, e->st.restores);
+	NUM(CNT_ORD_CATCHUP, e->st.catchup_orders);
+	NUM(CNT_ORD_UNTRADED, e->st.untraded);
 	/* The logs are rings the size of --order-log: what fell out is gone. */
-	NUM("orders", "log_overwritten", e->ord.next > e->ord.mask + 1 ?
+	NUM(CNT_ORD_LOG_OVERWRITTEN, e->ord.next > e->ord.mask + 1 ?
 					 e->ord.next - (e->ord.mask + 1) : 0);
-	NUM("orders", "untraded_overwritten", e->st.untraded > e->ord.mask + 1 ?
+	NUM(CNT_ORD_UNTRADED_OVERWRITTEN, e->st.untraded > e->ord.mask + 1 ?
 					      e->st.untraded - (e->ord.mask + 1) : 0);
-	for (int i = 0; i < UNTRADED_NR; i++) {
-		static char names[UNTRADED_NR][32];
-
-		snprintf(names[i], sizeof(names[i]), "untraded_%s", untraded_names[i]);
-		NUM("orders", names[i], e->st.untraded_by[i]);
-	}
-	NUM("orders", "on_reply", e->st.on_reply);
-	NUM("orders", "timed_out", o->timeouts);
-	NUM("orders", "replies", o->replies);
-	NUM("orders", "bad_replies", o->bad_replies);
-	NUM("orders", "unknown_token", o->unknown_token);
-	NUM("orders", "late_replies", o->late_replies);
-	NUM("orders", "dup_replies", o->dup_replies);
-	NUM("orders", "overfills", o->overfills);
-	NUM("orders", "in_doubt", o->in_doubt);
-	NUM("orders", "resent", o->resent);
-	BOOL("orders", "kill_switch", e->risk.killed);
+	for (int i = 0; i < UNTRADED_NR; i++)
+		NUM(CNT_ORD_UNTRADED_LATE + i, e->st.untraded_by[i]);
+	NUM(CNT_ORD_ON_REPLY, e->st.on_reply);
+	NUM(CNT_ORD_TIMED_OUT, o->timeouts);
+	NUM(CNT_ORD_REPLIES, o->replies);
+	NUM(CNT_ORD_BAD_REPLIES, o->bad_replies);
+	NUM(CNT_ORD_UNKNOWN_TOKEN, o->unknown_token);
+	NUM(CNT_ORD_LATE_REPLIES, o->late_replies);
+	NUM(CNT_ORD_DUP_REPLIES, o->dup_replies);
+	NUM(CNT_ORD_OVERFILLS, o->overfills);
+	NUM(CNT_ORD_IN_DOUBT, o->in_doubt);
+	NUM(CNT_ORD_RESENT, o->resent);
+	BOOL(CNT_ORD_KILL_SWITCH, e->risk.killed);
 }
 
 /* A paper run's orders: decided from the feed, filled from the book. */
@@ -222,15 +245,15 @@ static void paper_counters(struct counters *t, const struct gw_engine *e)
 
 	if (!e->paper.cfg.on)
 		return;
-	GAUGE("paper", "latency_ns", e->paper.cfg.latency_ns);
-	NUM("paper", "orders", p->orders);
-	NUM("paper", "filled", p->filled);
-	NUM("paper", "partial", p->partial);
-	NUM("paper", "canceled", p->canceled);
-	NUM("paper", "executions", p->executions);
-	NUM("paper", "shares", p->shares);
-	NUM("paper", "at_end", p->at_end);
-	GAUGE("paper", "waiting", e->paper.tail - e->paper.head);
+	NUM(CNT_PAPER_LATENCY_NS, e->paper.cfg.latency_ns);
+	NUM(CNT_PAPER_ORDERS, p->orders);
+	NUM(CNT_PAPER_FILLED, p->filled);
+	NUM(CNT_PAPER_PARTIAL, p->partial);
+	NUM(CNT_PAPER_CANCELED, p->canceled);
+	NUM(CNT_PAPER_EXECUTIONS, p->executions);
+	NUM(CNT_PAPER_SHARES, p->shares);
+	NUM(CNT_PAPER_AT_END, p->at_end);
+	NUM(CNT_PAPER_WAITING, e->paper.tail - e->paper.head);
 }
 
 static const struct order_conn *session_of(const struct gw_report *r)
@@ -243,36 +266,32 @@ static const struct order_conn *session_of(const struct gw_report *r)
 /* The order session: its connections, logins and what it recovered. */
 static void session_counters(struct counters *t, const struct gw_report *r)
 {
-	static const char *const lost_names[OC_LOST_NR] = {
-		"lost_refused", "lost_reset", "lost_fin", "lost_silence", "lost_retrans",
-		"lost_broken",
-	};
 	const struct order_conn *oc = session_of(r);
 	const struct soup_client_stats *s;
 
 	if (!oc)
 		return;
 	s = &oc->soup.st;
-	STR("order_session", "state", oc_state_names[oc->state]);
-	STR("order_session", "stack", oc->cfg.stack == OC_STACK_OWN ? "own" : "kernel");
-	NUM("order_session", "connections", oc->st.attempts);
-	NUM("order_session", "connected", oc->st.connected);
-	NUM("order_session", "logins", s->logins);
-	NUM("order_session", "accepted", s->accepted);
-	NUM("order_session", "rejects", s->rejected);
+	STR(CNT_SESS_STATE, oc_state_names[oc->state]);
+	STR(CNT_SESS_STACK, oc->cfg.stack == OC_STACK_OWN ? "own" : "kernel");
+	NUM(CNT_SESS_CONNECTIONS, oc->st.attempts);
+	NUM(CNT_SESS_CONNECTED, oc->st.connected);
+	NUM(CNT_SESS_LOGINS, s->logins);
+	NUM(CNT_SESS_ACCEPTED, s->accepted);
+	NUM(CNT_SESS_REJECTS, s->rejected);
 	for (int i = 0; i < OC_LOST_NR; i++)
-		NUM("order_session", lost_names[i], oc->st.lost[i]);
-	NUM("order_session", "replies", s->seq_msgs);
-	NUM("order_session", "replayed", r->e->ord.st.replayed);
-	NUM("order_session", "dup_msgs", s->dup_msgs);
-	NUM("order_session", "skipped", s->skipped);
-	GAUGE("order_session", "next_seq", oc->soup.next_seq);
-	NUM("order_session", "heartbeats_in", s->hb_in);
-	NUM("order_session", "heartbeats_out", s->hb_out);
-	NUM("order_session", "bad_packets", s->bad + s->unknown + s->broken);
-	NUM("order_session", "ended", s->ends);
-	NUM("order_session", "send_fail", oc->st.send_fail);
-	NUM("order_session", "send_errors", oc->st.send_errors);
+		NUM(CNT_SESS_LOST_REFUSED + i, oc->st.lost[i]);
+	NUM(CNT_SESS_REPLIES, s->seq_msgs);
+	NUM(CNT_SESS_REPLAYED, r->e->ord.st.replayed);
+	NUM(CNT_SESS_DUP_MSGS, s->dup_msgs);
+	NUM(CNT_SESS_SKIPPED, s->skipped);
+	NUM(CNT_SESS_NEXT_SEQ, oc->soup.next_seq);
+	NUM(CNT_SESS_HEARTBEATS_IN, s->hb_in);
+	NUM(CNT_SESS_HEARTBEATS_OUT, s->hb_out);
+	NUM(CNT_SESS_BAD_PACKETS, s->bad + s->unknown + s->broken);
+	NUM(CNT_SESS_ENDED, s->ends);
+	NUM(CNT_SESS_SEND_FAIL, oc->st.send_fail);
+	NUM(CNT_SESS_SEND_ERRORS, oc->st.send_errors);
 }
 
 /* The own TCP's segments: what the network did to the session. */
@@ -284,40 +303,36 @@ static void tcp_counters(struct counters *t, const struct gw_report *r)
 	if (!oc || !oc->tcp)
 		return;
 	s = &oc->tcp->st;
-	STR("tcp", "state", tcp_state_names[oc->tcp->state]);
-	NUM("tcp", "segs_in", s->seg_in);
-	NUM("tcp", "segs_out", s->seg_out);
-	NUM("tcp", "bytes_in", s->bytes_in);
-	NUM("tcp", "bytes_out", s->bytes_out);
-	NUM("tcp", "retransmissions", s->retrans_segs);
-	NUM("tcp", "rto_expiries", s->rto_expiries);
-	NUM("tcp", "fast_retransmits", s->fast_retrans);
-	NUM("tcp", "tail_loss_probes", s->tlp_probes);
-	NUM("tcp", "spurious_probes", s->tlp_spurious);
-	NUM("tcp", "sack_acks", s->sack_acks);
-	NUM("tcp", "dup_acks", s->dup_acks);
-	NUM("tcp", "ooo_held", s->ooo_held);
-	NUM("tcp", "ooo_dropped", s->ooo_dropped);
-	NUM("tcp", "dup_segs", s->dup_segs);
-	NUM("tcp", "window_stalls", s->window_stalls);
-	NUM("tcp", "zero_window_probes", s->zwin_probes);
-	NUM("tcp", "acks_out", s->acks_out);
-	NUM("tcp", "challenge_acks", s->challenge_acks);
-	NUM("tcp", "resets_in", s->resets_in);
-	NUM("tcp", "resets_out", s->resets_out);
-	NUM("tcp", "bad_acks", s->bad_ack);
-	NUM("tcp", "no_frame", s->no_frame);
-	GAUGE("tcp", "srtt_ns", oc->tcp->srtt);
-	GAUGE("tcp", "rto_ns", oc->tcp->rto);
+	STR(CNT_TCP_STATE, tcp_state_names[oc->tcp->state]);
+	NUM(CNT_TCP_SEGS_IN, s->seg_in);
+	NUM(CNT_TCP_SEGS_OUT, s->seg_out);
+	NUM(CNT_TCP_BYTES_IN, s->bytes_in);
+	NUM(CNT_TCP_BYTES_OUT, s->bytes_out);
+	NUM(CNT_TCP_RETRANSMISSIONS, s->retrans_segs);
+	NUM(CNT_TCP_RTO_EXPIRIES, s->rto_expiries);
+	NUM(CNT_TCP_FAST_RETRANSMITS, s->fast_retrans);
+	NUM(CNT_TCP_TAIL_LOSS_PROBES, s->tlp_probes);
+	NUM(CNT_TCP_SPURIOUS_PROBES, s->tlp_spurious);
+	NUM(CNT_TCP_SACK_ACKS, s->sack_acks);
+	NUM(CNT_TCP_DUP_ACKS, s->dup_acks);
+	NUM(CNT_TCP_OOO_HELD, s->ooo_held);
+	NUM(CNT_TCP_OOO_DROPPED, s->ooo_dropped);
+	NUM(CNT_TCP_DUP_SEGS, s->dup_segs);
+	NUM(CNT_TCP_WINDOW_STALLS, s->window_stalls);
+	NUM(CNT_TCP_ZERO_WINDOW_PROBES, s->zwin_probes);
+	NUM(CNT_TCP_ACKS_OUT, s->acks_out);
+	NUM(CNT_TCP_CHALLENGE_ACKS, s->challenge_acks);
+	NUM(CNT_TCP_RESETS_IN, s->resets_in);
+	NUM(CNT_TCP_RESETS_OUT, s->resets_out);
+	NUM(CNT_TCP_BAD_ACKS, s->bad_ack);
+	NUM(CNT_TCP_NO_FRAME, s->no_frame);
+	NUM(CNT_TCP_SRTT_NS, oc->tcp->srtt);
+	NUM(CNT_TCP_RTO_NS, oc->tcp->rto);
 }
 
 /* Two feed lines: what the A/B rule did with each line's packets. */
 static void line_counters(struct counters *t, const struct gw_report *r)
 {
-	static const char *const names[STEER_LINES][STEER_LINE_NR] = {
-		{ "a_taken", "a_dup_dropped", "a_ahead", "a_other" },
-		{ "b_taken", "b_dup_dropped", "b_ahead", "b_other" },
-	};
 	uint64_t c[STEER_LINES][STEER_LINE_NR] = { { 0 } };
 
 	if (r->x && r->x->line_b)
@@ -328,7 +343,7 @@ static void line_counters(struct counters *t, const struct gw_report *r)
 		return;
 	for (int l = 0; l < STEER_LINES; l++)
 		for (int k = 0; k < STEER_LINE_NR; k++)
-			NUM("lines", names[l][k], c[l][k]);
+			NUM(CNT_A_STEER_LINE_TAKEN + l * STEER_LINE_NR + k, c[l][k]);
 }
 
 static void path_counters(struct counters *t, const struct gw_report *r)
@@ -336,7 +351,7 @@ static void path_counters(struct counters *t, const struct gw_report *r)
 	const struct gw_stats *s = &r->e->st;
 
 	for (int i = RISK_OK + 1; i < RISK_NR; i++)
-		NUM("risk", risk_reason_names[i], r->e->risk.refused[i]);
+		NUM(CNT_RISK_KILLED + i - (RISK_OK + 1), r->e->risk.refused[i]);
 	if (r->x) {
 		uint64_t cnt[STEER_NR_COUNTERS] = { 0 };
 		struct xdp_statistics st = { 0 };
@@ -344,23 +359,23 @@ static void path_counters(struct counters *t, const struct gw_report *r)
 		xdp_steer_counters(&r->x->steer, cnt);
 		xsk_port_kernel_stats(&r->x->port, &st);
 		for (int i = 0; i < STEER_NR_COUNTERS; i++)
-			NUM("xdp", steer_counter_names[i], cnt[i]);
-		NUM("xdp", "bad_frames", s->bad_frames);
-		NUM("xdp", "bad_checksum", s->bad_checksum);
-		NUM("xdp", "other_packets", s->other_packets);
-		NUM("xdp", "rx_dropped", st.rx_dropped);
-		NUM("xdp", "rx_invalid", st.rx_invalid_descs);
-		NUM("xdp", "rx_ring_full", st.rx_ring_full);
-		NUM("xdp", "rx_fill_ring_empty", st.rx_fill_ring_empty_descs);
-		NUM("xdp", "tx_invalid", st.tx_invalid_descs);
-		NUM("xdp", "tx_ring_empty", st.tx_ring_empty_descs);
-		NUM("xdp", "tx_pool_empty", r->x->port.tx_pool_empty);
-		NUM("xdp", "tx_ring_full", r->x->port.tx_ring_full);
-		NUM("xdp", "kicks", r->x->kicks);
-		NUM("xdp", "kick_errors", r->x->port.kick_errors);
+			NUM(CNT_XDP_STEER_SEEN + i, cnt[i]);
+		NUM(CNT_XDP_BAD_FRAMES, s->bad_frames);
+		NUM(CNT_XDP_BAD_CHECKSUM, s->bad_checksum);
+		NUM(CNT_XDP_OTHER_PACKETS, s->other_packets);
+		NUM(CNT_XDP_RX_DROPPED, st.rx_dropped);
+		NUM(CNT_XDP_RX_INVALID, st.rx_invalid_descs);
+		NUM(CNT_XDP_RX_RING_FULL, st.rx_ring_full);
+		NUM(CNT_XDP_RX_FILL_RING_EMPTY, st.rx_fill_ring_empty_descs);
+		NUM(CNT_XDP_TX_INVALID, st.tx_invalid_descs);
+		NUM(CNT_XDP_TX_RING_EMPTY, st.tx_ring_empty_descs);
+		NUM(CNT_XDP_TX_POOL_EMPTY, r->x->port.tx_pool_empty);
+		NUM(CNT_XDP_TX_RING_FULL, r->x->port.tx_ring_full);
+		NUM(CNT_XDP_KICKS, r->x->kicks);
+		NUM(CNT_XDP_KICK_ERRORS, r->x->port.kick_errors);
 	} else if (r->u) {
-		NUM("udp", "send_errors", r->u->send_errors);
-		NUM("udp", "no_kernel_stamp", r->u->no_kernel_stamp);
+		NUM(CNT_UDP_SEND_ERRORS, r->u->send_errors);
+		NUM(CNT_UDP_NO_KERNEL_STAMP, r->u->no_kernel_stamp);
 	}
 }
 

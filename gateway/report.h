@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "gateway/counters.h"
 #include "gateway/engine.h"
 #include "gateway/opts.h"
 #include "gateway/path.h"
@@ -26,23 +27,19 @@ struct gw_report {
 /*
  * Every counter of the run, in one table: the summary, the JSON and the
  * monitor segment are all written from it, group by group, in this order.
+ * Its rows are those of gateway/counters.h, each at most once, in that
+ * table's order.
  */
-enum val_kind {
-	V_NUM,		/* a count that only grows */
-	V_GAUGE,	/* a level: goes up and down */
-	V_BOOL,
-	V_STR,
-};
-
 struct counter {
 	const char *group;
 	const char *name;
 	enum val_kind kind;
 	uint64_t v;
 	const char *str;
+	enum gw_counter_id id;	/* its row in gw_counters[] */
 };
 
-#define COUNTERS_MAX 224
+#define COUNTERS_MAX CNT_NR
 
 struct counters {
 	struct counter c[COUNTERS_MAX];

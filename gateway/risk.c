@@ -3,15 +3,8 @@
 
 #include "gateway/risk.h"
 
-const char *const risk_reason_names[RISK_NR] = {
-	[RISK_KILLED] = "kill_switch",
-	[RISK_MAX_POS] = "max_position",
-	[RISK_MAX_ORDER] = "max_order_size",
-	[RISK_RATE] = "max_rate",
-	[RISK_COLLAR] = "price_collar",
-	[RISK_PRICE_RANGE] = "price_range",
-	[RISK_MAX_OPEN] = "max_open_orders",
-};
+#define RISK_REASON_NAME_(id, s) [id] = s,
+const char *const risk_reason_names[RISK_NR] = { RISK_REASON_NAMES(RISK_REASON_NAME_) };
 
 void risk_init(struct risk *r, const struct risk_cfg *cfg)
 {

@@ -39,7 +39,20 @@ enum risk_reason {
 	RISK_NR,
 };
 
-/* The refusals' names (RISK_OK has none). */
+/*
+ * The refusals' names (RISK_OK has none), listed here so that the counter
+ * table (gateway/counters.h) names the "risk" group from them at compile
+ * time; risk_reason_names[] is made from the same list.
+ */
+#define RISK_REASON_NAMES(X) \
+	X(RISK_KILLED, "kill_switch") \
+	X(RISK_MAX_POS, "max_position") \
+	X(RISK_MAX_ORDER, "max_order_size") \
+	X(RISK_RATE, "max_rate") \
+	X(RISK_COLLAR, "price_collar") \
+	X(RISK_PRICE_RANGE, "price_range") \
+	X(RISK_MAX_OPEN, "max_open_orders")
+
 extern const char *const risk_reason_names[RISK_NR];
 
 struct risk {

@@ -15,116 +15,37 @@
 #include <string.h>
 #include <time.h>
 
+#include "gateway/counters.h"
 #include "monitor/writer.h"
 #include "util/clock.h"
 #include "util/opt.h"
 
-/* The gateway's counters (gateway/report.c, AF_XDP path), in its order. */
-#define C_(id, g, n, k, u) id,
-#define COUNTERS(X) \
-	X(FEED_PACKETS, "feed", "packets", MON_COUNTER, 0) \
-	X(FEED_MESSAGES, "feed", "messages", MON_COUNTER, 0) \
-	X(FEED_TICKS, "feed", "ticks", MON_COUNTER, 0) \
-	X(FEED_TICKS_OURS, "feed", "ticks_ours", MON_COUNTER, 0) \
-	X(FEED_UNKNOWN_LOCATE, "feed", "unknown_locate", MON_COUNTER, 0) \
-	X(FEED_BAD_PRICE, "feed", "bad_price", MON_COUNTER, 0) \
-	X(FEED_STOCK_DIRECTORY, "feed", "stock_directory", MON_COUNTER, 0) \
-	X(FEED_SYSTEM_EVENTS, "feed", "system_events", MON_COUNTER, 0) \
-	X(FEED_HEARTBEATS, "feed", "heartbeats", MON_COUNTER, 0) \
-	X(FEED_STALE_HEARTBEATS, "feed", "stale_heartbeats", MON_COUNTER, 0) \
-	X(FEED_END_OF_SESSION, "feed", "end_of_session", MON_FLAG, 0) \
-	X(FEED_END_REPEATS, "feed", "end_repeats", MON_COUNTER, 0) \
-	X(FEED_STALE_END, "feed", "stale_end", MON_COUNTER, 0) \
-	X(FEED_AFTER_END, "feed", "after_end", MON_COUNTER, 0) \
-	X(FEED_DUPLICATES, "feed", "duplicates", MON_COUNTER, 0) \
-	X(FEED_DUP_MSGS, "feed", "dup_msgs", MON_COUNTER, 0) \
-	X(FEED_OVERLAPS, "feed", "overlaps", MON_COUNTER, 0) \
-	X(FEED_OTHER_SESSION, "feed", "other_session", MON_COUNTER, 0) \
-	X(FEED_SESSION_CHANGES, "feed", "session_changes", MON_COUNTER, 0) \
-	X(FEED_SPOOFED, "feed", "spoofed", MON_COUNTER, 0) \
-	X(FEED_NEXT_SEQ, "feed", "next_seq", MON_GAUGE, 0) \
-	X(FEED_MALFORMED, "feed", "malformed", MON_COUNTER, 0) \
-	X(FEED_SHORT_PACKET, "feed", "short_packet", MON_COUNTER, 0) \
-	X(FEED_BLOCK_OVERRUN, "feed", "block_overrun", MON_COUNTER, 0) \
-	X(FEED_COUNT_TOO_HIGH, "feed", "count_too_high", MON_COUNTER, 0) \
-	X(FEED_COUNT_TOO_LOW, "feed", "count_too_low", MON_COUNTER, 0) \
-	X(FEED_ZERO_LENGTH_BLOCK, "feed", "zero_length_block", MON_COUNTER, 0) \
-	X(FEED_BAD_LENGTH, "feed", "bad_length", MON_COUNTER, 0) \
-	X(FEED_UNKNOWN_TYPE, "feed", "unknown_type", MON_COUNTER, 0) \
-	X(FEED_LOST_MSGS, "feed", "lost_msgs", MON_COUNTER, 0) \
-	X(GAPS_OPENED, "gaps", "opened", MON_COUNTER, 0) \
-	X(GAPS_FILLED, "gaps", "filled", MON_COUNTER, 0) \
-	X(GAPS_HELD, "gaps", "held", MON_COUNTER, 0) \
-	X(GAPS_HOLD_DROPPED, "gaps", "hold_dropped", MON_COUNTER, 0) \
-	X(GAPS_REQUESTS, "gaps", "requests", MON_COUNTER, 0) \
-	X(GAPS_RETRIES, "gaps", "retries", MON_COUNTER, 0) \
-	X(GAPS_RETRANS_PKTS, "gaps", "retrans_pkts", MON_COUNTER, 0) \
-	X(GAPS_RECOVERY_NS_MAX, "gaps", "recovery_ns_max", MON_GAUGE, MON_UNIT_NS) \
-	X(GAPS_RECOVERY_NS_TOTAL, "gaps", "recovery_ns_total", MON_COUNTER, MON_UNIT_NS) \
-	X(GAPS_TIMEOUTS, "gaps", "timeouts", MON_COUNTER, 0) \
-	X(GAPS_TOO_FAR, "gaps", "too_far", MON_COUNTER, 0) \
-	X(GAPS_TICKS_STALE, "gaps", "ticks_stale", MON_COUNTER, 0) \
-	X(GAPS_RECOVERING, "gaps", "recovering", MON_FLAG, 0) \
-	X(GAPS_STALE, "gaps", "stale", MON_FLAG, 0) \
-	X(ORD_SENT, "orders", "sent", MON_COUNTER, 0) \
-	X(ORD_FAILED, "orders", "failed", MON_COUNTER, 0) \
-	X(ORD_ACCEPTED, "orders", "accepted", MON_COUNTER, 0) \
-	X(ORD_FILLED, "orders", "filled", MON_COUNTER, 0) \
-	X(ORD_CANCELED, "orders", "canceled", MON_COUNTER, 0) \
-	X(ORD_REJECTED, "orders", "rejected", MON_COUNTER, 0) \
-	X(ORD_OPEN, "orders", "open", MON_GAUGE, 0) \
-	X(ORD_RESTORES, "orders", "restores", MON_COUNTER, 0) \
-	X(ORD_CATCHUP, "orders", "catchup", MON_COUNTER, 0) \
-	X(ORD_UNTRADED, "orders", "untraded", MON_COUNTER, 0) \
-	X(ORD_LOG_OVERWRITTEN, "orders", "log_overwritten", MON_COUNTER, 0) \
-	X(ORD_UNTRADED_OVERWRITTEN, "orders", "untraded_overwritten", MON_COUNTER, 0) \
-	X(ORD_UNTRADED_LATE, "orders", "untraded_late", MON_COUNTER, 0) \
-	X(ORD_UNTRADED_COVERED, "orders", "untraded_covered", MON_COUNTER, 0) \
-	X(ORD_UNTRADED_RISK, "orders", "untraded_risk", MON_COUNTER, 0) \
-	X(ORD_UNTRADED_OVERFLOW, "orders", "untraded_overflow", MON_COUNTER, 0) \
-	X(ORD_TIMED_OUT, "orders", "timed_out", MON_COUNTER, 0) \
-	X(ORD_REPLIES, "orders", "replies", MON_COUNTER, 0) \
-	X(ORD_BAD_REPLIES, "orders", "bad_replies", MON_COUNTER, 0) \
-	X(ORD_UNKNOWN_TOKEN, "orders", "unknown_token", MON_COUNTER, 0) \
-	X(ORD_LATE_REPLIES, "orders", "late_replies", MON_COUNTER, 0) \
-	X(ORD_DUP_REPLIES, "orders", "dup_replies", MON_COUNTER, 0) \
-	X(ORD_UNNUMBERED_REPLIES, "orders", "unnumbered_replies", MON_COUNTER, 0) \
-	X(ORD_REPLY_HOLES, "orders", "reply_holes", MON_COUNTER, 0) \
-	X(ORD_REPLY_RECOVERED, "orders", "reply_recovered", MON_COUNTER, 0) \
-	X(ORD_REPLY_LOST, "orders", "reply_lost", MON_COUNTER, 0) \
-	X(ORD_RESEND_REQUESTS, "orders", "resend_requests", MON_COUNTER, 0) \
-	X(ORD_KILL_SWITCH, "orders", "kill_switch", MON_FLAG, 0) \
-	X(RISK_KILL_SWITCH, "risk", "kill_switch", MON_COUNTER, 0) \
-	X(RISK_MAX_POSITION, "risk", "max_position", MON_COUNTER, 0) \
-	X(RISK_MAX_ORDER_SIZE, "risk", "max_order_size", MON_COUNTER, 0) \
-	X(RISK_MAX_RATE, "risk", "max_rate", MON_COUNTER, 0) \
-	X(RISK_PRICE_COLLAR, "risk", "price_collar", MON_COUNTER, 0) \
-	X(RISK_PRICE_RANGE, "risk", "price_range", MON_COUNTER, 0) \
-	X(RISK_MAX_OPEN_ORDERS, "risk", "max_open_orders", MON_COUNTER, 0) \
-	X(XDP_SEEN, "xdp", "seen", MON_COUNTER, 0) \
-	X(XDP_STEERED, "xdp", "steered", MON_COUNTER, 0) \
-	X(XDP_PASSED, "xdp", "passed", MON_COUNTER, 0) \
-	X(XDP_SHORT, "xdp", "short", MON_COUNTER, 0) \
-	X(XDP_SPOOFED, "xdp", "spoofed", MON_COUNTER, 0) \
-	X(XDP_NO_META, "xdp", "no_meta", MON_COUNTER, 0) \
-	X(XDP_BAD_FRAMES, "xdp", "bad_frames", MON_COUNTER, 0) \
-	X(XDP_BAD_CHECKSUM, "xdp", "bad_checksum", MON_COUNTER, 0) \
-	X(XDP_OTHER_PACKETS, "xdp", "other_packets", MON_COUNTER, 0) \
-	X(XDP_RX_DROPPED, "xdp", "rx_dropped", MON_COUNTER, 0) \
-	X(XDP_RX_INVALID, "xdp", "rx_invalid", MON_COUNTER, 0) \
-	X(XDP_RX_RING_FULL, "xdp", "rx_ring_full", MON_COUNTER, 0) \
-	X(XDP_RX_FILL_RING_EMPTY, "xdp", "rx_fill_ring_empty", MON_COUNTER, 0) \
-	X(XDP_TX_INVALID, "xdp", "tx_invalid", MON_COUNTER, 0) \
-	X(XDP_TX_RING_EMPTY, "xdp", "tx_ring_empty", MON_COUNTER, 0) \
-	X(XDP_TX_POOL_EMPTY, "xdp", "tx_pool_empty", MON_COUNTER, 0) \
-	X(XDP_TX_RING_FULL, "xdp", "tx_ring_full", MON_COUNTER, 0) \
-	X(XDP_KICKS, "xdp", "kicks", MON_COUNTER, 0) \
-	X(XDP_KICK_ERRORS, "xdp", "kick_errors", MON_COUNTER, 0)
+/*
+ * The gateway's counters, from its one table (gateway/counters.h, a header
+ * of names only: nothing of the gateway is linked), in its order: the rows
+ * of the groups an AF_XDP gateway shows whatever its configuration (no
+ * books, paper, order session or own TCP).  A group is named by one of its
+ * rows, so that no name is copied here.
+ */
+static const enum gw_counter_id groups[] = {
+	CNT_FEED_PACKETS, CNT_GAPS_OPENED, CNT_ORD_SENT, CNT_RISK_KILLED, CNT_XDP_STEER_SEEN,
+};
 
-enum { COUNTERS(C_) NCOUNTERS };
+static struct mon_counter_def defs[CNT_NR];
+static enum gw_counter_id rows[CNT_NR];	/* defs[i] is the table's row rows[i] */
+static unsigned int ndefs;
 
-#define DEF_(id, g, n, k, u) [id] = { g, n, k, u },
-static const struct mon_counter_def defs[NCOUNTERS] = { COUNTERS(DEF_) };
+static void pick_rows(void)
+{
+	for (int id = 0; id < CNT_NR; id++) {
+		bool want = false;
+
+		for (size_t g = 0; g < sizeof(groups) / sizeof(groups[0]); g++)
+			want |= !strcmp(gw_counters[id].group, gw_counters[groups[g]].group);
+		if (want && gw_counter_mon_def(&gw_counters[id], &defs[ndefs]))
+			rows[ndefs++] = (enum gw_counter_id)id;
+	}
+}
 
 struct cfg {
 	const char *name;
@@ -220,15 +141,15 @@ static void trade(struct mon_writer *w, unsigned int k, struct inst *in, uint64_
 	uint8_t outcome;
 
 	if (unit() < 0.003) {		/* a limit refused it: no order leaves */
-		c[RISK_MAX_RATE + (next_u64() % 2 ? 0 : 1)]++;
-		c[ORD_UNTRADED]++;
-		c[ORD_UNTRADED_RISK]++;
+		c[next_u64() % 2 ? CNT_RISK_RATE : CNT_RISK_COLLAR]++;
+		c[CNT_ORD_UNTRADED]++;
+		c[CNT_ORD_UNTRADED_RISK]++;
 		return;
 	}
 	(*order_no)++;
 	in->m.orders++;
-	c[ORD_SENT]++;
-	c[XDP_KICKS]++;
+	c[CNT_ORD_SENT]++;
+	c[CNT_XDP_KICKS]++;
 	mon_record_event(w, MON_EV_ORDER, k, side, shares, limit, *order_no, now);
 
 	t.t_hook = now - 20000;
@@ -239,17 +160,17 @@ static void trade(struct mon_writer *w, unsigned int k, struct inst *in, uint64_
 	t.t_sent = t.t_queued + lat(12000, 0.35);
 	t.t_ack = t.t_queued + lat(4000, 0.3);
 
-	c[ORD_REPLIES] += 2;
+	c[CNT_ORD_REPLIES] += 2;
 	if (u < 0.01) {
 		outcome = ORDER_REJECTED;
 		in->m.rejects++;
-		c[ORD_REJECTED]++;
+		c[CNT_ORD_REJECTED]++;
 		mon_record_event(w, MON_EV_REJECT, k, side, shares, limit, *order_no, now);
 	} else if (u < 0.10) {
 		outcome = ORDER_CANCELED;
 		in->m.cancels++;
-		c[ORD_ACCEPTED]++;
-		c[ORD_CANCELED]++;
+		c[CNT_ORD_ACCEPTED]++;
+		c[CNT_ORD_CANCELED]++;
 		mon_record_event(w, MON_EV_CANCEL, k, side, shares, limit, *order_no, now);
 	} else {
 		int64_t s = side == 'B' ? shares : -(int64_t)shares;
@@ -258,8 +179,8 @@ static void trade(struct mon_writer *w, unsigned int k, struct inst *in, uint64_
 		in->m.position += s;
 		in->m.cash -= s * (int64_t)px;
 		in->m.fills++;
-		c[ORD_ACCEPTED]++;
-		c[ORD_FILLED]++;
+		c[CNT_ORD_ACCEPTED]++;
+		c[CNT_ORD_FILLED]++;
 		mon_record_event(w, MON_EV_FILL, k, side, shares, px, *order_no, now);
 	}
 	mon_record_order(w, &t, outcome, 0);
@@ -296,31 +217,31 @@ static void feed(uint64_t *c, uint64_t ticks, uint64_t now)
 {
 	uint64_t pkts = (ticks + 2) / 3;
 
-	c[FEED_PACKETS] += pkts;
-	c[FEED_MESSAGES] += ticks + ticks / 4;
-	c[FEED_TICKS] += ticks;
-	c[FEED_TICKS_OURS] += ticks;
-	c[FEED_NEXT_SEQ] += ticks + ticks / 4;
-	c[XDP_SEEN] += pkts;
-	c[XDP_STEERED] += pkts;
+	c[CNT_FEED_PACKETS] += pkts;
+	c[CNT_FEED_MESSAGES] += ticks + ticks / 4;
+	c[CNT_FEED_TICKS] += ticks;
+	c[CNT_FEED_TICKS_OURS] += ticks;
+	c[CNT_FEED_NEXT_SEQ] += ticks + ticks / 4;
+	c[CNT_XDP_STEER_SEEN] += pkts;
+	c[CNT_XDP_STEER_STEERED] += pkts;
 	if (unit() < 0.0005 * (double)ticks) {	/* a hole, recovered */
 		uint64_t took = 50000 + next_u64() % 400000;
 
-		c[GAPS_OPENED]++;
-		c[GAPS_FILLED]++;
-		c[GAPS_REQUESTS] += 1 + next_u64() % 3;
-		c[GAPS_HELD] += 1 + next_u64() % 20;
-		c[GAPS_RETRANS_PKTS] += 1 + next_u64() % 3;
-		c[GAPS_RECOVERY_NS_TOTAL] += took;
-		if (took > c[GAPS_RECOVERY_NS_MAX])
-			c[GAPS_RECOVERY_NS_MAX] = took;
-		c[FEED_HEARTBEATS]++;
+		c[CNT_GAPS_OPENED]++;
+		c[CNT_GAPS_FILLED]++;
+		c[CNT_GAPS_REQUESTS] += 1 + next_u64() % 3;
+		c[CNT_GAPS_HELD] += 1 + next_u64() % 20;
+		c[CNT_GAPS_RETRANS_PKTS] += 1 + next_u64() % 3;
+		c[CNT_GAPS_RECOVERY_NS_TOTAL] += took;
+		if (took > c[CNT_GAPS_RECOVERY_NS_MAX])
+			c[CNT_GAPS_RECOVERY_NS_MAX] = took;
+		c[CNT_FEED_HEARTBEATS]++;
 	}
 	if (unit() < 0.0002 * (double)ticks) {
-		c[FEED_MALFORMED]++;
-		c[FEED_BAD_LENGTH]++;
-		c[XDP_PASSED]++;
-		c[XDP_SEEN]++;
+		c[CNT_FEED_MALFORMED]++;
+		c[CNT_FEED_BAD_LENGTH]++;
+		c[CNT_XDP_STEER_PASSED]++;
+		c[CNT_XDP_STEER_SEEN]++;
 	}
 	(void)now;
 }
@@ -343,7 +264,7 @@ int main(int argc, char **argv)
 	struct cfg cfg = { .name = "monwriter", .symbols = "AAPL,MSFT,NVDA", .rate = 2000,
 			   .seed = 42 };
 	static struct inst in[MON_MAX_SYMBOLS];
-	static uint64_t c[NCOUNTERS];
+	static uint64_t c[CNT_NR], v[CNT_NR];	/* by the table's row; as written */
 	const char *sym[MON_MAX_SYMBOLS];
 	struct sigaction sa = { .sa_handler = on_signal };
 	struct mon_writer w;
@@ -361,8 +282,9 @@ int main(int argc, char **argv)
 	if (nsym <= 0)
 		return opt_error(&prog, "--symbols: 1 to %d names", MON_MAX_SYMBOLS);
 	rng = cfg.seed;
+	pick_rows();
 	mc = (struct mon_cfg){ .name = cfg.name, .writer = "t2t-monwriter", .counters = defs,
-			       .n_counters = NCOUNTERS, .symbols = sym,
+			       .n_counters = ndefs, .symbols = sym,
 			       .n_symbols = (unsigned int)nsym };
 	ret = mon_create(&w, &mc, err, sizeof(err));
 	if (ret) {
@@ -395,8 +317,10 @@ int main(int argc, char **argv)
 		}
 		tick(&w, k, &in[k], c, &order_no, now);
 		feed(c, 1, now);
-		c[ORD_OPEN] = 0;
-		mon_publish_counters(&w, c, NCOUNTERS, now);
+		c[CNT_ORD_OPEN] = 0;
+		for (unsigned int i = 0; i < ndefs; i++)
+			v[i] = c[rows[i]];
+		mon_publish_counters(&w, v, ndefs, now);
 		n++;
 		if (now >= next_tick_s) {
 			mon_tick(&w, now);
