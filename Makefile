@@ -86,6 +86,10 @@ unit-test: deps
 	@$(MAKE) --no-print-directory build-all
 	@./scripts/run-tests.sh $(UNIT_TESTS)
 
+integration-test: deps
+	@$(MAKE) --no-print-directory build-all
+	@./scripts/run-tests.sh $(INT_TESTS)
+
 demo: deps
 	@$(MAKE) --no-print-directory build-all
 	@./scripts/demo.sh

@@ -304,7 +304,9 @@ static const struct opt opts[] = {
 	OPT("max-rate", 0, OPT_CALL, 0, "N[:BURST]", "orders per second, token bucket",
 	  .call = max_rate, .def = "off"),
 	OPT("collar-bp", 0, OPT_U32, G(eng.risk.collar_bp), "BP",
-	  "limit within BP of the median of the last three prints", .max = 1e9),
+	  "limit within BP of the reference: the middle of the book's best bid and ask\n"
+	  "when it has both (and they do not cross), else the median of the last three\n"
+	  "prints", .max = 1e9),
 	OPT("max-open", 0, OPT_U32, G(eng.risk.max_open), "N", "orders awaiting a final reply",
 	  .max = 1e9, .def = "off"),
 	OPT("order-timeout", 0, OPT_MS, G(eng.orders.timeout_ns), "MS",

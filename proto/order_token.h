@@ -17,7 +17,8 @@
  * 25 bits is 33.5 million orders per client per day.  Encoding is 14 table
  * lookups, no division and no snprintf; the exchange simulator decodes it to
  * find the message whose send time starts the tick-to-trade measurement.
- * Which client sent the order is known from the datagram's source address.
+ * Which client sent the order is the SoupBinTCP session's account (its
+ * login), across however many connections it makes.
  */
 #ifndef PROTO_ORDER_TOKEN_H
 #define PROTO_ORDER_TOKEN_H
