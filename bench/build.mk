@@ -24,6 +24,14 @@ BENCHES += bench-day-load
 bench-day-load: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim $(BUILD)/t2t-genday
 	./bench/day-load.sh
 
+# Where a real-shaped day's in-gateway latency goes: the gateway on the
+# day with one ingredient changed at a time, the floor, GBM beside them.
+BENCHES += bench-day-stages
+.PHONY: bench-day-stages
+bench-day-stages: $(BUILD)/t2t-gateway $(BUILD)/t2t-floor $(BUILD)/t2t-exsim $(BUILD)/t2t-backtest \
+		$(BUILD)/t2t-capture $(BUILD)/t2t-genday
+	./bench/day-stages.sh
+
 # Paper fills against live orders on the same day: the in-gateway cost.
 BENCHES += bench-paper
 .PHONY: bench-paper

@@ -22,7 +22,7 @@
 
 #include "book/levels.h"
 #include "book/order_table.h"
-#include "book/table_mem.h"
+#include "util/table_mem.h"
 
 /* Live orders the default table holds (its slots are twice that). */
 #define BOOK_DEFAULT_ORDERS	(2u << 20)

@@ -114,9 +114,13 @@ static void print_memory(const struct run *r)
 {
 	const struct gw_engine *e = &r->engine;
 
-	if (r->h.x && !r->xp.port.hugepages)
+	if (r->h.x && !r->xp.port.hugepages) {
+		char pages[64];
+
+		table_mem_describe(&r->xp.port.mem, pages, sizeof(pages));
 		fprintf(stderr, "t2t-gateway: note: no 2 MB hugepages reserved "
-			"(/proc/sys/vm/nr_hugepages); UMEM on 4 KB pages\n");
+			"(/proc/sys/vm/nr_hugepages); UMEM on %s pages\n", pages);
+	}
 	fprintf(stderr, "t2t-gateway: memory: ");
 	if (r->h.x)
 		fprintf(stderr, "UMEM %.1f MB (RX ring %u packets), ",

@@ -9,30 +9,7 @@
 #include <linux/if_xdp.h>
 
 #include "net/xsk_port.h"
-
-#define HUGEPAGE_SIZE (2u << 20)
-
-/*
- * 2 MB pages when some are reserved (fewer TLB misses on the hot path),
- * otherwise ordinary pages; either way populated now, not on first touch.
- */
-static void *umem_alloc(size_t *size, bool *huge)
-{
-	size_t hsize = (*size + HUGEPAGE_SIZE - 1) & ~(size_t)(HUGEPAGE_SIZE - 1);
-	void *a;
-
-	a = mmap(NULL, hsize, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_HUGETLB | MAP_POPULATE, -1, 0);
-	if (a != MAP_FAILED) {
-		*size = hsize;
-		*huge = true;
-		return a;
-	}
-	*huge = false;
-	a = mmap(NULL, *size, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	return a == MAP_FAILED ? NULL : a;
-}
+#include "util/table_mem.h"
 
 /* The UMEM's frames, touched now, and its registration with the kernel. */
 static int umem_open(struct xsk_port *p, const struct xsk_port_cfg *cfg, char *err,
@@ -47,15 +24,22 @@ static int umem_open(struct xsk_port *p, const struct xsk_port_cfg *cfg, char *e
 	};
 	int ret;
 
-	p->area_size = (size_t)(cfg->rx_frames + cfg->tx_frames) * cfg->frame_size;
-	p->area = umem_alloc(&p->area_size, &p->hugepages);
-	if (!p->area) {
-		ret = -errno;
+	/*
+	 * 2 MB pages when some are reserved, else 4 KB pages with THP asked for
+	 * (populated now either way): the loop walks thousands of frames, and
+	 * on 4 KB pages each is a TLB entry of its own.
+	 */
+	ret = table_mem_map(&p->mem, (size_t)(cfg->rx_frames + cfg->tx_frames) * cfg->frame_size,
+			    TABLE_MEM_THP);
+	if (ret) {
 		snprintf(err, errlen, "UMEM allocation of %zu bytes failed: %s",
-			 p->area_size, strerror(errno));
+			 (size_t)(cfg->rx_frames + cfg->tx_frames) * cfg->frame_size,
+			 strerror(-ret));
 		return ret;
 	}
-	memset(p->area, 0, p->area_size);	/* touch every page now */
+	p->area = p->mem.addr;
+	p->area_size = p->mem.size;
+	p->hugepages = p->mem.kind == TABLE_MEM_KIND_HUGETLB;
 
 	p->tx_free = calloc(cfg->tx_frames, sizeof(*p->tx_free));
 	if (!p->tx_free) {
@@ -166,7 +150,7 @@ void xsk_port_close(struct xsk_port *p)
 	if (p->umem)
 		xsk_umem__delete(p->umem);
 	if (p->area)
-		munmap(p->area, p->area_size);
+		table_mem_unmap(&p->mem);
 	free(p->tx_free);
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;

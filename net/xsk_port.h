@@ -18,6 +18,8 @@
 #include <sys/socket.h>
 #include <xdp/xsk.h>
 
+#include "util/table_mem.h"
+
 #include "net/busy_poll.h"
 
 struct xsk_port_cfg {
@@ -42,6 +44,7 @@ struct xsk_port {
 	struct xsk_umem *umem;
 	uint8_t *area;
 	size_t area_size;
+	struct table_mem mem;		/* the area's mapping */
 	bool hugepages;
 	int fd;
 	bool busy_poll;			/* RX is driven by xsk_port_poll() */

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "book/table_mem.h"
+#include "util/table_mem.h"
 #include "proto/itch.h"
 #include "strategy/inst_spec.h"
 

@@ -1,8 +1,9 @@
 # util/: what every program shares below everything else: the one clock
 # (clock.h, header only) and a kernel receive stamp on it (rx_stamp.h), command lines from a table (opt.[ch]) and a
-# string as JSON (json.[ch]).
+# string as JSON (json.[ch]), prefaulted memory on the largest pages there are
+# (table_mem.[ch]).
 
-UTIL_SRCS := util/opt.c util/json.c
+UTIL_SRCS := util/opt.c util/json.c util/table_mem.c
 
 $(BUILD)/libutil.a: $(call objs,$(UTIL_SRCS))
 	@mkdir -p $(@D)

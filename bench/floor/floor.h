@@ -144,6 +144,26 @@ struct floor_tick {
 enum { FLOOR_NONE = 0, FLOOR_TICK = 1, FLOOR_END = 2 };
 
 /*
+ * The block at *off of a packet of @len bytes: its message (length *blen),
+ * *off moved past it; NULL when the block runs past the end.
+ */
+static inline const uint8_t *floor_next_block(const uint8_t *p, size_t len, size_t *off,
+					      uint16_t *blen)
+{
+	const uint8_t *m;
+
+	if (*off + MOLD_BLOCK_HDR_LEN > len)
+		return NULL;
+	*blen = be16_load(p + *off);
+	*off += MOLD_BLOCK_HDR_LEN;
+	if (*blen > len - *off)
+		return NULL;
+	m = p + *off;
+	*off += *blen;
+	return m;
+}
+
+/*
  * The first trade print (P) of a MoldUDP64 packet: FLOOR_TICK with *t, or
  * FLOOR_NONE (a heartbeat, system events, a short or malformed packet), or
  * FLOOR_END (end of session).  Only block lengths and one type byte are
@@ -161,20 +181,16 @@ static inline int floor_first_print(const uint8_t *p, size_t len, struct floor_t
 		return FLOOR_END;
 	for (uint16_t i = 0; i < count; i++) {
 		uint16_t blen;
+		const uint8_t *m = floor_next_block(p, len, &off, &blen);
 
-		if (off + MOLD_BLOCK_HDR_LEN > len)
+		if (!m)
 			return FLOOR_NONE;
-		blen = be16_load(p + off);
-		off += MOLD_BLOCK_HDR_LEN;
-		if (blen > len - off)
-			return FLOOR_NONE;
-		if (blen == ITCH_LEN_P && p[off] == 'P') {
+		if (blen == ITCH_LEN_P && m[0] == 'P') {
 			t->seq = be64_load(p + MOLD_OFF_SEQ) + i;
-			t->msg = p + off;
+			t->msg = m;
 			t->want = NULL;
 			return FLOOR_TICK;
 		}
-		off += blen;
 	}
 	return FLOOR_NONE;
 }
@@ -197,7 +213,6 @@ static inline int floor_next_wanted(struct floor *f, const uint8_t *p, size_t le
 {
 	uint64_t first;
 	uint16_t count;
-	size_t off = MOLD_HDR_LEN;
 
 	if (len < MOLD_HDR_LEN)
 		return FLOOR_NONE;
@@ -211,29 +226,21 @@ static inline int floor_next_wanted(struct floor *f, const uint8_t *p, size_t le
 	}
 	while (f->next_want < f->n_want && f->want[f->next_want].seq < first + count) {
 		const struct floor_want *w = &f->want[f->next_want++];
+		size_t off = MOLD_HDR_LEN;
+		const uint8_t *m = NULL;
+		uint16_t blen = 0;
 
-		for (uint64_t i = 0;; i++) {
-			uint16_t blen;
-
-			if (off + MOLD_BLOCK_HDR_LEN > len)
+		for (uint64_t i = 0; i <= w->seq - first; i++)
+			if (!(m = floor_next_block(p, len, &off, &blen)))
 				return FLOOR_NONE;
-			blen = be16_load(p + off);
-			off += MOLD_BLOCK_HDR_LEN;
-			if (blen > len - off)
-				return FLOOR_NONE;
-			if (first + i == w->seq) {
-				if (!blen || !floor_is_print(p + off, blen)) {
-					f->st.want_bad++;
-					break;
-				}
-				t->seq = w->seq;
-				t->msg = p + off;
-				t->want = w;
-				return FLOOR_TICK;
-			}
-			off += blen;
+		if (!blen || !floor_is_print(m, blen)) {
+			f->st.want_bad++;
+			continue;
 		}
-		off = MOLD_HDR_LEN;
+		t->seq = w->seq;
+		t->msg = m;
+		t->want = w;
+		return FLOOR_TICK;
 	}
 	return FLOOR_NONE;
 }

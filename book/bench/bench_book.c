@@ -225,7 +225,7 @@ static const struct opt opts[] = {
 	OPT("ahead", 0, OPT_U32, O(ahead), "A", "messages of prefetch look-ahead (0 = none)"),
 	OPT("orders", 0, OPT_U32, O(orders), "N", "live orders the book holds",
 	    .max = BOOK_MAX_ORDERS, .def = "2097152"),
-	OPT("pages", 0, OPT_ENUM, O(pages), "auto|4k|thp", "the book's memory (book/table_mem.h)",
+	OPT("pages", 0, OPT_ENUM, O(pages), "auto|4k|thp", "the book's memory (util/table_mem.h)",
 	    .choices = page_kinds),
 	OPT("mem-only", 0, OPT_FLAG, O(mem_only), NULL, "only the day in memory"),
 	OPT("gz-only", 0, OPT_FLAG, O(gz_only), NULL, "only the gzip file"),

@@ -10,6 +10,9 @@
 #   - the AF_XDP gateway with kernel TCP orders (af_xdp_ktcp) beside the
 #     own TCP's: its rows, the order stage (decided->sent) and the order
 #     session's targets (targets_soup);
+#   - the day workload (load "day"): its rows beside the GBM runs, what is
+#     lost counted as messages and listed prints, its target (in-gateway
+#     p50, day / GBM), and check-floor on a floor given prints to answer;
 #   - disturbed, check-floor and plots answer as documented.
 . "$(dirname "$0")/../lib.sh"
 need build/t2t-latency-report
@@ -206,6 +209,54 @@ test_kernel_tcp_orders() {
 		"$(j "$T_TMP/l.json" '.targets_soup.kernel_tcp_over_own_tcp.order_stage_ratio')" 2
 	check "the markdown's kernel TCP target row, met, the stage ratio beside it" \
 		grep -qE '^\| AF_XDP wire-to-wire p50, kernel TCP orders / own TCP \(x\) \| >= 1\.50? \| 2(\.[0-9]+)? \(.*order stage alone, decided->sent p50: .*, 2\.[0-9]+ x\) \| yes \|$' "$T_TMP/l.md"
+}
+
+# day_runs: rep 1's day workload: the gateway (in-gateway 2500 ns) and the
+# floor (1530 ns) on a replayed day of 600,000 messages, 1000 listed prints.
+day_runs() {
+	local d=$R/day-af_xdp-r1.a1 f=$R/day-floor_xdp-r1.a1
+	mkdir -p "$d" "$f"
+	printf 'day-af_xdp-r1\tgw\taf_xdp\tday\t0\t600000\t1\t-\t-\t1\t0\tday-af_xdp-r1.a1/af_xdp\n' \
+		>>"$R/manifest.tsv"
+	printf 'day-floor_xdp-r1\tfloor\tfloor_xdp\tday\t0\t600000\t1\t-\t-\t1\t0\tday-floor_xdp-r1.a1/floor\n' \
+		>>"$R/manifest.tsv"
+	echo "day=day.bin.gz x1, 600000 messages, 1000 orders" >>"$R/env.txt"
+	capture "$d/af_xdp.capture.gz" af_xdp 1000 3000 4000 5000 5500 20000 40000
+	echo '{"feed": {"ticks": 9000, "messages": 599999}, "orders": {"sent": 1000}}' >"$d/af_xdp.gw.json"
+	echo '{"ticks": 600000, "messages": 600000, "orders": {"received": 1000}}' >"$d/af_xdp.ex.json"
+	capture "$f/floor.capture.gz" floor_xdp 1000 3000 4000 4400 4530 20000 30000
+	echo '{"ticks": 1000, "answer_seqs": 1000, "want_missed": 0, "want_bad": 0,
+	       "orders": {"sent": 1000, "acked": 1000, "send_failed": 0}, "reply_bad": 0}' \
+		>"$f/floor.floor.json"
+	echo '{"ticks": 600000, "messages": 600000, "orders": {"received": 1000, "rejected": 0,
+	       "malformed": 0, "unreadable": 0, "bad_token": 0, "unmatched_seq": 0}}' \
+		>"$f/floor.ex.json"
+	mark "day-af_xdp-r1#1" 121 122 0
+	mark "day-floor_xdp-r1#1" 123 124 0
+}
+
+test_day_workload() {
+	make_runs
+	day_runs
+	check "report" build/t2t-latency-report report --md "$T_TMP/l.md" --json "$T_TMP/l.json" "$R"
+	within "day: the gateway's in-gateway p50" \
+		"$(j "$T_TMP/l.json" '.headline[] | select(.responder == "af_xdp" and .load == "day") | .stages["hook->queued"].p50')" 2500
+	expect_eq "day: the gateway lost a message of the day's" \
+		"$(j "$T_TMP/l.json" '.headline[] | select(.responder == "af_xdp" and .load == "day") | .ticks_lost')" 1
+	expect_eq "day: the floor answered every listed print" \
+		"$(j "$T_TMP/l.json" '.headline[] | select(.responder == "floor_xdp" and .load == "day") | .ticks_lost')" 0
+	check "the day's table: in-gateway day, GBM, the day's excess, the floor's" \
+		grep -qE '^\| hook->queued \| 2\.5[0-9] / [0-9./ ]+ \| 1\.0[0-9] / [0-9./ ]+ \| 1\.4[0-9] \| 1\.5[0-9] / [0-9./ ]+ \| 0\.53 / ' "$T_TMP/l.md"
+	check "the day's table names the day" grep -q 'own pace (day.bin.gz x1, 600000 messages' "$T_TMP/l.md"
+	expect_eq "the day's target: 2500 / 1030, not met" \
+		"$(j "$T_TMP/l.json" '.targets[] | select(.issue == "day") | "\(.measured) \(.met)"')" "2.43 false"
+	check "check-floor: every listed print answered" \
+		build/t2t-latency-report check-floor "$R/day-floor_xdp-r1.a1/floor"
+	echo '{"ticks": 999, "answer_seqs": 1000, "want_missed": 1, "want_bad": 0,
+	       "orders": {"sent": 999, "acked": 999, "send_failed": 0}, "reply_bad": 0}' \
+		>"$R/day-floor_xdp-r1.a1/floor.floor.json"
+	check "check-floor: exit 1 when a listed print was missed" \
+		bash -c "! build/t2t-latency-report check-floor '$R/day-floor_xdp-r1.a1/floor' >/dev/null"
 }
 
 test_subcommands() {

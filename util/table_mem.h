@@ -1,15 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Memory for the book's tables: one anonymous mapping, prefaulted at init so
- * that no page fault ever lands on the hot path.  2 MB pages when some are
- * reserved (vm.nr_hugepages): the order table is tens of MB of random
- * accesses, and with 4 KB pages nearly every lookup also misses the TLB.
+ * Memory the hot path walks at random (the book's tables, the AF_XDP UMEM):
+ * one anonymous mapping, prefaulted at init so that no page fault ever
+ * lands on the hot path.  2 MB pages when some are reserved
+ * (vm.nr_hugepages): the order table is tens of MB of random accesses, and
+ * with 4 KB pages nearly every lookup also misses the TLB.
  * Otherwise ordinary 4 KB pages, optionally with transparent huge pages
  * requested (madvise) before prefaulting; which one was obtained is kept so
  * callers can report it.
  */
-#ifndef BOOK_TABLE_MEM_H
-#define BOOK_TABLE_MEM_H
+#ifndef UTIL_TABLE_MEM_H
+#define UTIL_TABLE_MEM_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -42,4 +43,4 @@ void table_mem_unmap(struct table_mem *m);
 /* "hugetlb 2 MB", "4 KB" or "4 KB + THP (N MB of M MB huge)". */
 void table_mem_describe(const struct table_mem *m, char *buf, size_t len);
 
-#endif /* BOOK_TABLE_MEM_H */
+#endif /* UTIL_TABLE_MEM_H */

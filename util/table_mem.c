@@ -5,7 +5,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "book/table_mem.h"
+#include "util/table_mem.h"
 
 /* AnonHugePages of the mapping at @addr, from /proc/self/smaps. */
 static size_t thp_bytes_of(const void *addr)
