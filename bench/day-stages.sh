@@ -4,7 +4,9 @@
 # pace (t2t-exsim --replay) once per variant, each variant taking one
 # ingredient away or changing it, and the floor (t2t-floor --answer-seqs:
 # no decoder, book, strategy or risk) answers the same prints; the GBM
-# workload (one tick per packet, 10,000/s) runs beside them as the yardstick.
+# workload (one tick per packet, 10,000/s) runs beside them as the yardstick,
+# and once more in bursts of 50 packets back to back (the same mean rate):
+# what a burst alone does to the loop and to its TX kick.
 # Each run's stages come from its capture log (t2t-capture table); the table
 # gives p50 / p99 per stage, µs, and the in-gateway p50 against the GBM one.
 #
@@ -37,7 +39,7 @@ while [ $# -gt 0 ]; do
 	--speed) speed=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '2,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -98,7 +100,7 @@ run() {
 			2>"$dir/resp.err" &
 	else
 		local clock=()
-		[ "$load" = gbm ] && clock=(--feed-clock mono)
+		[ "$load" != day ] && clock=(--feed-clock mono)
 		nsenter --net="$RIG_NETNS_GW" build/t2t-gateway "${session[@]}" "${symbols[@]}" \
 			"${clock[@]}" -q "$@" --capture "$dir/capture.gz" --json "$dir/resp.json" \
 			>/dev/null 2>"$dir/resp.err" &
@@ -110,8 +112,11 @@ run() {
 			--wait-login 5000 --grace 1000 "${ports[@]}" --json "$dir/ex.json" \
 			>"$dir/ex.txt" 2>&1
 	else
+		local burst=1
+		[ "$load" = gbm_burst ] && burst=50
 		ip netns exec "$RIG_NS_EX" build/t2t-exsim --source gbm --symbols AAPL,MSFT,NVDA \
-			--count 20000 --rate 10000 --max-per-packet 1 --stamp mono --wait-login 5000 \
+			--count 20000 --rate 10000 --burst "$burst" --max-per-packet 1 --stamp mono \
+			--wait-login 5000 \
 			--grace 1000 "${ports[@]}" --json "$dir/ex.json" >"$dir/ex.txt" 2>&1
 	fi
 	gw_wait_exit "$bg_pid" 20 "day-stages: $resp" || true
@@ -124,6 +129,7 @@ for r in $(seq "$reps"); do
 	echo "rep $r/$reps: gbm"
 	run "$out/r$r/gbm-default" gbm gw
 	run "$out/r$r/gbm-floor" gbm floor
+	run "$out/r$r/gbm-burst" gbm_burst gw
 	for v in "${VARIANTS[@]}"; do
 		IFS='|' read -r name opts <<<"$v"
 		echo "rep $r/$reps: day, $name"
@@ -149,7 +155,7 @@ gbm50=$(q gbm-default "hook->queued" 5)
 {
 	echo "| run | hook->seen | seen->decided | decided->queued | in-gw (hook->queued) | queued->sent (the kick) | in-gw p50 / GBM gateway's |"
 	echo "|-----|---:|---:|---:|---:|---:|---:|"
-	rows=("GBM, gateway|gbm-default" "GBM, floor|gbm-floor")
+	rows=("GBM, gateway|gbm-default" "GBM, floor|gbm-floor" "GBM in bursts of 50, gateway|gbm-burst")
 	for v in "${VARIANTS[@]}"; do
 		IFS='|' read -r name _ <<<"$v"
 		rows+=("day, $name|day-${name// /_}")
