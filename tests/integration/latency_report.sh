@@ -228,9 +228,10 @@ day_runs() {
 	echo '{"ticks": 1000, "answer_seqs": 1000, "want_missed": 0, "want_bad": 0,
 	       "orders": {"sent": 1000, "acked": 1000, "send_failed": 0}, "reply_bad": 0}' \
 		>"$f/floor.floor.json"
-	echo '{"ticks": 600000, "messages": 600000, "orders": {"received": 1000, "rejected": 0,
-	       "malformed": 0, "unreadable": 0, "bad_token": 0, "unmatched_seq": 0}}' \
-		>"$f/floor.ex.json"
+	# Two orders on the closing cross, refused as the market had closed.
+	echo '{"ticks": 600000, "messages": 600000, "orders": {"received": 1000, "rejected": 2,
+	       "rejects": {"closed": 2}, "malformed": 0, "unreadable": 0, "bad_token": 0,
+	       "unmatched_seq": 0}}' >"$f/floor.ex.json"
 	mark "day-af_xdp-r1#1" 121 122 0
 	mark "day-floor_xdp-r1#1" 123 124 0
 }
@@ -250,7 +251,7 @@ test_day_workload() {
 	check "the day's table names the day" grep -q 'own pace (day.bin.gz x1, 600000 messages' "$T_TMP/l.md"
 	expect_eq "the day's target: 2500 / 1030, not met" \
 		"$(j "$T_TMP/l.json" '.targets[] | select(.issue == "day") | "\(.measured) \(.met)"')" "2.43 false"
-	check "check-floor: every listed print answered" \
+	check "check-floor: every listed print answered (refused as closed is an answer)" \
 		build/t2t-latency-report check-floor "$R/day-floor_xdp-r1.a1/floor"
 	echo '{"ticks": 999, "answer_seqs": 1000, "want_missed": 1, "want_bad": 0,
 	       "orders": {"sent": 999, "acked": 999, "send_failed": 0}, "reply_bad": 0}' \
