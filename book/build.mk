@@ -27,7 +27,7 @@ BOOK_UNIT_TESTS := $(patsubst tests/unit/%.c,$(ASAN)/tests/unit/%, \
 	$(wildcard tests/unit/test_book_*.c)) $(ASAN)/tests/unit/test_feed_decoder
 
 $(BOOK_UNIT_TESTS): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o $(BOOK_ASAN_LIB) \
-		$(ASAN)/libproto.a
+		$(ASAN)/libproto.a $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
 
 UNIT_TESTS += $(BOOK_UNIT_TESTS)

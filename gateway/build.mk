@@ -25,7 +25,7 @@ BINS += $(BUILD)/t2t-gateway
 ENGINE_TESTS := $(addprefix $(ASAN)/tests/unit/,test_engine test_gap test_orders test_risk \
 	test_paper)
 $(ENGINE_TESTS): %: %.o $(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libbook.a \
-		$(ASAN)/libproto.a $(ASAN)/libstrategy.a
+		$(ASAN)/libproto.a $(ASAN)/libstrategy.a $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(ENGINE_TESTS)
 
@@ -68,6 +68,6 @@ BENCHES += bench-engine
 # Idle-time warming reads the live engine only and trades a shadow.
 $(ASAN)/tests/unit/test_warm: $(ASAN)/tests/unit/test_warm.o $(ASAN)/gateway/warm.o \
 		$(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libbook.a $(ASAN)/libproto.a \
-		$(ASAN)/libstrategy.a
+		$(ASAN)/libstrategy.a $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_warm

@@ -25,7 +25,7 @@ EXSIM_UNIT := $(ASAN)/tests/unit/test_exsim_model $(ASAN)/tests/unit/test_exsim_
 $(EXSIM_UNIT): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o \
 		$(call asan_objs,netns/exsim/fill.c netns/exsim/gen.c netns/exsim/bookfill.c \
 			netns/exsim/store.c netns/exsim/daysrc.c netns/exsim/replay.c) \
-		$(ASAN)/libbook.a $(ASAN)/libproto.a $(ASAN)/libstrategy.a
+		$(ASAN)/libbook.a $(ASAN)/libproto.a $(ASAN)/libstrategy.a $(ASAN)/libutil.a
 	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(EXSIM_UNIT)
 
