@@ -18,6 +18,8 @@ int feed_decoder_init(struct feed_decoder *d,
 	int err;
 
 	memset(d, 0, sizeof(*d));
+	if (cfg->on_due && !cfg->on_print)
+		return -EINVAL;
 	err = tick_ring_init(&d->ring, cfg->ring_capacity);
 	if (err)
 		return err;
@@ -31,7 +33,7 @@ int feed_decoder_init(struct feed_decoder *d,
 	d->on_symbol = cfg->on_symbol;
 	d->on_print = cfg->on_print;
 	d->on_due = cfg->on_due;
-	d->stepped = cfg->on_print && cfg->on_due;
+	d->stepped = cfg->on_print != NULL;
 	d->due = UINT64_MAX;
 	d->cb_ctx = cfg->cb_ctx;
 	if (cfg->session) {
@@ -155,7 +157,7 @@ static void step(struct feed_decoder *d, const uint8_t *m, uint16_t len, uint64_
 	struct tape_print pr;
 
 	r->head = head;
-	if (ts > d->due)
+	if (unlikely(ts > d->due) && d->on_due)
 		d->on_due(d->cb_ctx, ts);
 	if (!message(d, m, len, seq, &pr))
 		return;
@@ -163,28 +165,35 @@ static void step(struct feed_decoder *d, const uint8_t *m, uint16_t len, uint64_
 	d->on_print(d->cb_ctx, ts);
 }
 
-/* Messages of one packet whose book slots are loaded ahead of applying. */
+/*
+ * How many blocks ahead of the one being applied the book slots are
+ * loaded: the first that many at once, then one more per block applied,
+ * so that a packet's cache misses overlap instead of following one
+ * another however long it is (a print deep in a packed burst would
+ * otherwise wait for each miss before it in turn).
+ */
 #define PREFETCH_BLOCKS	16
 
 /*
- * A packet's messages all go into the book: start loading the table slots
- * they will touch before the first is applied, so that their cache misses
- * overlap instead of following one another.
+ * Start loading the book slots the block at *ahead will touch and step
+ * past it; false at the packet's end or at a length running past it.
  */
-static inline void prefetch_blocks(const struct book *b, const uint8_t *p,
-				   const uint8_t *end, uint32_t count)
+static inline bool prefetch_block(const struct book *b, const uint8_t **ahead,
+				  const uint8_t *end)
 {
-	for (uint32_t i = 0; i < count && i < PREFETCH_BLOCKS && end - p >= MOLD_BLOCK_HDR_LEN;
-	     i++) {
-		uint16_t len = be16_load(p);
-		const uint8_t *m = p + MOLD_BLOCK_HDR_LEN;
+	const uint8_t *p = *ahead, *m;
+	uint16_t len;
 
-		if (len > end - m)
-			break;
-		if (len >= ITCH_OFF_LOCATE + 2 && b->tracked[be16_load(m + ITCH_OFF_LOCATE)])
-			book_prefetch(b, m, len);
-		p = m + len;
-	}
+	if (end - p < MOLD_BLOCK_HDR_LEN)
+		return false;
+	len = be16_load(p);
+	m = p + MOLD_BLOCK_HDR_LEN;
+	if (len > end - m)
+		return false;
+	if (len >= ITCH_OFF_LOCATE + 2 && b->tracked[be16_load(m + ITCH_OFF_LOCATE)])
+		book_prefetch(b, m, len);
+	*ahead = m + len;
+	return true;
 }
 
 /*
@@ -197,13 +206,23 @@ static uint32_t walk_blocks(struct feed_decoder *d, const uint8_t *p,
 {
 	struct tick_ring *r = &d->ring;
 	uint64_t start = r->head, head = start;
-	uint32_t left = count;
+	uint32_t left = count, unseen = 0;	/* blocks not prefetched yet */
+	const uint8_t *ahead = p;
 
-	if (d->book && count > 1)
-		prefetch_blocks(d->book, p, end, count);
+	if (d->book && count > 1) {
+		unseen = count;
+		while (unseen && count - unseen < PREFETCH_BLOCKS &&
+		       prefetch_block(d->book, &ahead, end))
+			unseen--;
+		if (count - unseen < PREFETCH_BLOCKS)
+			unseen = 0;	/* the packet (or what can be read of it) is done */
+	}
 	while (left) {
 		const uint8_t *m;
 		uint16_t len;
+
+		if (unseen && !(prefetch_block(d->book, &ahead, end) && --unseen))
+			unseen = 0;
 
 		if (unlikely(end - p < MOLD_BLOCK_HDR_LEN)) {
 			if (p == end)
@@ -226,7 +245,7 @@ static uint32_t walk_blocks(struct feed_decoder *d, const uint8_t *p,
 		} else if (likely(len && itch_msg_len[m[ITCH_OFF_TYPE]] == len)) {
 			struct tape_print pr;
 
-			if (unlikely(d->stepped)) {
+			if (d->stepped) {
 				step(d, m, len, seq, head, arrival_ns);
 				head = r->head;
 			} else if (message(d, m, len, seq, &pr)) {

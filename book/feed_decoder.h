@@ -131,15 +131,17 @@ typedef void (*feed_symbol_cb)(void *ctx, uint16_t locate,
 			       const char symbol[8]);
 
 /*
- * A receiver that trades message by message (a paper run, whose fills are
- * decided between two messages of a packet: docs/paper.md) is called
- * inside the walk instead of after the packet:
+ * A receiver that trades message by message is called inside the walk
+ * instead of after the packet:
  *  - on_print(ctx, ts) after each print was appended to the ring (its
- *    head includes it), ts the print's timestamp;
- *  - on_due(ctx, ts) before a message whose timestamp ts is beyond
- *    d->due, which the receiver keeps (UINT64_MAX: nothing due), the
- *    message not applied yet.
- * Both NULL: the packet is walked whole, the ring read after it.
+ *    head includes it), ts the print's timestamp: a live gateway decides
+ *    and sends there, so that a print's order does not wait for the rest
+ *    of its packet;
+ *  - on_due(ctx, ts), optional, before a message whose timestamp ts is
+ *    beyond d->due, which the receiver keeps (UINT64_MAX: nothing due),
+ *    the message not applied yet: a paper run's fills, decided between
+ *    two messages of a packet (docs/paper.md).
+ * on_print NULL: the packet is walked whole, the ring read after it.
  */
 typedef void (*feed_step_cb)(void *ctx, uint64_t ts);
 
@@ -150,8 +152,8 @@ struct feed_decoder_config {
 	struct book *book;		/* the book the messages go into; NULL: only P prints */
 	const char *session;		/* pinned session id, or NULL: by evidence */
 	feed_symbol_cb on_symbol;	/* optional: called for each 'R' */
-	feed_step_cb on_print;		/* optional, with on_due: see above */
-	feed_step_cb on_due;
+	feed_step_cb on_print;		/* optional: see above */
+	feed_step_cb on_due;		/* optional, with on_print */
 	void *cb_ctx;
 };
 
@@ -174,15 +176,25 @@ struct feed_decoder {
 	struct book *book;
 	feed_symbol_cb on_symbol;
 	feed_step_cb on_print, on_due;
-	bool stepped;			/* on_print and on_due are set */
+	bool stepped;			/* on_print is set */
 	uint64_t due;			/* on_due before a message beyond it */
 	void *cb_ctx;
 };
 
-/* Returns 0, -EINVAL (bad ring capacity) or -ENOMEM. */
+/* Returns 0, -EINVAL (bad ring capacity or on_due without on_print) or -ENOMEM. */
 int feed_decoder_init(struct feed_decoder *d,
 		      const struct feed_decoder_config *cfg);
 void feed_decoder_destroy(struct feed_decoder *d);
+
+/*
+ * Trade at each print from now on (on_print, with the config's cb_ctx), or
+ * after each packet again (NULL); on_due stays as configured.
+ */
+static inline void feed_set_on_print(struct feed_decoder *d, feed_step_cb on_print)
+{
+	d->on_print = on_print;
+	d->stepped = on_print != NULL;
+}
 
 /*
  * Back to the state after init (no session, counters zero, ring empty,

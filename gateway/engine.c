@@ -127,6 +127,30 @@ static void paper_print(void *ctx, uint64_t ts)
 		paper_submit(e, &d[i], ts);
 }
 
+/* A print of a live run: the strategies on it, and its orders sent at once. */
+static void live_print(void *ctx, uint64_t ts)
+{
+	struct gw_engine *e = ctx;
+	/* One print: at most one order (engine_on_ticks() of one tick). */
+	struct gw_decision d[1];
+	unsigned int n = engine_on_ticks(e, 1, e->step.t_hook, e->step.now, e->step.flags,
+					 e->step.late, d);
+
+	(void)ts;
+	if (n)
+		e->sink(e->sink_ctx, d, n, e->step.now);
+}
+
+int engine_set_sink(struct gw_engine *e, gw_sink_fn sink, void *ctx)
+{
+	if (e->paper.cfg.on)
+		return -EINVAL;
+	e->sink = sink;
+	e->sink_ctx = ctx;
+	feed_set_on_print(&e->dec, sink ? live_print : NULL);
+	return 0;
+}
+
 static size_t untraded_size(const struct gw_engine *e)
 {
 	return (size_t)(e->ord.mask + 1) * sizeof(*e->untraded);

@@ -125,6 +125,13 @@ struct gw_stats {
 	uint64_t on_reply;		/* ... of them, made up when a reply ended one */
 };
 
+/*
+ * Where a live run's orders go at their print (engine_set_sink()): the
+ * path's sender, with the loop's clock @t_seen.
+ */
+typedef void (*gw_sink_fn)(void *ctx, const struct gw_decision *d, unsigned int n,
+			   uint64_t t_seen);
+
 struct gw_engine {
 	struct feed_decoder dec;
 	struct book *book;		/* NULL: no books kept (P prints only) */
@@ -138,7 +145,9 @@ struct gw_engine {
 	volatile int ended;		/* end of session decoded */
 	struct gw_untraded *untraded;	/* as many as the order log keeps */
 	struct gw_paper paper;
-	/* the packet a paper run is stepping through (engine_decode()) */
+	gw_sink_fn sink;		/* NULL: orders returned after the packet */
+	void *sink_ctx;
+	/* the packet a stepped run is walking through (engine_decode()) */
 	struct {
 		uint64_t t_hook, now;
 		unsigned int flags;
@@ -153,6 +162,17 @@ void gw_cfg_defaults(struct gw_cfg *c);
 int engine_init(struct gw_engine *e, const struct gw_cfg *cfg,
 		char *err, size_t errlen);
 void engine_destroy(struct gw_engine *e);
+
+/*
+ * Live runs: decide at each print and hand its orders to @sink at once,
+ * inside the packet's walk, instead of returning them after the packet:
+ * a print's order does not wait for the messages behind it, and it is
+ * decided on the books as they stand at the print, as the backtester
+ * (one message per packet) decides it.  engine_on_feed() and
+ * engine_feed_held() then return no decisions.  Not for paper runs,
+ * which step through the packet already (-EINVAL).
+ */
+int engine_set_sink(struct gw_engine *e, gw_sink_fn sink, void *ctx);
 
 /*
  * The price an order of instrument k is judged against: the middle of the
@@ -345,7 +365,7 @@ static inline unsigned int engine_decode(struct gw_engine *e, const uint8_t *pkt
 	if (unlikely(h->seq > e->dec.next_seq) && h->count != MOLD_COUNT_HEARTBEAT &&
 	    h->count != MOLD_COUNT_END && !e->gap.stale)
 		engine_books_unsafe(e, e->dec.next_seq, h->seq - e->dec.next_seq);
-	if (unlikely(e->paper.cfg.on)) {
+	if (e->dec.stepped) {
 		e->step.t_hook = t_hook;
 		e->step.now = now;
 		e->step.flags = flags;
@@ -362,6 +382,9 @@ static inline unsigned int engine_decode(struct gw_engine *e, const uint8_t *pkt
 			engine_paper_flush(e);
 		return 0;
 	}
+	/* Traded and sent at each print already (engine_set_sink()). */
+	if (e->dec.stepped)
+		return 0;
 	return engine_on_ticks(e, n, t_hook, now, flags, late, out);
 }
 

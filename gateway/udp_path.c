@@ -259,6 +259,15 @@ static void send_orders(struct udp_path *u, struct gw_engine *e,
 	}
 }
 
+/* The engine's sink: a print's orders, sent while its datagram is walked. */
+static void on_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
+			 uint64_t t_seen)
+{
+	struct udp_path *u = ctx;
+
+	send_orders(u, u->e, d, n, t_seen);
+}
+
 /* A reply, and the order it may let go now (sizing on replies). */
 static void on_msg(void *ctx, const struct soup_msg *m, uint64_t now)
 {
@@ -446,8 +455,10 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 	uint64_t end_at = 0, spins = 0;
 
 	u->e = e;
-	if (!u->paper)
+	if (!u->paper) {
+		engine_set_sink(e, on_decisions, u);
 		order_conn_start(&u->oc, mono_ns());
+	}
 	while (!ctl->stop) {
 		int got;
 

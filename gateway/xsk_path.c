@@ -3,8 +3,9 @@
  * The AF_XDP path: XDP steers the feed, the re-request answers and the
  * order connection's TCP segments into one socket; the loop busy-polls its
  * RX ring, decodes and decides in place in the UMEM frame, builds each
- * order in a TX frame from the connection's header template and kicks the
- * TX ring once per RX batch.  The order session runs on the own TCP
+ * order in a TX frame from the connection's header template as soon as its
+ * print is decoded (engine_set_sink()) and kicks the TX ring once per RX
+ * batch.  The order session runs on the own TCP
  * (net/tcp.h) in the same socket, or on a kernel TCP socket
  * (--order-stack kernel).
  */
@@ -346,6 +347,15 @@ static void send_orders(struct xsk_path *x, struct gw_engine *e,
 	}
 }
 
+/* The engine's sink: a print's orders, queued while its packet is walked. */
+static void on_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
+			 uint64_t t_seen)
+{
+	struct xsk_path *x = ctx;
+
+	send_orders(x, x->e, d, n, t_seen);
+}
+
 /* Orders in doubt after a new login: once more, same token. */
 static void resend_orders(struct xsk_path *x, struct gw_engine *e, uint64_t now)
 {
@@ -558,8 +568,10 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 
 	x->e = e;
 	x->batch.n = x->batch.frames = 0;
-	if (!x->paper)
+	if (!x->paper) {
+		engine_set_sink(e, on_decisions, x);
 		order_conn_start(&x->xs.oc, mono_ns());
+	}
 	tx_flush(x);
 	while (!ctl->stop) {
 		uint32_t n = rx_batch(x, p, e);

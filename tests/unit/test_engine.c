@@ -516,6 +516,101 @@ static void test_bad_and_stray_prints(void **state)
 	}
 }
 
+/* What the sink saw when it was called: the order, and the book then. */
+static struct {
+	unsigned int calls;
+	struct gw_decision d;
+	uint64_t adds_applied;		/* 'A' messages the decoder had applied */
+	bool had_bid;			/* AAPL's book had a bid */
+} sunk;
+
+static void sink(void *ctx, const struct gw_decision *d, unsigned int n, uint64_t t_seen)
+{
+	(void)ctx;
+	(void)t_seen;
+	assert_int_equal(n, 1);
+	sunk.calls++;
+	sunk.d = d[0];
+	sunk.adds_applied = e.dec.cnt.by_type['A'];
+	sunk.had_bid = book_best(e.book, 5, BOOK_BID) != NULL;
+}
+
+/*
+ * With a sink, a print's order leaves at the print: before the messages
+ * behind it in its packet are applied, on the book as it stood then.
+ */
+static void test_decides_at_print(void **state)
+{
+	struct gw_decision dec[GW_MAX_DECISIONS];
+	uint32_t px[NTICKS];
+	struct strat ref;
+	uint8_t pkt[1500];
+	struct mold_builder b;
+	size_t len;
+	int t;
+
+	(void)state;
+	memset(&sunk, 0, sizeof(sunk));
+	assert_int_equal(engine_set_sink(&e, sink, NULL), 0);
+	gbm_series(11, px, NTICKS);
+	strat_init(&ref, 12);
+	len = fx_directory(pkt, 5, "AAPL");
+	engine_on_feed(&e, pkt, len, 1, 1, dec, 0);
+
+	/* The ticks before the first change: one a packet, no order. */
+	for (t = 0; t < NTICKS && !strat_on_tick(&ref, px[t]); t++) {
+		len = fx_trade(pkt, 5, "AAPL", px[t]);
+		assert_int_equal(engine_on_feed(&e, pkt, len, 2, 2, dec, 0), 0);
+	}
+	assert_true(t < NTICKS);
+	assert_int_equal(sunk.calls, 0);
+
+	/* The changing print first, then a bid added behind it. */
+	struct itch_msg p = { .type = 'P', .locate = 5, .timestamp = fx_timestamp };
+	struct itch_msg a = { .type = 'A', .locate = 5, .timestamp = fx_timestamp };
+	uint64_t seq = fx_next_seq;
+
+	p.p.side = 'B';
+	p.p.shares = 100;
+	fx_sym8(p.p.stock, "AAPL");
+	p.p.price = px[t];
+	a.a.order_ref = 77;
+	a.a.side = 'B';
+	a.a.shares = 300;
+	fx_sym8(a.a.stock, "AAPL");
+	a.a.price = px[t] - 100;
+	mold_builder_init(&b, pkt, sizeof(pkt), fx_session, fx_next_seq);
+	mold_builder_append_itch(&b, &p);
+	mold_builder_append_itch(&b, &a);
+	fx_next_seq += 2;
+	len = mold_builder_finish(&b);
+
+	assert_int_equal(engine_on_feed(&e, pkt, len, 3000, 3001, dec, 0), 0);
+	assert_int_equal(sunk.calls, 1);
+	assert_int_equal(sunk.d.md_seq, seq);
+	assert_int_equal(sunk.d.t_hook, 3000);
+	assert_int_equal(sunk.adds_applied, 0);
+	assert_false(sunk.had_bid);
+	/* The packet was walked whole all the same. */
+	assert_int_equal(e.dec.cnt.by_type['A'], 1);
+	assert_non_null(book_best(e.book, 5, BOOK_BID));
+	assert_int_equal(e.dec.next_seq, seq + 2);
+
+	/* Without the sink, the order comes back after the packet again. */
+	assert_int_equal(engine_set_sink(&e, NULL, NULL), 0);
+	for (t++; t < NTICKS; t++) {
+		int chg = strat_on_tick(&ref, px[t]);
+
+		len = fx_trade(pkt, 5, "AAPL", px[t]);
+		if (engine_on_feed(&e, pkt, len, 4, 4, dec, 0)) {
+			assert_true(chg != 0);
+			break;
+		}
+	}
+	assert_true(t < NTICKS);
+	assert_int_equal(sunk.calls, 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -529,6 +624,7 @@ int main(void)
 		T(test_replies_account),
 		T(test_malformed_feed_is_counted),
 		T(test_bad_and_stray_prints),
+		T(test_decides_at_print),
 #undef T
 	};
 
