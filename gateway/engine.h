@@ -13,6 +13,9 @@
  * (orders.h), gap recovery (gap.h) and, with no order port, the paper
  * orders (paper.h).
  *
+ * Live runs with a sink (engine_set_sink()) decide at each print, inside
+ * the packet's walk, and hand the order to the path at once.
+ *
  * Paper runs (docs/paper.md) trade message by message: the decoder calls
  * the engine after each print and before each message that makes a paper
  * order due (feed_decoder.h's steps), so that fills and strategy changes
