@@ -98,6 +98,11 @@ static int check_side(const struct book *b, uint16_t loc, unsigned int side,
 	if (n != sd->nlevels || sd->worst != prev)
 		return bad(why, len, "locate %u side %u: %u levels listed, count %u, "
 			   "worst %u, last %u", loc, side, n, sd->nlevels, sd->worst, prev);
+	if (n && (sd->best_price != ls->lv[sd->best].price ||
+		  sd->worst_price != ls->lv[prev].price))
+		return bad(why, len, "locate %u side %u: ends kept at %u and %u, levels "
+			   "priced %u and %u", loc, side, sd->best_price, sd->worst_price,
+			   ls->lv[sd->best].price, ls->lv[prev].price);
 	*nlive += n;
 	return 0;
 }

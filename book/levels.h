@@ -51,12 +51,23 @@ struct level_slot {
 	uint32_t unused;
 };
 
-/* One side of one locate's book. */
+/*
+ * One side of one locate's book.  The two ends' prices are kept here too:
+ * a new level compares its price with both, and reading them from the
+ * levels themselves is two random lines of the pool for every level a day
+ * opens (a quarter of the book's time on a real-shaped day).  Valid while
+ * best is not 0.  32 bytes, so a locate's two sides share a line.
+ */
 struct book_side {
 	uint32_t best;
 	uint32_t worst;
+	uint32_t best_price;
+	uint32_t worst_price;
 	uint32_t nlevels;
+	uint32_t unused[3];
 };
+
+_Static_assert(sizeof(struct book_side) == 32, "struct book_side is 32 bytes");
 
 struct level_store {
 	struct book_level *lv;		/* [0] unused */
@@ -75,9 +86,29 @@ static inline uint64_t level_key(uint16_t locate, unsigned int side, uint32_t pr
 	return (uint64_t)locate << 33 | (uint64_t)side << 32 | price;
 }
 
+/*
+ * The quoting increment of @price (ITCH units of 1/10000 dollar): a cent
+ * from one dollar up, a hundredth of a cent below (Reg NMS rule 612).  A
+ * price off this grid only costs the probes; the walk still finds it.
+ */
+static inline uint32_t level_tick(uint32_t price)
+{
+	return price >= 10000 ? 100 : 1;
+}
+
+/*
+ * A key's home slot.  Four ticks of one side of one book share a home
+ * line (four 16-byte slots): the group of four is hashed (Fibonacci), the
+ * tick within it picks the slot.  A new level's neighbour probes
+ * (LEVEL_PROBES ticks either side) then touch two or three lines of the
+ * hash, not eight; probing and backward shift work for any home.
+ */
 static inline uint64_t level_home(const struct level_store *s, uint64_t key)
 {
-	return (key * 0x9E3779B97F4A7C15ull) >> (64 - s->hbits);
+	uint32_t price = (uint32_t)key, t = price / level_tick(price);
+	uint64_t group = (key & ~0xffffffffull) | (t >> 2);
+
+	return (((group * 0x9E3779B97F4A7C15ull) >> (64 - s->hbits)) & ~3ull) | (t & 3);
 }
 
 static inline void level_prefetch(const struct level_store *s, uint64_t key)
@@ -100,15 +131,6 @@ static inline int level_better(unsigned int side, uint32_t a, uint32_t b)
 /* Ticks each side of a new level's price looked up for a neighbour. */
 #define LEVEL_PROBES	4
 
-/*
- * The quoting increment of @price (ITCH units of 1/10000 dollar): a cent
- * from one dollar up, a hundredth of a cent below (Reg NMS rule 612).  A
- * price off this grid only costs the probes; the walk still finds it.
- */
-static inline uint32_t level_tick(uint32_t price)
-{
-	return price >= 10000 ? 100 : 1;
-}
 
 /* The live level of (locate, side, price), 0 when there is none. */
 static inline uint32_t level_find(const struct level_store *s, uint16_t locate,
@@ -153,20 +175,23 @@ static inline void level_link(struct level_store *s, uint32_t idx)
 	if (!sd->best) {
 		l->better = l->worse = 0;
 		sd->best = sd->worst = idx;
+		sd->best_price = sd->worst_price = p;
 		return;
 	}
-	if (level_better(l->side, p, lv[sd->best].price)) {
+	if (level_better(l->side, p, sd->best_price)) {
 		l->better = 0;
 		l->worse = sd->best;
 		lv[sd->best].better = idx;
 		sd->best = idx;
+		sd->best_price = p;
 		return;
 	}
-	if (level_better(l->side, lv[sd->worst].price, p)) {
+	if (level_better(l->side, sd->worst_price, p)) {
 		l->worse = 0;
 		l->better = sd->worst;
 		lv[sd->worst].worse = idx;
 		sd->worst = idx;
+		sd->worst_price = p;
 		return;
 	}
 	/*
@@ -176,7 +201,7 @@ static inline void level_link(struct level_store *s, uint32_t idx)
 	 */
 	n = level_neighbour(s, l->locate, l->side, p);
 	if (!n) {
-		uint32_t bp = lv[sd->best].price, wp = lv[sd->worst].price;
+		uint32_t bp = sd->best_price, wp = sd->worst_price;
 		uint32_t from_best = p > bp ? p - bp : bp - p;
 		uint32_t from_worst = p > wp ? p - wp : wp - p;
 
@@ -203,14 +228,20 @@ static inline void level_unlink(struct level_store *s, struct book_level *l)
 	struct book_side *sd = level_side(s, l->locate, l->side);
 
 	sd->nlevels--;
-	if (l->better)
+	if (l->better) {
 		s->lv[l->better].worse = l->worse;
-	else
+	} else {
 		sd->best = l->worse;
-	if (l->worse)
+		if (l->worse)
+			sd->best_price = s->lv[l->worse].price;
+	}
+	if (l->worse) {
 		s->lv[l->worse].better = l->better;
-	else
+	} else {
 		sd->worst = l->better;
+		if (l->better)
+			sd->worst_price = s->lv[l->better].price;
+	}
 }
 
 /*

@@ -648,6 +648,61 @@ static void test_clear(void **state)
 	assert_level(book_best(b, 1, BOOK_BID), 100, 10, 1);
 }
 
+/* The ends' prices a side keeps follow every change of its best and worst. */
+static void test_side_keeps_end_prices(void **state)
+{
+	struct book *b = *state;
+	struct book_side *sd = level_side(&b->levels, 4, BOOK_BID);
+	char why[256];
+
+	apply(b, msg_add('A', 4, 1, 'B', 100, 2000));
+	apply(b, msg_add('A', 4, 2, 'B', 100, 2100));	/* a new best */
+	apply(b, msg_add('A', 4, 3, 'B', 100, 1900));	/* a new worst */
+	apply(b, msg_add('A', 4, 4, 'B', 100, 2050));	/* between */
+	assert_int_equal(sd->best_price, 2100);
+	assert_int_equal(sd->worst_price, 1900);
+	apply(b, msg_delete(4, 2));
+	apply(b, msg_delete(4, 3));
+	assert_int_equal(sd->best_price, 2050);
+	assert_int_equal(sd->worst_price, 2000);
+	apply(b, msg_delete(4, 4));
+	assert_int_equal(sd->best_price, 2000);
+	assert_int_equal(sd->worst_price, 2000);
+
+	/* The self-check catches a kept price that is not the level's. */
+	sd->worst_price = 1999;
+	assert_int_not_equal(book_check(b, BOOK_CHECK_ALL_SIDES, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "ends kept"));
+	sd->worst_price = 2000;
+}
+
+/*
+ * Four ticks of one side share a home line of the level hash (so a new
+ * level's neighbour probes stay on two or three lines); the other side,
+ * another book and prices below a dollar (a tick of 1) group the same way.
+ */
+static void test_level_home_groups_ticks(void **state)
+{
+	const struct level_store *s = &((struct book *)*state)->levels;
+	static const struct { uint16_t loc; unsigned int side; uint32_t base, tick; } g[] = {
+		{ 4, BOOK_BID, 20000, 100 }, { 4, BOOK_ASK, 20000, 100 },
+		{ 9, BOOK_BID, 1234400, 100 }, { 9, BOOK_ASK, 4000, 1 },
+	};
+
+	for (unsigned int i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		uint64_t h0 = level_home(s, level_key(g[i].loc, g[i].side, g[i].base));
+
+		assert_int_equal(h0 & 3, (g[i].base / g[i].tick) & 3);
+		for (uint32_t k = 1; k < 4; k++) {
+			uint32_t p = g[i].base + k * g[i].tick;
+			uint64_t h = level_home(s, level_key(g[i].loc, g[i].side, p));
+
+			assert_int_equal(h >> 2, h0 >> 2);
+			assert_int_equal(h & 3, (p / g[i].tick) & 3);
+		}
+	}
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -677,6 +732,8 @@ int main(void)
 		T(test_colliding_refs),
 		T(test_digest),
 		T(test_clear),
+		T(test_side_keeps_end_prices),
+		T(test_level_home_groups_ticks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
