@@ -18,10 +18,16 @@
 #   no warm       no idle-time cache warming (cold lines)
 #   warm 16       warming every 16 idle spins instead of 64
 #   monitor off   no live-state publication (the loop's housekeeping)
+#   gateway b     with --gateway-b BIN: another build of the gateway (say, the
+#                 commit before a change) as it runs by default, on the day
+#                 and on GBM, beside this one in every repetition
 #
 #   bench/day-stages.sh [--day FILE] [--speed X] [--reps N] [--out DIR]
+#                       [--variants LIST] [--gateway-b BIN]
 # Defaults: the demo's day (build/demo/day-real.bin.gz, made when missing),
-# x1, 1 repetition (the variants interleaved in each), OUT build/bench-day.
+# x1, 1 repetition (the variants interleaved in each), OUT build/bench-day,
+# every variant (LIST: names with _ for spaces, comma-separated, e.g.
+# floor,default,gateway_b).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gw_ready.sh
@@ -31,6 +37,8 @@ speed=1
 reps=1
 out=build/bench-day
 symbols=(--symbol AAPL:20 --symbol MSFT:32 --symbol NVDA:48)
+only=
+gw_b=
 
 die() { echo "day-stages: $*" >&2; exit 2; }
 while [ $# -gt 0 ]; do
@@ -39,11 +47,14 @@ while [ $# -gt 0 ]; do
 	--speed) speed=$2; shift 2 ;;
 	--reps) reps=$2; shift 2 ;;
 	--out) out=$2; shift 2 ;;
-	-h|--help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	--variants) only=",$2,"; shift 2 ;;
+	--gateway-b) gw_b=$2; shift 2 ;;
+	-h|--help) sed -n '2,31s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
 [ "$(id -u)" -eq 0 ] || die "needs root (namespaces, XDP)"
+[ -z "$gw_b" ] || [ -x "$gw_b" ] || die "--gateway-b $gw_b: not an executable"
 for b in build/t2t-gateway build/t2t-floor build/t2t-exsim build/t2t-backtest build/t2t-capture \
 	 build/t2t-genday; do
 	[ -x "$b" ] || die "$b is missing: run make first"
@@ -63,6 +74,16 @@ VARIANTS=(
 	"warm 16|--warm-every 16"
 	"monitor off|--monitor off"
 )
+[ -n "$gw_b" ] && VARIANTS+=("gateway b|")
+if [ -n "$only" ]; then
+	kept=()
+	for v in "${VARIANTS[@]}"; do
+		name=${v%%|*}
+		[[ $only == *",${name// /_},"* ]] && kept+=("$v")
+	done
+	[ ${#kept[@]} -gt 0 ] || die "--variants ${only:1:-1}: none of them is a variant (see --help)"
+	VARIANTS=("${kept[@]}")
+fi
 
 read -r prefix subnet < <(. scripts/rig_names.sh && rig_names daystg)
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
@@ -87,7 +108,7 @@ session=(--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" --feed "$RIG_GROUP:$RIG_FEED_PO
 	 --feed-source "$RIG_IP_EX" -i "$RIG_IF_GW" --cpu 1 --exit-on-end --duration 600)
 ports=(--feed "$RIG_GROUP" --feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" --cpu 0 -q)
 
-# run DIR WORKLOAD(day|gbm) RESPONDER(floor|gw) [gateway options]
+# run DIR WORKLOAD(day|gbm|gbm_burst) RESPONDER(floor|gw|gw_b) [gateway options]
 run() {
 	local dir=$1 load=$2 resp=$3
 	shift 3
@@ -99,9 +120,10 @@ run() {
 			"${want[@]}" --capture "$dir/capture.gz" --json "$dir/resp.json" \
 			2>"$dir/resp.err" &
 	else
-		local clock=()
+		local clock=() bin=build/t2t-gateway
 		[ "$load" != day ] && clock=(--feed-clock mono)
-		nsenter --net="$RIG_NETNS_GW" build/t2t-gateway "${session[@]}" "${symbols[@]}" \
+		[ "$resp" = gw_b ] && bin=$gw_b
+		nsenter --net="$RIG_NETNS_GW" "$bin" "${session[@]}" "${symbols[@]}" \
 			"${clock[@]}" -q "$@" --capture "$dir/capture.gz" --json "$dir/resp.json" \
 			>/dev/null 2>"$dir/resp.err" &
 	fi
@@ -130,12 +152,15 @@ for r in $(seq "$reps"); do
 	run "$out/r$r/gbm-default" gbm gw
 	run "$out/r$r/gbm-floor" gbm floor
 	run "$out/r$r/gbm-burst" gbm_burst gw
+	[ -n "$gw_b" ] && run "$out/r$r/gbm-b" gbm gw_b
 	for v in "${VARIANTS[@]}"; do
 		IFS='|' read -r name opts <<<"$v"
 		echo "rep $r/$reps: day, $name"
 		# shellcheck disable=SC2086 # the options are words
 		if [ "$name" = floor ]; then
 			run "$out/r$r/day-floor" day floor
+		elif [ "$name" = "gateway b" ]; then
+			run "$out/r$r/day-gateway_b" day gw_b
 		else
 			run "$out/r$r/day-${name// /_}" day gw $opts
 		fi
@@ -156,6 +181,7 @@ gbm50=$(q gbm-default "hook->queued" 5)
 	echo "| run | hook->seen | seen->decided | decided->queued | in-gw (hook->queued) | queued->sent (the kick) | in-gw p50 / GBM gateway's |"
 	echo "|-----|---:|---:|---:|---:|---:|---:|"
 	rows=("GBM, gateway|gbm-default" "GBM, floor|gbm-floor" "GBM in bursts of 50, gateway|gbm-burst")
+	[ -n "$gw_b" ] && rows+=("GBM, gateway b|gbm-b")
 	for v in "${VARIANTS[@]}"; do
 		IFS='|' read -r name _ <<<"$v"
 		rows+=("day, $name|day-${name// /_}")
