@@ -131,7 +131,6 @@ static inline int level_better(unsigned int side, uint32_t a, uint32_t b)
 /* Ticks each side of a new level's price looked up for a neighbour. */
 #define LEVEL_PROBES	4
 
-
 /* The live level of (locate, side, price), 0 when there is none. */
 static inline uint32_t level_find(const struct level_store *s, uint16_t locate,
 				  unsigned int side, uint32_t price)

@@ -4,12 +4,13 @@
  *
  * Two sources of the same day: the uncompressed file read into memory
  * first, on transparent huge pages (the book's own cost: frame walk, ITCH
- * decode, order table, levels, prints), and the gzip file streamed through the day-file reader (what
- * t2t-backtest --itch pays, decompression included).  Each run builds a fresh
- * book (not timed), applies every message with the look-ahead prefetch and
- * consumes every print; the median of the runs is reported, with the
- * fastest and slowest, the peak of live orders and the memory: the
- * process's peak RSS and the book's tables.
+ * decode, order table, levels, prints), and the gzip file streamed
+ * through the day-file reader (what t2t-backtest --itch pays,
+ * decompression included).  Each run builds a fresh book (not timed),
+ * applies every message with the look-ahead prefetch and consumes every
+ * print; the median of the runs is reported, with the fastest and
+ * slowest, the peak of live orders and the memory: the process's peak RSS
+ * and the book's tables.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -77,37 +77,38 @@ static int pin(int cpu)
 	return 0;
 }
 
-static uint8_t *load(const char *path, size_t *n)
+/*
+ * The day into @m, on huge pages where the kernel gives them
+ * (util/table_mem.h): read in order, a day on 4 KB pages misses the TLB
+ * every 4 KB, and on this VM that cost the run a third of its time and
+ * most of its spread; the input's pages are not the book's cost.
+ */
+static uint8_t *load(const char *path, struct table_mem *m, size_t *n)
 {
 	struct stat st;
-	uint8_t *p;
 	size_t got = 0;
+	uint8_t *p;
 	int fd = open(path, O_RDONLY);
 
 	if (fd < 0 || fstat(fd, &st)) {
 		fprintf(stderr, "bench_book: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return NULL;
 	}
-	/*
-	 * On transparent huge pages where the kernel gives them: read in
-	 * order, a day on 4 KB pages misses the TLB every 4 KB, and on this VM
-	 * that cost the run a third of its time and most of its spread; the
-	 * input's pages are not the book's cost.
-	 */
-	*n = (size_t)st.st_size + 1;
-	p = mmap(NULL, *n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED) {
-		fprintf(stderr, "bench_book: %s: no memory for %zu MB\n", path, *n >> 20);
+	if (table_mem_map(m, (size_t)st.st_size + 1, TABLE_MEM_THP)) {
+		fprintf(stderr, "bench_book: %s: no memory for %zu MB\n", path,
+			(size_t)st.st_size >> 20);
 		close(fd);
 		return NULL;
 	}
-	madvise(p, *n, MADV_HUGEPAGE);
+	p = m->addr;
 	while (got < (size_t)st.st_size) {
 		ssize_t r = read(fd, p + got, (size_t)st.st_size - got);
 
 		if (r <= 0) {
 			fprintf(stderr, "bench_book: %s: read failed\n", path);
-			munmap(p, *n);
+			table_mem_unmap(m);
 			p = NULL;
 			break;
 		}
@@ -261,6 +262,7 @@ int main(int argc, char **argv)
 	struct opts o = { .reps = 3, .cpu = 1, .ahead = BOOK_LOOKAHEAD, .pages = TABLE_MEM_THP };
 	struct result mem[MAX_REPS], gz[MAX_REPS];
 	struct book b;
+	struct table_mem day_mem = { 0 };
 	uint8_t *day = NULL;
 	size_t n = 0;
 	long rss_before, rss_book;
@@ -274,7 +276,7 @@ int main(int argc, char **argv)
 		return opt_error(&prog, "the arguments are DAY DAY.gz");
 	if (pin(o.cpu))
 		return 2;
-	if (!o.gz_only && !(day = load(argv[first], &n)))
+	if (!o.gz_only && !(day = load(argv[first], &day_mem, &n)))
 		return 2;
 
 	rss_before = rss_kb("VmRSS:");
@@ -313,6 +315,6 @@ int main(int argc, char **argv)
 	       "book digest %016" PRIx64 "\n", rss_kb("VmHWM:") >> 10, n >> 20, rss_book >> 10,
 	       o.gz_only ? gz[0].digest : mem[0].digest);
 	if (day)
-		munmap(day, n + 1);
+		table_mem_unmap(&day_mem);
 	return 0;
 }
