@@ -22,6 +22,23 @@ static size_t build_packet(uint8_t *buf, size_t cap, uint64_t seq,
 	return mold_builder_finish(&b);
 }
 
+/*
+ * The shadow decides at its print through the live runs' code
+ * (engine_set_sink()): the engine's inline print path is compiled into
+ * engine.c once, and a dry tick that went through another copy of it would
+ * leave the live one's instructions cold.
+ */
+static void warm_sink(void *ctx, const struct gw_decision *d, unsigned int n, uint64_t t_seen)
+{
+	struct warm *w = ctx;
+
+	(void)t_seen;
+	if (!n)
+		return;
+	w->dec = d[0];
+	w->have_dec = true;
+}
+
 int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpoint *src,
 	      const struct frame_endpoint *dst, char *err, size_t errlen)
 {
@@ -42,6 +59,7 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpo
 		return -1;
 	/* The shadow always trades: its session is up. */
 	w->shadow.ord.up = true;
+	engine_set_sink(&w->shadow, warm_sink, w);
 	frame_template_init(&w->tmpl, dst, src, 64, 0);
 	tcp_template_init(&w->order_tmpl, src, dst, 64);
 
@@ -89,7 +107,6 @@ void warm_run(struct warm *w)
 	const struct gw_decision *o = &fake;
 	struct gw_order *rec;
 	struct frame_udp u;
-	unsigned int nd;
 	uint64_t sum;
 
 	/*
@@ -106,13 +123,14 @@ void warm_run(struct warm *w)
 	frame_patch(&w->tmpl, w->frame, w->len - FRAME_HDR_LEN);
 	if (frame_parse_udp(w->frame, w->len, &u) || frame_verify_checksums(&u))
 		return;
-	nd = engine_on_feed(&w->shadow, u.payload, u.payload_len, 0, 0, d, 0);
-	if (nd) {
-		o = &d[0];
+	w->have_dec = false;
+	engine_on_feed(&w->shadow, u.payload, u.payload_len, 0, 0, d, 0);
+	if (w->have_dec) {
+		o = &w->dec;
 		w->decided++;
-	}
-	else
+	} else {
 		fake.md_seq = w->seq;
+	}
 	sum = engine_build_order(&w->shadow, o, 0, w->out + FRAME_TCP_HDR_LEN, &rec);
 	tcp_frame_finish(&w->order_tmpl, w->out, (uint32_t)w->seq, (uint32_t)w->runs,
 			 TCP_ACK | TCP_PSH, 65535, 0, OUCH_ENTER_PKT_LEN, sum);

@@ -35,6 +35,8 @@ struct warm {
 	uint8_t out[256] __attribute__((aligned(64)));
 	uint64_t runs;
 	uint64_t decided;	/* dry ticks whose decision passed the risk checks */
+	struct gw_decision dec;	/* the dry tick's order, from its sink */
+	bool have_dec;
 };
 
 /*

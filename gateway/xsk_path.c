@@ -605,7 +605,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 			warm_run(x->warm);
 			engine_warm(e);
 			if (x->own_tcp)
-				tcp_warm(x->xs.oc.tcp);
+				xsk_session_warm(&x->xs);
 		}
 		now = mono_ns();
 		housekeeping(x, e, now);

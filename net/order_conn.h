@@ -211,6 +211,23 @@ static inline int order_conn_send_frame(struct order_conn *oc, uint8_t *frame, u
 }
 
 /*
+ * Idle turns: read the lines an order's send touches here (the state, the
+ * SoupBinTCP client's liveness, the stack's pointers and the counters),
+ * not the receive buffers behind them.  Nothing is written.
+ */
+static inline void order_conn_warm(const struct order_conn *oc)
+{
+	const volatile uint8_t *p = (const volatile uint8_t *)&oc->state;
+	const volatile uint8_t *end = (const volatile uint8_t *)&oc->soup.rx;
+
+	for (; p < end; p += 64)
+		(void)*p;
+	for (p = (const volatile uint8_t *)&oc->tcp; p < (const volatile uint8_t *)oc->kout;
+	     p += 64)
+		(void)*p;
+}
+
+/*
  * Either stack: @len bytes of whole packets onto the stream.  0, or -1 when
  * not taken (not logged in, or no room: counted).
  */

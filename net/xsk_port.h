@@ -130,6 +130,28 @@ static inline uint64_t xsk_port_tx_frame(struct xsk_port *p)
 	return p->tx_free[--p->tx_free_n];
 }
 
+/*
+ * Idle turns: read the lines the next order's transmit touches (the port,
+ * the top of the free stack and the frame it names, where the order will
+ * be written, the TX ring's producer and its next slot), so that the
+ * order finds them in the cache and their pages in the TLB.  Nothing is
+ * written.
+ */
+static inline void xsk_port_warm_tx(struct xsk_port *p)
+{
+	const volatile uint8_t *v = (const volatile uint8_t *)p;
+
+	for (size_t off = 0; off < sizeof(*p); off += 64)
+		(void)v[off];
+	if (p->tx_free_n) {
+		v = xsk_umem__get_data(p->area, p->tx_free[p->tx_free_n - 1]);
+		(void)v[0];
+		(void)v[64];
+	}
+	(void)*(const volatile uint32_t *)p->tx.producer;
+	(void)*(const volatile uint64_t *)xsk_ring_prod__tx_desc(&p->tx, p->tx.cached_prod);
+}
+
 /* A TX frame taken but not sent: back to the pool. */
 static inline void xsk_port_tx_put(struct xsk_port *p, uint64_t addr)
 {

@@ -68,6 +68,19 @@ static inline int xsk_session_send(struct xsk_session *s, uint64_t addr, uint32_
 	return 1;
 }
 
+/*
+ * Idle turns: read what the next xsk_session_send() touches (the session,
+ * its connection, the TCP state, the port's TX side), so that an order
+ * after a long quiet finds it in the cache and its pages in the TLB.
+ */
+static inline void xsk_session_warm(struct xsk_session *s)
+{
+	(void)*(const volatile unsigned int *)&s->queued;
+	order_conn_warm(&s->oc);
+	tcp_warm(s->oc.tcp);
+	xsk_port_warm_tx(s->port);
+}
+
 /* Why xsk_session_on_tcp() dropped a segment. */
 enum { XSK_SESSION_OK, XSK_SESSION_UNPARSEABLE, XSK_SESSION_BAD_CSUM };
 

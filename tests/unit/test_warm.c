@@ -16,6 +16,7 @@
 
 #include "gateway/engine.h"
 #include "gateway/warm.h"
+#include "net/xsk_port.h"
 #include "proto/moldudp64.h"
 
 /* The gateway's defaults (make demo's book), with smaller buffers. */
@@ -82,6 +83,8 @@ static void test_dry_ticks_trade_the_shadow_only(void **state)
 	assert_true(w->shadow.inst[0].strat.sar.trades > 10);
 	assert_true(w->decided > 10);
 	assert_int_equal(w->shadow.ord.st.orders, 2 * WARM_PRICES);
+	/* ... deciding at the print, through the live runs' copy of that code. */
+	assert_true(w->shadow.dec.stepped);
 	/* The live engine saw none of it. */
 	assert_memory_equal(before, e, sizeof(*e));
 
@@ -92,11 +95,58 @@ static void test_dry_ticks_trade_the_shadow_only(void **state)
 	free(e);
 }
 
+/*
+ * The TX side's warming reads the port, the next free frame and the TX
+ * ring's next slot, and writes none of them.
+ */
+static void test_port_warm_tx_reads_only(void **state)
+{
+	enum { FRAMES = 4, RING = 8, FRAME = 2048 };
+	uint8_t *area = calloc(FRAMES, FRAME), *area_before = malloc(FRAMES * FRAME);
+	struct xdp_desc *ring = calloc(RING, sizeof(*ring));
+	uint64_t free_stack[FRAMES] = { 0, FRAME, 2 * FRAME, 3 * FRAME };
+	uint32_t producer = 5, consumer = 3;
+	struct xsk_port p, before;
+
+	(void)state;
+	assert_non_null(area);
+	assert_non_null(area_before);
+	assert_non_null(ring);
+	memset(&p, 0, sizeof(p));
+	p.area = area;
+	p.tx_free = free_stack;
+	p.tx_free_n = FRAMES;
+	p.tx.producer = &producer;
+	p.tx.consumer = &consumer;
+	p.tx.ring = ring;
+	p.tx.mask = RING - 1;
+	p.tx.size = RING;
+	p.tx.cached_prod = producer;
+	for (int i = 0; i < FRAMES * FRAME; i++)
+		area[i] = (uint8_t)i;
+	memcpy(area_before, area, FRAMES * FRAME);
+	memcpy(&before, &p, sizeof(p));
+
+	xsk_port_warm_tx(&p);
+	p.tx_free_n = 0;	/* an empty pool: nothing of the area is read */
+	xsk_port_warm_tx(&p);
+	p.tx_free_n = FRAMES;
+
+	assert_memory_equal(&before, &p, sizeof(p));
+	assert_memory_equal(area_before, area, FRAMES * FRAME);
+	assert_int_equal(producer, 5);
+	assert_int_equal(consumer, 3);
+	free(ring);
+	free(area_before);
+	free(area);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_engine_warm_reads_only),
 		cmocka_unit_test(test_dry_ticks_trade_the_shadow_only),
+		cmocka_unit_test(test_port_warm_tx_reads_only),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
