@@ -22,6 +22,7 @@
 
 #include "book/levels.h"
 #include "book/order_table.h"
+#include "util/touch.h"
 #include "util/table_mem.h"
 
 /* Live orders the default table holds (its slots are twice that). */
@@ -134,9 +135,9 @@ static inline void book_touch_sides(const struct book *b, uint16_t locate)
 	const struct book_side *s = level_side(&b->levels, locate, BOOK_BID);
 
 	if (s[0].best)
-		(void)*(const volatile uint32_t *)&b->levels.lv[s[0].best].price;
+		touch_line(&b->levels.lv[s[0].best].price);
 	if (s[1].best)
-		(void)*(const volatile uint32_t *)&b->levels.lv[s[1].best].price;
+		touch_line(&b->levels.lv[s[1].best].price);
 }
 
 /* The next level away from the best (lower bids, higher asks), or NULL. */

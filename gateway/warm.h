@@ -20,6 +20,7 @@
 #include "gateway/engine.h"
 #include "proto/frame.h"
 #include "proto/tcp_seg.h"
+#include "util/touch.h"
 
 #define WARM_EVERY_SPINS 64
 #define WARM_PRICES	4096	/* the shadow's price path (GBM), replayed */
@@ -45,45 +46,38 @@ struct warm {
  * the risk and order state, the next order record, and the two sides of
  * each instrument's book, which the collar reads at every order (cold,
  * they cost the print path 50-170 ns in bench_engine; warm, nothing
- * measurable).  Plain loads, not prefetches: a prefetch may be dropped
- * when it misses the TLB, which is half the point.  Nothing is written.
+ * measurable).  Nothing is written (util/touch.h).
  */
-static inline void warm_lines(const void *p, size_t len)
-{
-	for (size_t off = 0; off < len; off += 64)
-		STRAT_TOUCH((const char *)p + off);
-}
-
 static inline void engine_warm(const struct gw_engine *e)
 {
 	const struct tick_ring *r = &e->dec.ring;
 	uint32_t slot = tick_ring_slot(r, r->head);
 	const struct orders *o = &e->ord;
 
-	warm_lines(&e->dec, offsetof(struct feed_decoder, dir));
-	warm_lines(&e->st, sizeof(e->st));
-	STRAT_TOUCH(&r->seq[slot]);
-	STRAT_TOUCH(&r->exch_ts[slot]);
-	STRAT_TOUCH(&r->arrival_ns[slot]);
-	STRAT_TOUCH(&r->price[slot]);
-	STRAT_TOUCH(&r->shares[slot]);
-	STRAT_TOUCH(&r->locate[slot]);
-	STRAT_TOUCH(&r->kind[slot]);
-	warm_lines(&e->risk, sizeof(e->risk));
-	warm_lines(o, offsetof(struct orders, st));
-	warm_lines(&o->log[o->next & o->mask], sizeof(struct gw_order));
-	warm_lines(&e->gap, offsetof(struct gw_gap, req));
+	touch_lines(&e->dec, offsetof(struct feed_decoder, dir));
+	touch_lines(&e->st, sizeof(e->st));
+	touch_line(&r->seq[slot]);
+	touch_line(&r->exch_ts[slot]);
+	touch_line(&r->arrival_ns[slot]);
+	touch_line(&r->price[slot]);
+	touch_line(&r->shares[slot]);
+	touch_line(&r->locate[slot]);
+	touch_line(&r->kind[slot]);
+	touch_lines(&e->risk, sizeof(e->risk));
+	touch_lines(o, offsetof(struct orders, st));
+	touch_lines(&o->log[o->next & o->mask], sizeof(struct gw_order));
+	touch_lines(&e->gap, offsetof(struct gw_gap, req));
 	for (unsigned int i = 0; i < e->n_inst; i++) {
 		const struct gw_inst *in = &e->inst[i];
 
 		if (in->locate >= 0) {
-			STRAT_TOUCH(&e->locate_inst[in->locate]);
+			touch_line(&e->locate_inst[in->locate]);
 			if (e->book)
 				book_touch_sides(e->book, (uint16_t)in->locate);
 		}
-		warm_lines(in, offsetof(struct gw_inst, strat));
+		touch_lines(in, offsetof(struct gw_inst, strat));
 		strat_touch(&in->strat);
-		warm_lines(&in->last_price, sizeof(*in) - offsetof(struct gw_inst, last_price));
+		touch_lines(&in->last_price, sizeof(*in) - offsetof(struct gw_inst, last_price));
 	}
 }
 

@@ -39,6 +39,7 @@
 #include "net/tcp.h"
 #include "proto/frame.h"
 #include "proto/soup_client.h"
+#include "util/touch.h"
 
 enum oc_stack { OC_STACK_OWN, OC_STACK_KERNEL };
 
@@ -217,14 +218,9 @@ static inline int order_conn_send_frame(struct order_conn *oc, uint8_t *frame, u
  */
 static inline void order_conn_warm(const struct order_conn *oc)
 {
-	const volatile uint8_t *p = (const volatile uint8_t *)&oc->state;
-	const volatile uint8_t *end = (const volatile uint8_t *)&oc->soup.rx;
-
-	for (; p < end; p += 64)
-		(void)*p;
-	for (p = (const volatile uint8_t *)&oc->tcp; p < (const volatile uint8_t *)oc->kout;
-	     p += 64)
-		(void)*p;
+	touch_lines(&oc->state, offsetof(struct order_conn, soup.rx) -
+				offsetof(struct order_conn, state));
+	touch_lines(&oc->tcp, offsetof(struct order_conn, kout) - offsetof(struct order_conn, tcp));
 }
 
 /*

@@ -72,6 +72,7 @@
 
 #include "proto/frame.h"
 #include "proto/tcp_seg.h"
+#include "util/touch.h"
 
 #define TCP_SBUF	(1u << 16)	/* bytes queued or unacknowledged */
 #define TCP_OOO_SLOTS	16
@@ -284,11 +285,8 @@ static inline bool tcp_is_done(const struct tcp_conn *c)
  */
 static inline void tcp_warm(const struct tcp_conn *c)
 {
-	const volatile uint8_t *p = (const volatile uint8_t *)c;
-
-	for (size_t off = 0; off < offsetof(struct tcp_conn, st); off += 64)
-		(void)p[off];
-	(void)*(const volatile uint8_t *)&c->sbuf[c->snd_end & (TCP_SBUF - 1)];
+	touch_lines(c, offsetof(struct tcp_conn, st));
+	touch_line(&c->sbuf[c->snd_end & (TCP_SBUF - 1)]);
 }
 
 /* Copy @len bytes into sbuf at stream position @seq (wrapping). */

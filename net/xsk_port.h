@@ -19,6 +19,7 @@
 #include <xdp/xsk.h>
 
 #include "util/table_mem.h"
+#include "util/touch.h"
 
 #include "net/busy_poll.h"
 
@@ -139,17 +140,11 @@ static inline uint64_t xsk_port_tx_frame(struct xsk_port *p)
  */
 static inline void xsk_port_warm_tx(struct xsk_port *p)
 {
-	const volatile uint8_t *v = (const volatile uint8_t *)p;
-
-	for (size_t off = 0; off < sizeof(*p); off += 64)
-		(void)v[off];
-	if (p->tx_free_n) {
-		v = xsk_umem__get_data(p->area, p->tx_free[p->tx_free_n - 1]);
-		(void)v[0];
-		(void)v[64];
-	}
-	(void)*(const volatile uint32_t *)p->tx.producer;
-	(void)*(const volatile uint64_t *)xsk_ring_prod__tx_desc(&p->tx, p->tx.cached_prod);
+	touch_lines(p, sizeof(*p));
+	if (p->tx_free_n)
+		touch_lines(xsk_umem__get_data(p->area, p->tx_free[p->tx_free_n - 1]), 128);
+	touch_line(p->tx.producer);
+	touch_line(xsk_ring_prod__tx_desc(&p->tx, p->tx.cached_prod));
 }
 
 /* A TX frame taken but not sent: back to the pool. */

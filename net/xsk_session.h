@@ -23,6 +23,7 @@
 #include "net/order_conn.h"
 #include "net/xsk_port.h"
 #include "proto/tcp_seg.h"
+#include "util/touch.h"
 
 struct xsk_session {
 	struct order_conn oc;
@@ -75,7 +76,7 @@ static inline int xsk_session_send(struct xsk_session *s, uint64_t addr, uint32_
  */
 static inline void xsk_session_warm(struct xsk_session *s)
 {
-	(void)*(const volatile unsigned int *)&s->queued;
+	touch_line(&s->queued);
 	order_conn_warm(&s->oc);
 	tcp_warm(s->oc.tcp);
 	xsk_port_warm_tx(s->port);

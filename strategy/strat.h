@@ -12,6 +12,7 @@
 
 #include "strategy/hma.h"
 #include "strategy/sar.h"
+#include "util/touch.h"
 
 struct strat {
 	struct hma_state hma;
@@ -37,9 +38,6 @@ static inline int strat_on_tick(struct strat *s, uint32_t x)
 	return sar_step(&s->sar, d, x);
 }
 
-/* A plain load the compiler keeps: pulls a line into the cache and the TLB. */
-#define STRAT_TOUCH(p) ((void)*(const volatile char *)(p))
-
 /*
  * Read every line the next strat_on_tick() will touch (the parameters and
  * sums, the ring slots it reads and writes, the rule's state), writing
@@ -50,18 +48,17 @@ static inline void strat_touch(const struct strat *s)
 	const struct hma_state *h = &s->hma;
 	uint64_t t = h->t;
 
-	for (size_t off = 0; off < offsetof(struct hma_state, x); off += 64)
-		STRAT_TOUCH((const char *)h + off);
-	STRAT_TOUCH(&h->x[(t - h->hp.n) & (HMA_XRING - 1)]);
-	STRAT_TOUCH(&h->x[(t - h->hp.h) & (HMA_XRING - 1)]);
-	STRAT_TOUCH(&h->x[(t - h->hp.a) & (HMA_XRING - 1)]);
-	STRAT_TOUCH(&h->x[(t - h->hp.b) & (HMA_XRING - 1)]);
-	STRAT_TOUCH(&h->x[t & (HMA_XRING - 1)]);
-	STRAT_TOUCH(&h->R[(t - h->hp.s) & (HMA_RRING - 1)]);
-	STRAT_TOUCH(&h->R[t & (HMA_RRING - 1)]);
-	STRAT_TOUCH(&h->Q[(t - h->hp.p) & (HMA_QRING - 1)]);
-	STRAT_TOUCH(&h->Q[t & (HMA_QRING - 1)]);
-	STRAT_TOUCH(&s->sar);
+	touch_lines(h, offsetof(struct hma_state, x));
+	touch_line(&h->x[(t - h->hp.n) & (HMA_XRING - 1)]);
+	touch_line(&h->x[(t - h->hp.h) & (HMA_XRING - 1)]);
+	touch_line(&h->x[(t - h->hp.a) & (HMA_XRING - 1)]);
+	touch_line(&h->x[(t - h->hp.b) & (HMA_XRING - 1)]);
+	touch_line(&h->x[t & (HMA_XRING - 1)]);
+	touch_line(&h->R[(t - h->hp.s) & (HMA_RRING - 1)]);
+	touch_line(&h->R[t & (HMA_RRING - 1)]);
+	touch_line(&h->Q[(t - h->hp.p) & (HMA_QRING - 1)]);
+	touch_line(&h->Q[t & (HMA_QRING - 1)]);
+	touch_line(&s->sar);
 }
 
 #endif /* STRATEGY_STRAT_H */
