@@ -7,8 +7,13 @@
 
 #include "util/table_mem.h"
 
-/* AnonHugePages of the mapping at @addr, from /proc/self/smaps. */
-static size_t thp_bytes_of(const void *addr)
+/*
+ * AnonHugePages of the kernel mapping that starts at @addr, from
+ * /proc/self/smaps, and that mapping's size in @vma: the kernel merges
+ * neighbouring anonymous mappings with the same flags (a day file mapped
+ * with MADV_HUGEPAGE beside the tables), and smaps only counts per mapping.
+ */
+static size_t thp_bytes_of(const void *addr, size_t *vma)
 {
 	char line[256];
 	size_t kb = 0;
@@ -22,6 +27,8 @@ static size_t thp_bytes_of(const void *addr)
 
 		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
 			in = lo == (unsigned long)(uintptr_t)addr;
+			if (in)
+				*vma = hi - lo;
 			continue;
 		}
 		if (in && sscanf(line, "AnonHugePages: %zu kB", &kb) == 1)
@@ -68,7 +75,7 @@ int table_mem_map(struct table_mem *m, size_t size, enum table_mem_pages pages)
 		m->addr = a;
 		m->size = hsize;
 		m->kind = TABLE_MEM_KIND_4K_THP;
-		m->thp_bytes = thp_bytes_of(a);
+		m->thp_bytes = thp_bytes_of(a, &m->vma_bytes);
 		return 0;
 	}
 	a = mmap(NULL, size, PROT_READ | PROT_WRITE,
@@ -98,8 +105,13 @@ void table_mem_describe(const struct table_mem *m, char *buf, size_t len)
 		snprintf(buf, len, "4 KB");
 		break;
 	case TABLE_MEM_KIND_4K_THP:
-		snprintf(buf, len, "4 KB + THP (%zu MB of %zu MB huge)",
-			 m->thp_bytes >> 20, m->size >> 20);
+		if (m->vma_bytes > m->size)
+			snprintf(buf, len, "4 KB + THP (%zu MB huge in a %zu MB "
+				 "mapping the kernel merged with its neighbours)",
+				 m->thp_bytes >> 20, m->vma_bytes >> 20);
+		else
+			snprintf(buf, len, "4 KB + THP (%zu MB of %zu MB huge)",
+				 m->thp_bytes >> 20, m->size >> 20);
 		break;
 	}
 }

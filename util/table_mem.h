@@ -34,6 +34,7 @@ struct table_mem {
 	size_t size;
 	enum table_mem_kind kind;
 	size_t thp_bytes;	/* with TABLE_MEM_KIND_4K_THP: how much got huge pages */
+	size_t vma_bytes;	/* the kernel's mapping holding it; larger when merged */
 };
 
 /* Map and prefault @size zeroed bytes.  Returns 0 or -errno. */
