@@ -16,6 +16,9 @@ CFLAGS   := -std=gnu11 -O2 -g $(WARN)
 ASAN_CFLAGS := -std=gnu11 -O1 -g $(WARN) -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 LDLIBS   := -lm
+# Segments 2 MB aligned, so that a program's code owns its 2 MB range and
+# can move onto a huge page (util/huge_text.h).
+HUGE_TEXT_LDFLAGS := -Wl,-z,max-page-size=0x200000
 
 # Helpers for the build.mk files.
 objs      = $(patsubst %.c,$(BUILD)/%.o,$(1))

@@ -18,6 +18,7 @@
 #   no warm       no idle-time cache warming (cold lines)
 #   warm 16       warming every 16 idle spins instead of 64
 #   monitor off   no live-state publication (the loop's housekeeping)
+#   4k code       the program's code left on 4 KB pages (the instruction TLB)
 #   gateway b     with --gateway-b BIN: another build of the gateway (say, the
 #                 commit before a change) as it runs by default, on the day
 #                 and on GBM, beside this one in every repetition
@@ -73,6 +74,7 @@ VARIANTS=(
 	"no warm|--no-warm"
 	"warm 16|--warm-every 16"
 	"monitor off|--monitor off"
+	"4k code|--no-huge-text"
 )
 [ -n "$gw_b" ] && VARIANTS+=("gateway b|")
 if [ -n "$only" ]; then

@@ -17,7 +17,7 @@ $(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libnet.a $(BUILD)/li
 		$(BUILD)/libhost.a \
 		$(BUILD)/libbook.a $(BUILD)/libproto.a \
 		$(BUILD)/libutil.a $(BUILD)/libstrategy.a $(BUILD)/liblatency.a
-	$(CC) $(CFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)
+	$(CC) $(CFLAGS) $(HUGE_TEXT_LDFLAGS) -o $@ $^ -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)
 
 BINS += $(BUILD)/t2t-gateway
 

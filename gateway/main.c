@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "util/huge_text.h"
 #include "gateway/engine.h"
 #include "gateway/host.h"
 #include "gateway/mon.h"
@@ -107,6 +108,28 @@ static int check_outputs(const struct gw_opts *o)
 		fclose(f);
 	}
 	return 0;
+}
+
+/*
+ * The code onto a 2 MB page, before anything is locked or any thread runs:
+ * an order's send after a quiet spell then finds its code's TLB entry.
+ */
+static void move_code(const struct gw_opts *o)
+{
+	struct huge_text t;
+	char err[160];
+
+	if (o->no_huge_text)
+		return;
+	if (huge_text_remap(&t, err, sizeof(err))) {
+		fprintf(stderr, "t2t-gateway: note: code left on 4 KB pages: %s\n", err);
+		return;
+	}
+	if (t.huge_bytes < t.size)
+		fprintf(stderr, "t2t-gateway: note: code copied to a %zu MB range, %zu MB of "
+			"it on huge pages (THP off, or no free 2 MB page: "
+			"/sys/kernel/mm/transparent_hugepage/enabled)\n",
+			t.size >> 20, t.huge_bytes >> 20);
 }
 
 /* What absorbs a stall, and what it costs. */
@@ -356,6 +379,7 @@ int main(int argc, char **argv)
 			"CAP_IPC_LOCK); run as root or use --mode udp\n");
 		return 1;
 	}
+	move_code(&r.o);
 	/* Nothing the hot loop touches may page-fault later. */
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		fprintf(stderr, "t2t-gateway: note: mlockall failed (%s); memory not locked\n",

@@ -171,6 +171,9 @@ static const struct opt opts[] = {
 	OPT("no-warm", 0, OPT_FLAG, G(no_warm), NULL,
 	  "AF_XDP: no idle-time cache warming (dry ticks on a shadow engine while the "
 	  "feed is quiet)"),
+	OPT("no-huge-text", 0, OPT_FLAG, G(no_huge_text), NULL,
+	  "leave the program's code on 4 KB pages (by default it moves onto a 2 MB "
+	  "page, one instruction-TLB entry; perf then sees anonymous code)"),
 	OPT("warm-every", 0, OPT_POW2, G(warm_every), "N",
 	  "AF_XDP: idle spins on the empty RX ring between two warmings (and the idle "
 	  "turn's housekeeping)", .min = 1, .max = 1 << 20),

@@ -25,6 +25,7 @@ struct gw_opts {
 	bool zero_copy;
 	bool replace_xdp;
 	bool no_warm;			/* no idle-time cache warming */
+	bool no_huge_text;		/* the code stays on its 4 KB pages */
 	uint32_t warm_every;		/* idle spins between warmings (power of two) */
 	struct busy_poll_cfg busy_poll;	/* on the path's sockets; all 0: off */
 	bool no_verify_csum;		/* trust checksums (the NIC checked them) */

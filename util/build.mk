@@ -1,9 +1,9 @@
 # util/: what every program shares below everything else: the one clock
 # (clock.h, header only) and a kernel receive stamp on it (rx_stamp.h), command lines from a table (opt.[ch]) and a
 # string as JSON (json.[ch]), prefaulted memory on the largest pages there are
-# (table_mem.[ch]).
+# (table_mem.[ch]), the program's code on a 2 MB page (huge_text.[ch]).
 
-UTIL_SRCS := util/opt.c util/json.c util/table_mem.c
+UTIL_SRCS := util/opt.c util/json.c util/table_mem.c util/huge_text.c
 
 $(BUILD)/libutil.a: $(call objs,$(UTIL_SRCS))
 	@mkdir -p $(@D)
@@ -20,3 +20,11 @@ UTIL_TESTS := $(ASAN)/tests/unit/test_opt $(ASAN)/tests/unit/test_json $(ASAN)/t
 $(UTIL_TESTS): %: %.o $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(UTIL_TESTS)
+
+# The code moved onto a 2 MB page: linked 2 MB aligned it moves, linked as
+# usual it refuses; one source, two links.
+$(ASAN)/tests/unit/test_huge_text: $(ASAN)/tests/unit/test_huge_text.o $(ASAN)/libutil.a
+	$(CC) $(ASAN_CFLAGS) $(HUGE_TEXT_LDFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+$(ASAN)/tests/unit/test_huge_text_unaligned: $(ASAN)/tests/unit/test_huge_text.o $(ASAN)/libutil.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_huge_text $(ASAN)/tests/unit/test_huge_text_unaligned
