@@ -47,7 +47,7 @@ BOOK_FUZZ := $(BUILD)/fuzz/fuzz_book
 BOOK_FUZZ_FLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 BOOK_FUZZ_SRCS := book/book.c book/book_check.c proto/itch.c \
-	proto/proto_err.c util/table_mem.c
+	proto/proto_err.c util/table_mem.c util/smaps.c
 
 $(BOOK_FUZZ): tests/fuzz/fuzz_book.c tests/unit/book_model.h $(BOOK_FUZZ_SRCS) $(BOOK_HDRS) \
 		$(wildcard proto/*.h)

@@ -1,9 +1,9 @@
 # util/: what every program shares below everything else: the one clock
 # (clock.h, header only) and a kernel receive stamp on it (rx_stamp.h), command lines from a table (opt.[ch]) and a
 # string as JSON (json.[ch]), prefaulted memory on the largest pages there are
-# (table_mem.[ch]), the program's code on a 2 MB page (huge_text.[ch]).
+# (table_mem.[ch]) and how much of a mapping got them (smaps.[ch]), the program's code on a 2 MB page (huge_text.[ch]).
 
-UTIL_SRCS := util/opt.c util/json.c util/table_mem.c util/huge_text.c
+UTIL_SRCS := util/opt.c util/json.c util/table_mem.c util/smaps.c util/huge_text.c
 
 $(BUILD)/libutil.a: $(call objs,$(UTIL_SRCS))
 	@mkdir -p $(@D)

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include "util/huge_text.h"
+#include "util/smaps.h"
 
 #define HUGE_SZ ((uintptr_t)2 << 20)
 #define SMALL_SZ ((uintptr_t)4096)
@@ -37,30 +38,6 @@ static int find_text(struct dl_phdr_info *info, size_t size, void *data)
 		break;
 	}
 	return 1;
-}
-
-/* AnonHugePages of the mapping that starts at @addr (/proc/self/smaps). */
-static size_t huge_bytes_at(uintptr_t addr)
-{
-	char line[256];
-	size_t kb = 0;
-	bool in = false;
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
-
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
-			in = lo == addr;
-			continue;
-		}
-		if (in && sscanf(line, "AnonHugePages: %zu kB", &kb) == 1)
-			break;
-	}
-	fclose(f);
-	return kb << 10;
 }
 
 /*
@@ -93,7 +70,7 @@ int huge_text_remap(struct huge_text *t, char *err, size_t errlen)
 {
 	struct text_seg s = { 0 };
 	uintptr_t start, end, copy;
-	size_t len;
+	size_t len, vma;
 	void *raw;
 	int ret;
 
@@ -151,14 +128,13 @@ int huge_text_remap(struct huge_text *t, char *err, size_t errlen)
 		snprintf(err, errlen, "mremap of the code: %s", strerror(errno));
 		goto out_unmap;
 	}
-	/* What is left of the alignment slack on either side. */
+	/* The alignment slack: some before the copy, always some after. */
 	if (copy > (uintptr_t)raw)
 		munmap(raw, copy - (uintptr_t)raw);
-	if ((uintptr_t)raw + len + HUGE_SZ > copy + len)
-		munmap((void *)(copy + len), (uintptr_t)raw + HUGE_SZ - copy);
+	munmap((void *)(copy + len), (uintptr_t)raw + HUGE_SZ - copy);
 	t->addr = (void *)start;
 	t->size = len;
-	t->huge_bytes = huge_bytes_at(start);
+	t->huge_bytes = smaps_huge_bytes((const void *)start, &vma);
 	return 0;
 
 out_unmap:

@@ -5,38 +5,8 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "util/smaps.h"
 #include "util/table_mem.h"
-
-/*
- * AnonHugePages of the kernel mapping that starts at @addr, from
- * /proc/self/smaps, and that mapping's size in @vma: the kernel merges
- * neighbouring anonymous mappings with the same flags (a day file mapped
- * with MADV_HUGEPAGE beside the tables), and smaps only counts per mapping.
- */
-static size_t thp_bytes_of(const void *addr, size_t *vma)
-{
-	char line[256];
-	size_t kb = 0;
-	bool in = false;
-	FILE *f = fopen("/proc/self/smaps", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
-
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
-			in = lo == (unsigned long)(uintptr_t)addr;
-			if (in)
-				*vma = hi - lo;
-			continue;
-		}
-		if (in && sscanf(line, "AnonHugePages: %zu kB", &kb) == 1)
-			break;
-	}
-	fclose(f);
-	return kb << 10;
-}
 
 int table_mem_map(struct table_mem *m, size_t size, enum table_mem_pages pages)
 {
@@ -75,7 +45,7 @@ int table_mem_map(struct table_mem *m, size_t size, enum table_mem_pages pages)
 		m->addr = a;
 		m->size = hsize;
 		m->kind = TABLE_MEM_KIND_4K_THP;
-		m->thp_bytes = thp_bytes_of(a, &m->vma_bytes);
+		m->thp_bytes = smaps_huge_bytes(a, &m->vma_bytes);
 		return 0;
 	}
 	a = mmap(NULL, size, PROT_READ | PROT_WRITE,
