@@ -19,3 +19,10 @@ BINS += $(BUILD)/libnet.a $(ASAN)/libnet.a
 $(ASAN)/tests/unit/test_tcp: $(ASAN)/tests/unit/test_tcp.o $(ASAN)/libnet.a $(ASAN)/libproto.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_tcp
+
+# The order session on the kernel's TCP against a server played by the test
+# on loopback (a network namespace of its own when root).
+$(ASAN)/tests/unit/test_order_conn_kernel: $(ASAN)/tests/unit/test_order_conn_kernel.o \
+		$(ASAN)/libnet.a $(ASAN)/libproto.a $(ASAN)/libutil.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_order_conn_kernel

@@ -128,6 +128,19 @@ void order_conn_destroy(struct order_conn *oc)
 	oc->tcp = NULL;
 }
 
+/*
+ * Kernel stack: a send() that fails reports, and clears, the socket's
+ * pending error; a reset or a timeout seen there would leave the next
+ * recv() only an end of stream, read as the exchange's close.  Kept for
+ * order_conn_poll() to say why.  EPIPE says only that sending is over,
+ * which a close does too.
+ */
+static void note_send_error(struct order_conn *oc, int err)
+{
+	if (!oc->fd_err && (err == ECONNRESET || err == ETIMEDOUT))
+		oc->fd_err = err;
+}
+
 /* The connection's bytes onto the stream, whatever the state. */
 static int stream_write(struct order_conn *oc, const uint8_t *buf, size_t len, uint64_t now)
 {
@@ -145,6 +158,7 @@ static int stream_write(struct order_conn *oc, const uint8_t *buf, size_t len, u
 	if (!oc->kout_len) {
 		n = send(oc->fd, buf, len, MSG_DONTWAIT | MSG_NOSIGNAL);
 		if (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+			note_send_error(oc, errno);
 			oc->st.send_errors++;
 			return -1;
 		}
@@ -171,6 +185,8 @@ static void flush_kout(struct order_conn *oc)
 	if (!oc->kout_len || oc->fd < 0)
 		return;
 	n = send(oc->fd, oc->kout, oc->kout_len, MSG_DONTWAIT | MSG_NOSIGNAL);
+	if (n < 0)
+		note_send_error(oc, errno);
 	if (n <= 0)
 		return;
 	memmove(oc->kout, oc->kout + n, oc->kout_len - (size_t)n);
@@ -309,6 +325,7 @@ static void connect_kernel(struct order_conn *oc, uint64_t now)
 	int one = 1;
 	char err[128];
 
+	oc->fd_err = 0;
 	oc->fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (oc->fd < 0) {
 		lose(oc, OC_LOST_REFUSED, now);
@@ -440,6 +457,7 @@ void order_conn_on_segment(struct order_conn *oc, const struct tcp_seg *s, uint6
 void order_conn_poll(struct order_conn *oc, uint64_t now)
 {
 	ssize_t n;
+	int err;
 
 	if (oc->fd < 0 || (oc->state != OC_LOGGING_IN && oc->state != OC_UP &&
 			   oc->state != OC_CLOSING))
@@ -460,7 +478,8 @@ void order_conn_poll(struct order_conn *oc, uint64_t now)
 			oc->state = OC_STOPPED;
 			return;
 		}
-		lose(oc, n == 0 ? OC_LOST_FIN : errno == ETIMEDOUT ? OC_LOST_RETRANS :
+		err = n < 0 ? errno : oc->fd_err;
+		lose(oc, !err ? OC_LOST_FIN : err == ETIMEDOUT ? OC_LOST_RETRANS :
 			 OC_LOST_RESET, now);
 		return;
 	}

@@ -132,6 +132,7 @@ struct order_conn {
 	struct soup_client soup;
 	struct tcp_conn *tcp;		/* own stack */
 	int fd;				/* kernel stack's socket */
+	int fd_err;			/* its error as a send() took it (below) */
 	int port_fd;			/* own stack: holds the local port in the kernel */
 	uint16_t port;			/* the connection's local port */
 	uint32_t conn_no;		/* connections made, this one included */
