@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -148,51 +149,56 @@ static int send_order(struct order_conn *oc)
 	return order_conn_send(oc, pkt, sizeof(pkt), mono_ns());
 }
 
-static void test_reset_met_by_a_send_is_a_reset(void **state)
+/*
+ * A session up against the test's server, whose end then goes away: with a
+ * reset (a zero linger) when @reset, else with a FIN.
+ */
+static void up_then_lost(struct order_conn *oc, struct server *sv, bool reset)
 {
 	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
+
+	own_loopback();
+	server_listen(sv);
+	session_init(oc, sv);
+	log_in(oc, sv);
+	if (reset)
+		assert_int_equal(setsockopt(sv->fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)), 0);
+	close(sv->fd);
+	pause_ms(50);
+}
+
+/* The poll that finds the loss counted it as @why, and only so. */
+static void assert_lost_as(struct order_conn *oc, struct server *sv, int why, int not)
+{
+	order_conn_poll(oc, mono_ns());
+	assert_int_equal(oc->st.lost[why], 1);
+	assert_int_equal(oc->st.lost[not], 0);
+	assert_int_equal(oc->last_lost, why);
+	order_conn_destroy(oc);
+	close(sv->lfd);
+}
+
+static void test_reset_met_by_a_send_is_a_reset(void **state)
+{
 	struct order_conn oc;
 	struct server sv;
 
 	(void)state;
-	own_loopback();
-	server_listen(&sv);
-	session_init(&oc, &sv);
-	log_in(&oc, &sv);
-	/* Closed with a zero linger: the kernel sends a reset. */
-	assert_int_equal(setsockopt(sv.fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)), 0);
-	close(sv.fd);
-	pause_ms(50);
+	up_then_lost(&oc, &sv, true);
 	/* The order's send() meets the reset and takes the socket's error. */
 	assert_int_equal(send_order(&oc), -1);
 	assert_int_equal(oc.st.send_errors, 1);
-	order_conn_poll(&oc, mono_ns());
-	assert_int_equal(oc.st.lost[OC_LOST_RESET], 1);
-	assert_int_equal(oc.st.lost[OC_LOST_FIN], 0);
-	assert_int_equal(oc.last_lost, OC_LOST_RESET);
-	order_conn_destroy(&oc);
-	close(sv.lfd);
+	assert_lost_as(&oc, &sv, OC_LOST_RESET, OC_LOST_FIN);
 }
 
 static void test_reset_alone_is_a_reset(void **state)
 {
-	struct linger lg = { .l_onoff = 1, .l_linger = 0 };
 	struct order_conn oc;
 	struct server sv;
 
 	(void)state;
-	own_loopback();
-	server_listen(&sv);
-	session_init(&oc, &sv);
-	log_in(&oc, &sv);
-	assert_int_equal(setsockopt(sv.fd, SOL_SOCKET, SO_LINGER, &lg, sizeof(lg)), 0);
-	close(sv.fd);
-	pause_ms(50);
-	order_conn_poll(&oc, mono_ns());
-	assert_int_equal(oc.st.lost[OC_LOST_RESET], 1);
-	assert_int_equal(oc.st.lost[OC_LOST_FIN], 0);
-	order_conn_destroy(&oc);
-	close(sv.lfd);
+	up_then_lost(&oc, &sv, true);
+	assert_lost_as(&oc, &sv, OC_LOST_RESET, OC_LOST_FIN);
 }
 
 static void test_close_is_a_close(void **state)
@@ -201,19 +207,10 @@ static void test_close_is_a_close(void **state)
 	struct server sv;
 
 	(void)state;
-	own_loopback();
-	server_listen(&sv);
-	session_init(&oc, &sv);
-	log_in(&oc, &sv);
-	close(sv.fd);
-	pause_ms(50);
+	up_then_lost(&oc, &sv, false);
 	/* After a FIN a send() still succeeds (the peer only half-closed). */
 	assert_int_equal(send_order(&oc), 0);
-	order_conn_poll(&oc, mono_ns());
-	assert_int_equal(oc.st.lost[OC_LOST_FIN], 1);
-	assert_int_equal(oc.st.lost[OC_LOST_RESET], 0);
-	order_conn_destroy(&oc);
-	close(sv.lfd);
+	assert_lost_as(&oc, &sv, OC_LOST_FIN, OC_LOST_RESET);
 }
 
 int main(void)
