@@ -70,7 +70,7 @@ int huge_text_remap(struct huge_text *t, char *err, size_t errlen)
 {
 	struct text_seg s = { 0 };
 	uintptr_t start, end, copy;
-	size_t len, vma;
+	size_t len;
 	void *raw;
 	int ret;
 
@@ -134,7 +134,7 @@ int huge_text_remap(struct huge_text *t, char *err, size_t errlen)
 	munmap((void *)(copy + len), (uintptr_t)raw + HUGE_SZ - copy);
 	t->addr = (void *)start;
 	t->size = len;
-	t->huge_bytes = smaps_huge_bytes((const void *)start, &vma);
+	t->huge_bytes = smaps_huge_bytes((const void *)start, NULL);
 	return 0;
 
 out_unmap:

@@ -19,7 +19,7 @@ size_t smaps_huge_bytes(const void *addr, size_t *vma_bytes)
 
 		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) {
 			in = lo == (unsigned long)(uintptr_t)addr;
-			if (in)
+			if (in && vma_bytes)
 				*vma_bytes = hi - lo;
 			continue;
 		}

@@ -12,7 +12,8 @@
 
 /*
  * AnonHugePages of the kernel mapping that starts at @addr, in bytes, and
- * that mapping's size in *@vma_bytes (left alone when none starts there).
+ * that mapping's size in *@vma_bytes unless NULL (left alone when none
+ * starts there).
  * 0 when smaps cannot be read.
  */
 size_t smaps_huge_bytes(const void *addr, size_t *vma_bytes);
