@@ -19,6 +19,8 @@
 #   warm 16       warming every 16 idle spins instead of 64
 #   monitor off   no live-state publication (the loop's housekeeping)
 #   4k code       the program's code left on 4 KB pages (the instruction TLB)
+#   orders 64k    an order table of 65,536 orders (128k slots, 2 MB) instead
+#                 of 2 M (64 MB): its lookups' share in cache misses
 #   gateway b     with --gateway-b BIN: another build of the gateway (say, the
 #                 commit before a change) as it runs by default, on the day
 #                 and on GBM, beside this one in every repetition
@@ -32,8 +34,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gw_ready.sh
+. scripts/demo_day.sh
 
-day=build/demo/day-real.bin.gz
+day=$DEMO_DAY
 speed=1
 reps=1
 out=build/bench-day
@@ -50,7 +53,7 @@ while [ $# -gt 0 ]; do
 	--out) out=$2; shift 2 ;;
 	--variants) only=",$2,"; shift 2 ;;
 	--gateway-b) gw_b=$2; shift 2 ;;
-	-h|--help) sed -n '2,31s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,33s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -61,9 +64,8 @@ for b in build/t2t-gateway build/t2t-floor build/t2t-exsim build/t2t-backtest bu
 	[ -x "$b" ] || die "$b is missing: run make first"
 done
 if [ ! -s "$day" ]; then
-	[ "$day" = build/demo/day-real.bin.gz ] || die "--day $day: no such file"
-	mkdir -p build/demo
-	build/t2t-genday --shape real --messages 600000 --duration 60 --seed 7 --gzip -o "$day" -q
+	[ "$day" = "$DEMO_DAY" ] || die "--day $day: no such file"
+	demo_day || exit 2
 fi
 
 VARIANTS=(
@@ -75,6 +77,7 @@ VARIANTS=(
 	"warm 16|--warm-every 16"
 	"monitor off|--monitor off"
 	"4k code|--no-huge-text"
+	"orders 64k|--book-orders 65536"
 )
 [ -n "$gw_b" ] && VARIANTS+=("gateway b|")
 if [ -n "$only" ]; then

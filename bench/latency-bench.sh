@@ -43,6 +43,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/gw_ready.sh
+. scripts/demo_day.sh
 
 reps=3
 attempts=3
@@ -55,7 +56,7 @@ out=build/bench
 knobs=1
 long_symbols=AAPL:256,MSFT:256,NVDA:256
 report_only=0
-day=build/demo/day-real.bin.gz
+day=$DEMO_DAY
 day_speed=1
 day_on=1
 
@@ -341,11 +342,8 @@ knob_rep() {	# knob_rep REP
 t_start=$(date +%s)
 if [ "$report_only" = 0 ] && [ "$day_on" = 1 ]; then
 	if [ ! -s "$day" ]; then
-		[ "$day" = build/demo/day-real.bin.gz ] || die "--day $day: no such file"
-		mkdir -p build/demo
-		echo "latency-bench: generating the demo's real-shaped day into $day"
-		build/t2t-genday --shape real --messages 600000 --duration 60 --seed 7 --gzip \
-			-o "$day" -q || die "t2t-genday failed"
+		[ "$day" = "$DEMO_DAY" ] || die "--day $day: no such file"
+		demo_day || exit 2
 	fi
 fi
 if [ "$report_only" = 0 ]; then

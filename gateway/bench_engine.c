@@ -15,6 +15,14 @@
  *             kernel does in copy mode (the descriptor and the frame lines
  *             cross between cores)
  *
+ *
+ * and with --day, on a day file as a replay at x1 sends it (gateway/bench_feed.h),
+ * with the gateway's default book kept:
+ *
+ *   day, hot             back to back
+ *   day, recorded + kick the day's own pauses (cut to 100 us) and a kick
+ *   ... + warm           ... with the idle-time warming: the live loop
+ *
  * For each regime: percentiles of seen->decided over the packets that made
  * an order (what the gateway's capture reports) and seen->done over all
  * packets.  Nothing touches the network beyond a loopback socket pair.
@@ -36,11 +44,13 @@
 #include "util/clock.h"
 #include "book/book_apply.h"
 #include "book/fill.h"
+#include "gateway/bench_feed.h"
 #include "gateway/engine.h"
 #include "gateway/warm.h"
 #include "net/tcp.h"
 #include "latency/clock_cost.h"
 #include "latency/hdr.h"
+#include "proto/be.h"
 #include "proto/frame.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"
@@ -51,16 +61,12 @@
 #define PACED_PKTS	30000
 #define HOT_PKTS	300000
 #define FRAME_ROOM	256
+#define SLOT_ROOM	2048	/* an xcore slot: a frame of the MTU */
 #define HOT_CPU		1
 #define OTHER_CPU	0
 #define MAX_REPS	20
-
-
-struct feed {
-	uint8_t (*frame)[FRAME_ROOM];
-	uint16_t *len;
-	size_t n;
-};
+/* A day's quiet stretches, cut to what the GBM regimes wait between packets. */
+#define DAY_GAP_MAX_NS	PACED_NS
 
 struct regime {
 	const char *name;
@@ -68,18 +74,32 @@ struct regime {
 	bool kick;		/* sendto() after each order */
 	bool warm;		/* idle-time warming */
 	bool xcore;		/* frame written by the other CPU */
+	bool day;		/* the --day feed, paced as recorded (gaps cut to pace_ns) */
 };
 
 static const struct regime regimes[] = {
-	{ "hot (back to back)", 0, false, false, false },
-	{ "paced 1 us", 1000, false, false, false },
-	{ "paced 10 us", 10000, false, false, false },
-	{ "paced 100 us", PACED_NS, false, false, false },
-	{ "paced 100 us + kick", PACED_NS, true, false, false },
-	{ "  ... + warm", PACED_NS, true, true, false },
-	{ "xcore 100 us + kick", PACED_NS, true, false, true },
-	{ "  ... + warm", PACED_NS, true, true, true },
+	{ "hot (back to back)", 0, false, false, false, false },
+	{ "paced 1 us", 1000, false, false, false, false },
+	{ "paced 10 us", 10000, false, false, false, false },
+	{ "paced 100 us", PACED_NS, false, false, false, false },
+	{ "paced 100 us + kick", PACED_NS, true, false, false, false },
+	{ "  ... + warm", PACED_NS, true, true, false, false },
+	{ "xcore 100 us + kick", PACED_NS, true, false, true, false },
+	{ "  ... + warm", PACED_NS, true, true, true, false },
+	{ "day, hot", 0, false, false, false, true },
+	{ "day, recorded + kick", DAY_GAP_MAX_NS, true, false, false, true },
+	{ "  ... + warm", DAY_GAP_MAX_NS, true, true, false, true },
 };
+/* The yardsticks of the closing ratio: the live loop's regime on each feed. */
+#define R_GBM_LIVE	5
+#define R_DAY_LIVE	10
+
+static bool regime_runs(size_t rg, bool day, bool live_only)
+{
+	if (regimes[rg].day && !day)
+		return false;
+	return !live_only || rg == R_GBM_LIVE || rg == R_DAY_LIVE;
+}
 #define R_NR (sizeof(regimes) / sizeof(regimes[0]))
 
 struct result {
@@ -87,6 +107,8 @@ struct result {
 	struct hdr_hist done;		/* every packet: seen->done */
 	/* --split: the order packets' seen->decided in three parts */
 	struct hdr_hist parse, feed, build;
+	char pages[64];			/* a day regime's book: what backs it */
+	struct hdr_hist msgs;		/* messages in the packets that made an order */
 };
 
 static bool split;
@@ -96,9 +118,14 @@ struct cfg {
 	uint32_t reps;
 	bool split;
 	bool no_books;
+	const char *day;
+	uint32_t day_frames;
+	uint32_t book_orders;
+	bool live_only;
 };
 
 static bool no_books;
+static uint32_t day_book_orders;
 
 #define C(f) OFF(struct cfg, f)
 
@@ -111,6 +138,17 @@ static const struct opt opts[] = {
 	    "more clock reads per packet)"),
 	OPT("no-books", 0, OPT_FLAG, C(no_books), NULL,
 	    "no order books (t2t-gateway --books off): the prints go straight to the tape"),
+	OPT("day", 0, OPT_STR, C(day), "FILE",
+	    "also run the day regimes on this day file (BinaryFILE, gzip or plain; "
+	    "make bench-engine gives the demo's), the gateway's default book and symbols"),
+	OPT("day-frames", 0, OPT_U32, C(day_frames), "N",
+	    "the day's first N packets only (0: all)", .def = "0"),
+	OPT("book-orders", 0, OPT_U32, C(book_orders), "N",
+	    "the day regimes' order table, in live orders (t2t-gateway --book-orders)",
+	    .min = 16, .max = BOOK_MAX_ORDERS, .def = "2097152"),
+	OPT("live-only", 0, OPT_FLAG, C(live_only), NULL,
+	    "only the live loop's regime (paced + kick + warm) on each feed: an A/B in "
+	    "a quarter of the time"),
 	OPT_END,
 };
 
@@ -125,19 +163,23 @@ static const struct opt_prog prog = {
 "1, 10, 100 us; a sendto() after each order; idle-time warming; the frame\n"
 "written by CPU 0 just before.  Percentiles of seen->decided (order packets)\n"
 "and seen->done (all packets), ns.  One repetition takes about 16 s on the\n"
-"2-vCPU VM and keeps both CPUs busy.\n",
+"2-vCPU VM and keeps both CPUs busy.\n"
+"With --day, the same engine also trades a day file replayed as a replay at\n"
+"x1 sends it (the messages of one timestamp in one packet, the pauses as\n"
+"recorded, cut to 100 us), with the day's book, so that the day's prints and\n"
+"the GBM ones are timed in one run; the closing line compares their p50.\n",
 	.more = "Exit status: 0 done, 1 a regime failed, 2 bad usage.\n",
 	.opts = opts,
 };
 
 /* The gateway's defaults, whose book is make demo's: the feed trades it. */
-static struct gw_cfg bench_cfg(void)
+static struct gw_cfg bench_cfg(const struct regime *rg)
 {
 	struct gw_cfg c;
 
 	gw_cfg_defaults(&c);
-	/* Trade prints only: the book holds nothing, its size does not matter. */
-	c.book.max_orders = 1 << 16;
+	/* GBM trades prints only: the book holds nothing, its size does not matter. */
+	c.book.max_orders = rg && rg->day ? day_book_orders : 1 << 16;
 	if (no_books)
 		c.books = GW_BOOKS_OFF;
 	return c;
@@ -150,30 +192,28 @@ static void sym8(char dst[8], const char *s)
 }
 
 /* Packet 0: the stock directory; then one trade per packet, symbols in turn. */
-static int feed_build(struct feed *f, size_t n_trades)
+static int feed_build(struct bench_feed *f, size_t n_trades)
 {
-	struct frame_endpoint src = { .mac = { 2, 0, 0, 0, 0, 1 }, .ip = 0x0a000001, .port = 40000 };
-	struct frame_endpoint dst = { .mac = { 1, 0, 0x5e, 0, 0, 1 }, .ip = 0xe9363601, .port = 26400 };
 	struct frame_template t;
 	char session[MOLD_SESSION_LEN];
-	struct gw_cfg cfg = bench_cfg();
+	struct gw_cfg cfg = bench_cfg(NULL);
 	unsigned int n_sym = cfg.n_inst;
 	struct gbm g[GW_MAX_INST];
 	struct mold_builder b;
 	struct itch_msg m;
 	uint64_t seq = 1;
+	uint8_t *fr;
 
-	f->n = n_trades + 1;
-	f->frame = calloc(f->n, FRAME_ROOM);
-	f->len = calloc(f->n, sizeof(*f->len));
-	if (!f->frame || !f->len)
-		return -ENOMEM;
-	frame_template_init(&t, &src, &dst, 1, 0);
+	memset(f, 0, sizeof(*f));
+	bench_feed_template(&t);
 	mold_session_set(session, "BENCH");
 	for (unsigned int i = 0; i < n_sym; i++)
 		gbm_init(&g[i], 42 + i);
 
-	mold_builder_init(&b, f->frame[0] + FRAME_HDR_LEN, FRAME_ROOM - FRAME_HDR_LEN, session, seq);
+	fr = bench_feed_room(f);
+	if (!fr)
+		return -ENOMEM;
+	mold_builder_init(&b, fr + FRAME_HDR_LEN, BENCH_FEED_PAYLOAD, session, seq);
 	for (unsigned int i = 0; i < n_sym; i++) {
 		memset(&m, 0, sizeof(m));
 		m.type = 'R';
@@ -183,10 +223,11 @@ static int feed_build(struct feed *f, size_t n_trades)
 			return -EINVAL;
 		seq++;
 	}
-	f->len[0] = (uint16_t)frame_finish(&t, f->frame[0], mold_builder_finish(&b));
+	if (bench_feed_push(f, (uint16_t)frame_finish(&t, fr, mold_builder_finish(&b)), 0))
+		return -ENOMEM;
 
-	for (size_t k = 1; k < f->n; k++) {
-		unsigned int i = (unsigned int)((k - 1) % n_sym);
+	for (size_t k = 0; k < n_trades; k++) {
+		unsigned int i = (unsigned int)(k % n_sym);
 
 		memset(&m, 0, sizeof(m));
 		m.type = 'P';
@@ -195,11 +236,14 @@ static int feed_build(struct feed *f, size_t n_trades)
 		m.p.shares = 100;
 		sym8(m.p.stock, cfg.inst[i].symbol);
 		m.p.price = gbm_next(&g[i]);
-		mold_builder_init(&b, f->frame[k] + FRAME_HDR_LEN, FRAME_ROOM - FRAME_HDR_LEN,
-				  session, seq++);
+		fr = bench_feed_room(f);
+		if (!fr)
+			return -ENOMEM;
+		mold_builder_init(&b, fr + FRAME_HDR_LEN, BENCH_FEED_PAYLOAD, session, seq++);
 		if (mold_builder_append_itch(&b, &m) < 0)
 			return -EINVAL;
-		f->len[k] = (uint16_t)frame_finish(&t, f->frame[k], mold_builder_finish(&b));
+		if (bench_feed_push(f, (uint16_t)frame_finish(&t, fr, mold_builder_finish(&b)), 0))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -355,13 +399,16 @@ static void idle_until(struct stage *s, uint64_t until, bool warm)
 		if (warm && !(++spins % 8)) {
 			warm_run(s->warm);
 			engine_warm(&s->e);
+			/* The live loop's xsk_session_warm(): the order stream, the TX frame. */
+			tcp_warm(s->tcp);
+			touch_lines(s->tx[0], 128);
 		}
 	}
 }
 
 /* The other core publishes frame k into the shared slot; the hot core takes it. */
 struct xcore {
-	const struct feed *f;
+	const struct bench_feed *f;
 	uint64_t pace_ns;
 	size_t n;			/* frames to send: 1 .. n-1 */
 	uint8_t *slot;			/* one "UMEM frame" per packet, reused */
@@ -388,7 +435,7 @@ static void *producer(void *arg)
 
 	pin(OTHER_CPU);
 	for (size_t k = 1; k < x->n && !atomic_load(&x->stop); k++) {
-		uint8_t *dst = x->slot + (k % 64) * FRAME_ROOM;
+		uint8_t *dst = x->slot + (k % 64) * SLOT_ROOM;
 
 		/* Paced, but never ahead of the hot core: one frame in flight. */
 		while (mono_ns() < next ||
@@ -396,13 +443,13 @@ static void *producer(void *arg)
 			while (recv(x->drain_fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
 				;
 		next = mono_ns() + x->pace_ns;
-		memcpy(dst, x->f->frame[k], x->f->len[k]);
+		memcpy(dst, bench_feed_frame(x->f, k), x->f->len[k]);
 		atomic_store_explicit(&x->published, k, memory_order_release);
 	}
 	return NULL;
 }
 
-static int run_xcore(struct stage *s, const struct feed *f, struct result *r,
+static int run_xcore(struct stage *s, const struct bench_feed *f, struct result *r,
 		     const struct regime *rg)
 {
 	struct xcore x = { .f = f, .pace_ns = rg->pace_ns, .drain_fd = -1 };
@@ -412,7 +459,7 @@ static int run_xcore(struct stage *s, const struct feed *f, struct result *r,
 	size_t k = 1, n = f->n < PACED_PKTS + 1 ? f->n : PACED_PKTS + 1;
 
 	x.n = n;
-	x.slot = aligned_alloc(4096, 64 * FRAME_ROOM);
+	x.slot = aligned_alloc(4096, 64 * SLOT_ROOM);
 	if (!x.slot)
 		return -ENOMEM;
 	x.drain_fd = s->kick_fd == -1 ? -1 : dup(s->kick_fd);	/* the peer's receive */
@@ -428,11 +475,13 @@ static int run_xcore(struct stage *s, const struct feed *f, struct result *r,
 			if (warm && !(++spins % 8)) {
 				warm_run(s->warm);
 				engine_warm(&s->e);
+				tcp_warm(s->tcp);
+				touch_lines(s->tx[0], 128);
 			}
 			continue;
 		}
 		t_seen = mono_ns();
-		nd = process(s, x.slot + (k % 64) * FRAME_ROOM, f->len[k], t_seen, &t_decided);
+		nd = process(s, x.slot + (k % 64) * SLOT_ROOM, f->len[k], t_seen, &t_decided);
 		record(r, nd, t_seen, t_decided, mono_ns());
 		if (nd && rg->kick)
 			kick(s);
@@ -447,14 +496,14 @@ static int run_xcore(struct stage *s, const struct feed *f, struct result *r,
 	return 0;
 }
 
-static int run(const struct regime *rg, const struct feed *f, struct result *r)
+static int run(const struct regime *rg, const struct bench_feed *f, struct result *r)
 {
-	struct gw_cfg cfg = bench_cfg();
+	struct gw_cfg cfg = bench_cfg(rg);
 	struct stage *s;
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
 	socklen_t alen = sizeof(a);
 	uint64_t t_decided = 0, next;
-	size_t n = !rg->pace_ns ? f->n : (f->n < PACED_PKTS + 1 ? f->n : PACED_PKTS + 1);
+	size_t n = !rg->pace_ns || rg->day ? f->n : (f->n < PACED_PKTS + 1 ? f->n : PACED_PKTS + 1);
 	char err[256];
 	int ret = -1;
 
@@ -489,14 +538,17 @@ static int run(const struct regime *rg, const struct feed *f, struct result *r)
 			goto out_sock;
 		}
 	}
+	if (rg->day && s->e.book)
+		book_describe_pages(s->e.book, r->pages, sizeof(r->pages));
 	hdr_reset(&r->decided);
+	hdr_reset(&r->msgs);
 	hdr_reset(&r->done);
 	hdr_reset(&r->parse);
 	hdr_reset(&r->feed);
 	hdr_reset(&r->build);
 
 	/* The stock directory, untimed. */
-	process(s, f->frame[0], f->len[0], mono_ns(), &t_decided);
+	process(s, bench_feed_frame(f, 0), f->len[0], mono_ns(), &t_decided);
 	if (rg->xcore) {
 		ret = run_xcore(s, f, r, rg);
 		goto out_warm;
@@ -512,12 +564,14 @@ static int run(const struct regime *rg, const struct feed *f, struct result *r)
 			/* Drain what the kicks delivered, then wait for the slot. */
 			while (recv(s->kick_fd, sink, sizeof(sink), MSG_DONTWAIT) > 0)
 				;
-			next += rg->pace_ns;
+			next += rg->day ? f->gap_ns[k] : rg->pace_ns;
 			idle_until(s, next, rg->warm);
 		}
 		t_seen = mono_ns();
-		nd = process(s, f->frame[k], f->len[k], t_seen, &t_decided);
+		nd = process(s, bench_feed_frame(f, k), f->len[k], t_seen, &t_decided);
 		record(r, nd, t_seen, t_decided, mono_ns());
+		if (nd)
+			hdr_record(&r->msgs, be16_load(bench_feed_frame(f, k) + FRAME_HDR_LEN + 18));
 		if (nd && rg->kick)
 			kick(s);
 	}
@@ -548,6 +602,10 @@ static void print_row(const char *name, const struct result *r)
 	       (long long)hdr_value_at_percentile(&r->decided, 99.9),
 	       (long long)hdr_value_at_percentile(&r->done, 50),
 	       (long long)hdr_value_at_percentile(&r->done, 99));
+	if (r->pages[0])
+		printf("|   its book on %s pages; messages in an order's packet: p50 %lld, p90 %lld, max %lld\n",
+		       r->pages, (long long)hdr_value_at_percentile(&r->msgs, 50),
+		       (long long)hdr_value_at_percentile(&r->msgs, 90), (long long)hdr_max(&r->msgs));
 	if (split)
 		printf("|   parse+csum / decode+strategy / order: p50 %lld / %lld / %lld, p90 %lld / %lld / %lld\n",
 		       (long long)hdr_value_at_percentile(&r->parse, 50),
@@ -569,7 +627,16 @@ static const double pct[4] = { 50, 90, 99, 99.9 };
 static int64_t rep_pct[R_NR][4][MAX_REPS];
 
 /* Medians over the repetitions of each regime's percentiles. */
-static void print_medians(int reps)
+static int64_t median_of(size_t rg, int q, int reps)
+{
+	int64_t v[MAX_REPS];
+
+	memcpy(v, rep_pct[rg][q], sizeof(v[0]) * reps);
+	qsort(v, reps, sizeof(v[0]), cmp_i64);
+	return v[reps / 2];
+}
+
+static void print_medians(int reps, bool day, bool live_only)
 {
 	printf("Medians over %d repetitions (seen->decided, order packets, ns):\n\n"
 	       "| regime                 | p50   | p90   | p99    | p99.9  |\n"
@@ -577,22 +644,30 @@ static void print_medians(int reps)
 	for (size_t rg = 0; rg < R_NR; rg++) {
 		int64_t m[4];
 
-		for (int q = 0; q < 4; q++) {
-			int64_t v[MAX_REPS];
-
-			memcpy(v, rep_pct[rg][q], sizeof(v[0]) * reps);
-			qsort(v, reps, sizeof(v[0]), cmp_i64);
-			m[q] = v[reps / 2];
-		}
+		if (!regime_runs(rg, day, live_only))
+			continue;
+		for (int q = 0; q < 4; q++)
+			m[q] = median_of(rg, q, reps);
 		printf("| %-22s | %5lld | %5lld | %6lld | %6lld |\n", regimes[rg].name,
 		       (long long)m[0], (long long)m[1], (long long)m[2], (long long)m[3]);
 	}
 }
 
-/* What one idle-time warming step costs, back to back (ns per call). */
-static void warm_cost(const struct feed *f)
+/* The day's prints against the GBM ones, both as the live loop runs them. */
+static void print_day_ratio(int reps)
 {
-	struct gw_cfg cfg = bench_cfg();
+	int64_t d = median_of(R_DAY_LIVE, 0, reps), g = median_of(R_GBM_LIVE, 0, reps);
+
+	printf("\nseen->decided p50, paced + kick + warm: the day %lld ns, GBM %lld ns: "
+	       "day / GBM %.2f x, day - GBM %lld ns (median%s of %d repetition%s).\n",
+	       (long long)d, (long long)g, g ? (double)d / (double)g : 0.0, (long long)(d - g),
+	       reps > 1 ? "s" : "", reps, reps > 1 ? "s" : "");
+}
+
+/* What one idle-time warming step costs, back to back (ns per call). */
+static void warm_cost(const struct bench_feed *f)
+{
+	struct gw_cfg cfg = bench_cfg(NULL);
 	struct stage *s = aligned_alloc(64, sizeof(*s));
 	uint64_t t_decided, t0, t1, t2;
 	char err[256];
@@ -607,9 +682,9 @@ static void warm_cost(const struct feed *f)
 	orders_session_up(&s->e.ord, 0);
 	if (open_stream(s) || warm_init(s->warm, &cfg, &gw_end, &ex_end, err, sizeof(err)))
 		goto out_engine;
-	process(s, f->frame[0], f->len[0], mono_ns(), &t_decided);
+	process(s, bench_feed_frame(f, 0), f->len[0], mono_ns(), &t_decided);
 	for (int k = 1; k < 1000; k++)
-		process(s, f->frame[k], f->len[k], mono_ns(), &t_decided);
+		process(s, bench_feed_frame(f, k), f->len[k], mono_ns(), &t_decided);
 	t0 = mono_ns();
 	for (int i = 0; i < n; i++)
 		warm_run(s->warm);
@@ -648,7 +723,7 @@ static int cmp_double(const void *a, const void *b)
 static void order_frame_cost(void)
 {
 	static double per[FRAME_BATCHES];
-	struct gw_cfg cfg = bench_cfg();
+	struct gw_cfg cfg = bench_cfg(NULL);
 	struct stage *s = aligned_alloc(64, sizeof(*s));
 	const struct gw_inst *in;
 	char err[256];
@@ -775,7 +850,8 @@ int main(int argc, char **argv)
 	static struct result res[R_NR];
 	struct cfg c = { .reps = 1 };
 	struct gw_cfg cfg;
-	struct feed f;
+	struct bench_feed f, day = { 0 };
+	char err[640];
 	int reps, ret;
 
 	ret = opt_parse(&prog, &c, argc, argv, NULL);
@@ -784,19 +860,30 @@ int main(int argc, char **argv)
 	reps = (int)c.reps;
 	split = c.split;	/* process() and record() read it per packet */
 	no_books = c.no_books;
+	day_book_orders = c.book_orders;
 	if (feed_build(&f, HOT_PKTS)) {
 		fprintf(stderr, "bench_engine: cannot build the feed\n");
 		return 1;
 	}
+	if (c.day && bench_feed_day(&day, c.day, c.day_frames, DAY_GAP_MAX_NS, err, sizeof(err))) {
+		fprintf(stderr, "bench_engine: --day: %s\n", err);
+		bench_feed_free(&f);
+		return 2;
+	}
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		fprintf(stderr, "bench_engine: mlockall: %s (continuing)\n", strerror(errno));
 	pin(HOT_CPU);
-	cfg = bench_cfg();
+	cfg = bench_cfg(NULL);
 	printf("Engine seen->decided on CPU %d (ns; the gateway's default book:", HOT_CPU);
 	for (unsigned int i = 0; i < cfg.n_inst; i++)
 		printf(" %s:%u", cfg.inst[i].symbol, cfg.inst[i].length);
 	printf(";\nclock read p50 %d ns, included once in every figure). Paced regimes: %d packets each.\n\n",
 	       clock_cost_p50(), PACED_PKTS);
+	if (c.day)
+		printf("The day: %s, %zu packets of %llu messages, %.1f s paced (pauses cut to %d us); "
+		       "its order table holds %u orders.\n\n", c.day, day.n,
+		       (unsigned long long)day.messages, (double)day.paced_ns / 1e9,
+		       DAY_GAP_MAX_NS / 1000, day_book_orders);
 	warm_cost(&f);
 	order_frame_cost();
 	paper_fill_cost();
@@ -808,7 +895,9 @@ int main(int argc, char **argv)
 		       "| regime                 | packets | p50   | p90   | p99    | p99.9  | all p50 | all p99 |\n"
 		       "|------------------------|--------:|------:|------:|-------:|-------:|------:|-------:|\n");
 		for (size_t rg = 0; rg < R_NR; rg++) {
-			if (run(&regimes[rg], &f, &res[rg])) {
+			if (!regime_runs(rg, c.day != NULL, c.live_only))
+				continue;
+			if (run(&regimes[rg], regimes[rg].day ? &day : &f, &res[rg])) {
 				fprintf(stderr, "bench_engine: regime %s failed\n", regimes[rg].name);
 				return 1;
 			}
@@ -820,8 +909,10 @@ int main(int argc, char **argv)
 		printf("\n");
 	}
 	if (reps > 1)
-		print_medians(reps);
-	free(f.frame);
-	free(f.len);
+		print_medians(reps, c.day != NULL, c.live_only);
+	if (c.day)
+		print_day_ratio(reps);
+	bench_feed_free(&f);
+	bench_feed_free(&day);
 	return 0;
 }

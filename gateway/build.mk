@@ -54,15 +54,17 @@ UNIT_TESTS += $(ASAN)/tests/unit/test_steer_bpf
 
 # Where seen->decided goes: the engine on the hot CPU, hot, paced, after a
 # kernel send, warmed, and with the frame written by the other core.
-$(BUILD)/bench/bench_engine: $(BUILD)/gateway/bench_engine.o $(call objs,$(ENGINE_SRCS)) \
+$(BUILD)/bench/bench_engine: $(BUILD)/gateway/bench_engine.o $(BUILD)/gateway/bench_feed.o \
+		$(call objs,$(ENGINE_SRCS)) \
 		$(BUILD)/gateway/warm.o $(BUILD)/libnet.a $(BUILD)/libbook.a $(BUILD)/libproto.a \
 		$(BUILD)/libstrategy.a $(BUILD)/liblatency.a $(BUILD)/libutil.a
 	$(CC) $(CFLAGS) -o $@ $^ -lpthread -lz $(LDLIBS)
 BINS += $(BUILD)/bench/bench_engine
 
 .PHONY: bench-engine
-bench-engine: $(BUILD)/bench/bench_engine
-	./$(BUILD)/bench/bench_engine --reps 3
+bench-engine: $(BUILD)/bench/bench_engine $(BUILD)/t2t-genday
+	bash -c '. scripts/demo_day.sh && demo_day'
+	./$(BUILD)/bench/bench_engine --reps 3 --day build/demo/day-real.bin.gz
 BENCHES += bench-engine
 
 # Idle-time warming reads the live engine only and trades a shadow.

@@ -19,19 +19,16 @@
 #   DEMO_SPEED=X            replay x times faster than the day's pace (default 1)
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/demo_day.sh
 
 out=build/demo
-day=$out/day-real.bin.gz
+day=$DEMO_DAY
 listen=${DEMO_LISTEN:-127.0.0.1:9470}
 speed=${DEMO_SPEED:-1}
 name=demo$$
 mkdir -p "$out"
 
-if [ ! -s "$day" ]; then
-	echo "demo: generating a real-shaped day of 600,000 messages (16 symbols, 60 s of market) into $day"
-	build/t2t-genday --shape real --messages 600000 --duration 60 --seed 7 --gzip -o "$day" \
-		--stats >"$out/genday.txt"
-fi
+demo_day "$out/genday.txt" || exit 2
 
 mon_pid=
 cleanup() {
