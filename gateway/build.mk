@@ -67,6 +67,12 @@ bench-engine: $(BUILD)/bench/bench_engine $(BUILD)/t2t-genday
 	./$(BUILD)/bench/bench_engine --reps 3 --day build/demo/day-real.bin.gz
 BENCHES += bench-engine
 
+# bench_engine's day feed: packets of one timestamp, pauses, errors.
+$(ASAN)/tests/unit/test_bench_feed: $(ASAN)/tests/unit/test_bench_feed.o \
+		$(ASAN)/gateway/bench_feed.o $(ASAN)/libproto.a $(ASAN)/libutil.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_bench_feed
+
 # Idle-time warming reads the live engine only and trades a shadow.
 $(ASAN)/tests/unit/test_warm: $(ASAN)/tests/unit/test_warm.o $(ASAN)/gateway/warm.o \
 		$(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libbook.a $(ASAN)/libproto.a \
