@@ -122,6 +122,8 @@ struct cfg {
 	uint32_t day_frames;
 	uint32_t book_orders;
 	bool live_only;
+	bool touch_orders;
+	bool touch_frames;
 };
 
 static bool no_books;
@@ -149,6 +151,12 @@ static const struct opt opts[] = {
 	OPT("live-only", 0, OPT_FLAG, C(live_only), NULL,
 	    "only the live loop's regime (paced + kick + warm) on each feed: an A/B in "
 	    "a quarter of the time"),
+	OPT("touch-orders", 0, OPT_FLAG, C(touch_orders), NULL,
+	    "before each day packet, untimed, look up the orders it executes or cancels "
+	    "(what no live loop knows in advance), reading the frame to find them"),
+	OPT("touch-frames", 0, OPT_FLAG, C(touch_frames), NULL,
+	    "before each day packet, untimed, read its frame's lines: against "
+	    "--touch-orders, the order lookup's share"),
 	OPT_END,
 };
 
@@ -390,6 +398,32 @@ static void record(struct result *r, unsigned int nd, uint64_t t_seen,
 	}
 }
 
+/*
+ * --touch-orders: the resting orders a day packet's executions, cancels and
+ * deletes name, looked up before the packet is timed: what no live loop can
+ * know in advance.  It reads the frame to find them: against --touch-frames
+ * (the frame's lines alone), the difference is the order lookup's share.
+ */
+static bool touch_orders, touch_frames;
+static volatile uint32_t touched_sink;
+
+static void touch_named_orders(const struct book *b, const uint8_t *frame, size_t len)
+{
+	const uint8_t *p = frame + FRAME_HDR_LEN + MOLD_HDR_LEN, *end = frame + len;
+
+	while (end - p >= MOLD_BLOCK_HDR_LEN) {
+		uint16_t ml = be16_load(p);
+		const uint8_t *m = p + MOLD_BLOCK_HDR_LEN;
+
+		if (ml > end - m)
+			break;
+		if (ml > ITCH_E_OFF_ORDER_REF + 8 && b->tracked[be16_load(m + ITCH_OFF_LOCATE)] &&
+		    (m[0] == 'E' || m[0] == 'C' || m[0] == 'X' || m[0] == 'D'))
+			touched_sink += order_probe(&b->orders, be64_load(m + ITCH_E_OFF_ORDER_REF))->shares;
+		p = m + ml;
+	}
+}
+
 /* Spin until @until, as the RX loop does, warming if asked. */
 static void idle_until(struct stage *s, uint64_t until, bool warm)
 {
@@ -555,6 +589,7 @@ static int run(const struct regime *rg, const struct bench_feed *f, struct resul
 	}
 	next = mono_ns();
 	for (size_t k = 1; k < n; k++) {
+		const uint8_t *frame = bench_feed_frame(f, k);
 		uint64_t t_seen;
 		unsigned int nd;
 
@@ -567,11 +602,15 @@ static int run(const struct regime *rg, const struct bench_feed *f, struct resul
 			next += rg->day ? f->gap_ns[k] : rg->pace_ns;
 			idle_until(s, next, rg->warm);
 		}
+		if (touch_frames && rg->day)
+			touch_lines(frame, f->len[k]);
+		if (touch_orders && rg->day && s->e.book)
+			touch_named_orders(s->e.book, frame, f->len[k]);
 		t_seen = mono_ns();
-		nd = process(s, bench_feed_frame(f, k), f->len[k], t_seen, &t_decided);
+		nd = process(s, frame, f->len[k], t_seen, &t_decided);
 		record(r, nd, t_seen, t_decided, mono_ns());
 		if (nd)
-			hdr_record(&r->msgs, be16_load(bench_feed_frame(f, k) + FRAME_HDR_LEN + 18));
+			hdr_record(&r->msgs, be16_load(frame + FRAME_HDR_LEN + MOLD_OFF_COUNT));
 		if (nd && rg->kick)
 			kick(s);
 	}
@@ -861,6 +900,8 @@ int main(int argc, char **argv)
 	split = c.split;	/* process() and record() read it per packet */
 	no_books = c.no_books;
 	day_book_orders = c.book_orders;
+	touch_orders = c.touch_orders;
+	touch_frames = c.touch_frames;
 	if (feed_build(&f, HOT_PKTS)) {
 		fprintf(stderr, "bench_engine: cannot build the feed\n");
 		return 1;
