@@ -15,7 +15,6 @@
  *             kernel does in copy mode (the descriptor and the frame lines
  *             cross between cores)
  *
- *
  * and with --day, on a day file as a replay at x1 sends it (gateway/bench_feed.h),
  * with the gateway's default book kept:
  *
@@ -90,17 +89,30 @@ static const struct regime regimes[] = {
 	{ "day, recorded + kick", DAY_GAP_MAX_NS, true, false, false, true },
 	{ "  ... + warm", DAY_GAP_MAX_NS, true, true, false, true },
 };
-/* The yardsticks of the closing ratio: the live loop's regime on each feed. */
-#define R_GBM_LIVE	5
-#define R_DAY_LIVE	10
+#define R_NR (sizeof(regimes) / sizeof(regimes[0]))
+
+/* The live loop's regime: paced, kicked and warmed, the frame from this core. */
+static bool regime_live(const struct regime *rg)
+{
+	return rg->pace_ns && rg->kick && rg->warm && !rg->xcore;
+}
 
 static bool regime_runs(size_t rg, bool day, bool live_only)
 {
 	if (regimes[rg].day && !day)
 		return false;
-	return !live_only || rg == R_GBM_LIVE || rg == R_DAY_LIVE;
+	return !live_only || regime_live(&regimes[rg]);
 }
-#define R_NR (sizeof(regimes) / sizeof(regimes[0]))
+
+/* The yardstick of the closing ratio on one feed. */
+static size_t regime_live_of(bool day)
+{
+	size_t rg = 0;
+
+	while (!regime_live(&regimes[rg]) || regimes[rg].day != day)
+		rg++;
+	return rg;
+}
 
 struct result {
 	struct hdr_hist decided;	/* packets with an order: seen->decided */
@@ -424,20 +436,24 @@ static void touch_named_orders(const struct book *b, const uint8_t *frame, size_
 	}
 }
 
+/* One idle turn's warming, as the AF_XDP loop's. */
+static void warm_step(struct stage *s)
+{
+	warm_run(s->warm);
+	engine_warm(&s->e);
+	/* The live loop's xsk_session_warm(): the order stream, the TX frame. */
+	tcp_warm(s->tcp);
+	touch_lines(s->tx[0], 128);
+}
+
 /* Spin until @until, as the RX loop does, warming if asked. */
 static void idle_until(struct stage *s, uint64_t until, bool warm)
 {
 	uint64_t spins = 0;
 
-	while (mono_ns() < until) {
-		if (warm && !(++spins % 8)) {
-			warm_run(s->warm);
-			engine_warm(&s->e);
-			/* The live loop's xsk_session_warm(): the order stream, the TX frame. */
-			tcp_warm(s->tcp);
-			touch_lines(s->tx[0], 128);
-		}
-	}
+	while (mono_ns() < until)
+		if (warm && !(++spins % 8))
+			warm_step(s);
 }
 
 /* The other core publishes frame k into the shared slot; the hot core takes it. */
@@ -506,12 +522,8 @@ static int run_xcore(struct stage *s, const struct bench_feed *f, struct result 
 		unsigned int nd;
 
 		if (atomic_load_explicit(&x.published, memory_order_acquire) < k) {
-			if (warm && !(++spins % 8)) {
-				warm_run(s->warm);
-				engine_warm(&s->e);
-				tcp_warm(s->tcp);
-				touch_lines(s->tx[0], 128);
-			}
+			if (warm && !(++spins % 8))
+				warm_step(s);
 			continue;
 		}
 		t_seen = mono_ns();
@@ -695,7 +707,8 @@ static void print_medians(int reps, bool day, bool live_only)
 /* The day's prints against the GBM ones, both as the live loop runs them. */
 static void print_day_ratio(int reps)
 {
-	int64_t d = median_of(R_DAY_LIVE, 0, reps), g = median_of(R_GBM_LIVE, 0, reps);
+	int64_t d = median_of(regime_live_of(true), 0, reps);
+	int64_t g = median_of(regime_live_of(false), 0, reps);
 
 	printf("\nseen->decided p50, paced + kick + warm: the day %lld ns, GBM %lld ns: "
 	       "day / GBM %.2f x, day - GBM %lld ns (median%s of %d repetition%s).\n",

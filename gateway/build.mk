@@ -63,8 +63,8 @@ BINS += $(BUILD)/bench/bench_engine
 
 .PHONY: bench-engine
 bench-engine: $(BUILD)/bench/bench_engine $(BUILD)/t2t-genday
-	bash -c '. scripts/demo_day.sh && demo_day'
-	./$(BUILD)/bench/bench_engine --reps 3 --day build/demo/day-real.bin.gz
+	bash -c '. scripts/demo_day.sh && demo_day && \
+		exec ./$(BUILD)/bench/bench_engine --reps 3 --day "$$DEMO_DAY"'
 BENCHES += bench-engine
 
 # bench_engine's day feed: packets of one timestamp, pauses, errors.
