@@ -31,7 +31,10 @@ INT_TESTS   := tests/integration/harness_selftest.sh
 BENCHES     :=
 
 .PHONY: all deps test unit-test integration-test demo bench clean
-all: deps build-all
+# The packages first, then the build: as two prerequisites of one target,
+# make -j would compile against headers still being installed.
+all: deps
+	@$(MAKE) --no-print-directory build-all
 
 include $(sort $(wildcard */build.mk))
 
