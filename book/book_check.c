@@ -67,7 +67,7 @@ static int check_side(const struct book *b, uint16_t loc, unsigned int side,
 {
 	const struct level_store *ls = &b->levels;
 	const struct book_side *sd = level_side(ls, loc, side);
-	uint32_t n = 0, prev = 0;
+	uint32_t n = 0, prev = 0, off = 0;
 
 	for (uint32_t i = sd->best; i; prev = i, i = ls->lv[i].worse) {
 		const struct book_level *l = &ls->lv[i];
@@ -76,6 +76,7 @@ static int check_side(const struct book *b, uint16_t loc, unsigned int side,
 			return bad(why, len, "locate %u side %u: list broken at level %u",
 				   loc, side, i);
 		t[i].seen = 1;
+		off += level_off_cent(l->price);
 		if (l->locate != loc || l->side != side)
 			return bad(why, len, "level %u is locate %u side %u, listed under %u/%u",
 				   i, l->locate, l->side, loc, side);
@@ -103,6 +104,9 @@ static int check_side(const struct book *b, uint16_t loc, unsigned int side,
 		return bad(why, len, "locate %u side %u: ends kept at %u and %u, levels "
 			   "priced %u and %u", loc, side, sd->best_price, sd->worst_price,
 			   ls->lv[sd->best].price, ls->lv[prev].price);
+	if (off != sd->off_cent)
+		return bad(why, len, "locate %u side %u: %u levels off a whole cent, "
+			   "counted %u", loc, side, off, sd->off_cent);
 	*nlive += n;
 	return 0;
 }

@@ -703,6 +703,58 @@ static void test_level_home_groups_ticks(void **state)
 	}
 }
 
+/* The prices of @side's levels from the best to the worst, into @p. */
+static unsigned int side_prices(const struct book *b, uint16_t loc, unsigned int side,
+				uint32_t *p, unsigned int max)
+{
+	const struct level_store *ls = &b->levels;
+	unsigned int n = 0;
+
+	for (uint32_t i = level_side(ls, loc, side)->best; i && n < max; i = ls->lv[i].worse)
+		p[n++] = ls->lv[i].price;
+	return n;
+}
+
+/*
+ * A new level beside a neighbour the probes found links to it without a
+ * walk only while its side has no level between two cents: one there
+ * (off the probes' grid) would lie between them.  The count of such levels
+ * follows adds and removals, and the self-check catches a wrong one.
+ */
+static void test_link_beside_neighbour(void **state)
+{
+	struct book *b = *state;
+	struct book_side *sd = level_side(&b->levels, 5, BOOK_BID);
+	static const uint32_t want_off[] = { 20500, 20200, 20150, 20000, 19900 };
+	static const uint32_t want_on[] = { 20500, 20300, 20200, 20000, 19900 };
+	uint32_t got[8];
+	char why[256];
+
+	apply(b, msg_add('A', 5, 1, 'B', 100, 20000));
+	apply(b, msg_add('A', 5, 2, 'B', 100, 20500));
+	apply(b, msg_add('A', 5, 3, 'B', 100, 20150));	/* off the cent grid */
+	assert_int_equal(sd->off_cent, 1);
+	/* Probes find 20000 two cents down; 20150 is between them. */
+	apply(b, msg_add('A', 5, 4, 'B', 100, 20200));
+	apply(b, msg_add('A', 5, 5, 'B', 100, 19900));
+	assert_int_equal(side_prices(b, 5, BOOK_BID, got, 8), 5);
+	assert_memory_equal(got, want_off, sizeof(want_off));
+	check(b);
+
+	apply(b, msg_delete(5, 3));
+	assert_int_equal(sd->off_cent, 0);
+	/* Now beside a neighbour: 20200 one cent down. */
+	apply(b, msg_add('A', 5, 6, 'B', 100, 20300));
+	assert_int_equal(side_prices(b, 5, BOOK_BID, got, 8), 5);
+	assert_memory_equal(got, want_on, sizeof(want_on));
+	check(b);
+
+	sd->off_cent = 1;
+	assert_int_not_equal(book_check(b, BOOK_CHECK_ALL_SIDES, why, sizeof(why)), 0);
+	assert_non_null(strstr(why, "off a whole cent"));
+	sd->off_cent = 0;
+}
+
 int main(void)
 {
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -734,6 +786,7 @@ int main(void)
 		T(test_clear),
 		T(test_side_keeps_end_prices),
 		T(test_level_home_groups_ticks),
+		T(test_link_beside_neighbour),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
