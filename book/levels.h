@@ -145,11 +145,12 @@ static inline int level_better(unsigned int side, uint32_t a, uint32_t b)
 
 /*
  * Ticks each side of a new level's price looked up for a neighbour.  On
- * the real-shaped day (make bench-book) 4 left 1.9 M of the 26 M new
- * levels without one, each walking 7.8 levels from an end; 16 finds one
- * for 77 % of those, at nine hash lines loaded side by side.
+ * the real-shaped day (make bench-book) 4 leave 1.9 M of the 26 M new
+ * levels without one, each walking 7.8 levels from an end; 16 find one for
+ * 77 % of those, but cost the gateway's small book more than its walks
+ * (cold hash lines against warm levels: docs/results.md, 2026-12-03).
  */
-#define LEVEL_PROBES	16
+#define LEVEL_PROBES	4
 
 /* The live level of (locate, side, price), 0 when there is none. */
 static inline uint32_t level_find(const struct level_store *s, uint16_t locate,
