@@ -250,8 +250,12 @@ static inline void level_link(struct level_store *s, uint32_t idx)
 	 * neighbour in price when there is one, else from the nearer end.
 	 */
 	n = level_neighbour(s, l->locate, l->side, p, &above);
-	/* Below a dollar the probes step by the grid's own unit, 1. */
-	if (n && (level_tick(p) == 1 || (!level_off_cent(p) && !sd->off_cent))) {
+	/*
+	 * Below a dollar the probes step by the grid's own unit, 1.  From a
+	 * dollar up, off_cent (which counts p already) says the whole side,
+	 * p included, is on the cent grid.
+	 */
+	if (n && (level_tick(p) == 1 || !sd->off_cent)) {
 		level_link_beside(lv, idx, n, above == (l->side == BOOK_BID));
 		return;
 	}
