@@ -17,7 +17,8 @@
 #     real-shaped day replayed at its own pace (t2t-exsim --replay; the
 #     demo's day by default) and the floor on the same replay answering the
 #     prints the strategy trades (t2t-backtest's orders on that day, so both
-#     send the same orders), beside the GBM runs;
+#     send the same orders), each back to back with its responder's GBM run
+#     of the same repetition (the report's day / GBM pairs them);
 #   - the sustained zero-loss rate through AF_XDP (1 M ticks/s and flat out);
 #   - t2t-watch samples the machine all along; a run another session
 #     disturbed is run again (up to --attempts in all), and the report takes
@@ -283,22 +284,28 @@ attempt() {
 
 headline_rep() {	# headline_rep REP
 	local r=$1 p
-	for p in af_xdp udp_spin udp_block; do
+	# The day's ratios pair each day run with the GBM run beside it
+	# (t2t-latency-report's day_pairs): the gateway's GBM, its day, the
+	# floor's day, the floor's GBM, back to back.
+	attempt "low-af_xdp_ktcp-r$r" gw af_xdp_ktcp low "$low_rate" "$low_count" \
+		"$r" - - af_xdp run_gw af_xdp "$low_rate" "$low_count" \
+		--gw-extra "--order-stack kernel"
+	attempt "low-af_xdp-r$r" gw af_xdp low "$low_rate" "$low_count" "$r" - - af_xdp \
+		run_gw af_xdp "$low_rate" "$low_count"
+	if [ "$day_on" = 1 ]; then
+		attempt "day-af_xdp-r$r" gw af_xdp day 0 "$day_msgs" "$r" - - af_xdp \
+			run_gw af_xdp 0 0 --day "$day" --speed "$day_speed"
+		attempt "day-floor_xdp-r$r" floor floor_xdp day 0 "$day_msgs" "$r" - - floor \
+			run_floor_day xdp
+	fi
+	attempt "low-floor_xdp-r$r" floor floor_xdp low "$low_rate" "$low_count" \
+		"$r" - - floor run_floor xdp "$low_rate" "$low_count"
+	for p in udp_spin udp_block; do
 		attempt "low-$p-r$r" gw "$p" low "$low_rate" "$low_count" "$r" - - "$p" \
 			run_gw "$p" "$low_rate" "$low_count"
-		case $p in
-		af_xdp)
-			# The same path with its orders on a kernel TCP socket: paper-run's
-			# path (and files) stay af_xdp, the manifest names the responder.
-			attempt "low-af_xdp_ktcp-r$r" gw af_xdp_ktcp low "$low_rate" "$low_count" \
-				"$r" - - af_xdp run_gw af_xdp "$low_rate" "$low_count" \
-				--gw-extra "--order-stack kernel"
-			attempt "low-floor_xdp-r$r" floor floor_xdp low "$low_rate" "$low_count" \
-				"$r" - - floor run_floor xdp "$low_rate" "$low_count" ;;
-		udp_spin) attempt "low-floor_udp-r$r" floor floor_udp low "$low_rate" "$low_count" \
-			"$r" - - floor run_floor udp "$low_rate" "$low_count" ;;
-		esac
 	done
+	attempt "low-floor_udp-r$r" floor floor_udp low "$low_rate" "$low_count" \
+		"$r" - - floor run_floor udp "$low_rate" "$low_count"
 	for p in default nonblocked; do
 		attempt "sockperf-$p-r$r" sockperf "sockperf_$p" low 0 0 "$r" - - sockperf \
 			run_sockperf "$p"
@@ -307,11 +314,6 @@ headline_rep() {	# headline_rep REP
 		attempt "load-$p-r$r" gw "$p" load "$load_rate" "$load_count" "$r" - - "$p" \
 			run_gw "$p" "$load_rate" "$load_count"
 	done
-	[ "$day_on" = 1 ] || return 0
-	attempt "day-af_xdp-r$r" gw af_xdp day 0 "$day_msgs" "$r" - - af_xdp \
-		run_gw af_xdp 0 0 --day "$day" --speed "$day_speed"
-	attempt "day-floor_xdp-r$r" floor floor_xdp day 0 "$day_msgs" "$r" - - floor \
-		run_floor_day xdp
 }
 
 # A knob's variant pairs with its responder's headline run of the same

@@ -220,6 +220,33 @@ static void targets(FILE *o, const struct runs *rs)
 	fputs("\n  ],\n", o);
 }
 
+/* The day workload's repetitions, each beside its GBM run (view.h). */
+static void day_pairs(FILE *o, const struct runs *rs)
+{
+	struct day_pairs d;
+
+	day_pairs_eval(rs, &d);
+	fputs("  \"day_pairs\": [", o);
+	for (unsigned int i = 0; i < d.n; i++) {
+		const struct day_pair *p = &d.p[i];
+
+		fprintf(o, "%s\n    {\"rep\": %d, \"gateway_day_ns\": ", i ? "," : "", p->rep);
+		num(o, p->gw_day);
+		fputs(", \"gateway_gbm_ns\": ", o);
+		num(o, p->gw_gbm);
+		fputs(", \"gateway_ratio\": ", o);
+		num(o, p->gw_ratio);
+		fputs(", \"floor_day_ns\": ", o);
+		num(o, p->fl_day);
+		fputs(", \"floor_gbm_ns\": ", o);
+		num(o, p->fl_gbm);
+		fputs(", \"floor_ratio\": ", o);
+		num(o, p->fl_ratio);
+		fputc('}', o);
+	}
+	fputs("\n  ],\n", o);
+}
+
 static void target_obj(FILE *o, const struct target *t)
 {
 	fputs("{\"name\": ", o);
@@ -287,6 +314,7 @@ int report_json(const struct runs *rs, FILE *o)
 	headline(o, rs);
 	knobs(o, rs);
 	attempts(o, rs);
+	day_pairs(o, rs);
 	targets(o, rs);
 	targets_soup(o, rs);
 	fputs("}\n", o);

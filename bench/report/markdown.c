@@ -24,6 +24,14 @@ static void us_pair(FILE *o, double a, double b)
 	us(o, b);
 }
 
+static void ratio(FILE *o, double x)
+{
+	if (isnan(x))
+		fputs("-", o);
+	else
+		fprintf(o, "%.2f", x);
+}
+
 static void signed_ns(FILE *o, double ns)
 {
 	if (isnan(ns))
@@ -215,6 +223,42 @@ static void day_stages(FILE *o, const struct runs *rs)
 			us3(o, &fg.stage[s]);
 		fputs(" |\n", o);
 	}
+}
+
+/* Each repetition's day run beside its GBM run (view.h's day_pairs). */
+static void day_reps(FILE *o, const struct runs *rs)
+{
+	struct day_pairs d;
+
+	day_pairs_eval(rs, &d);
+	if (!d.n)
+		return;
+	fputs("\nEach repetition, the day beside its GBM run (in-gateway p50, µs; the bench "
+	      "runs the gateway's GBM run just before its day run, the floor's just after "
+	      "its day run):\n\n| rep | gateway day | gateway GBM | day / GBM | floor day | "
+	      "floor GBM | day / GBM |\n|----:|---:|---:|---:|---:|---:|---:|\n", o);
+	for (unsigned int i = 0; i < d.n; i++) {
+		const struct day_pair *p = &d.p[i];
+
+		fprintf(o, "| %d | ", p->rep);
+		us(o, p->gw_day);
+		fputs(" | ", o);
+		us(o, p->gw_gbm);
+		fputs(" | ", o);
+		ratio(o, p->gw_ratio);
+		fputs(" | ", o);
+		us(o, p->fl_day);
+		fputs(" | ", o);
+		us(o, p->fl_gbm);
+		fputs(" | ", o);
+		ratio(o, p->fl_ratio);
+		fputs(" |\n", o);
+	}
+	fputs("| median | | | ", o);
+	ratio(o, d.gw_median);
+	fputs(" | | | ", o);
+	ratio(o, d.fl_median);
+	fputs(" |\n", o);
 }
 
 static const char *verdict(int v)
@@ -480,6 +524,7 @@ int report_markdown(const struct runs *rs, FILE *o)
 		"its time of day: its wire to wire is the simulator's (send of the print -> the "
 		"order's arrival).\n\n", env_get(&env, "day"), env_get(&env, "low_rate"));
 	day_stages(o, rs);
+	day_reps(o, rs);
 	fputs("\nSustained rate through AF_XDP (one run each):\n\n", o);
 	zero_loss(o, rs);
 	fputs("\nTargets:\n\n", o);

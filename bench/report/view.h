@@ -56,9 +56,30 @@ struct target {
 	bool higher_is_better;
 	bool met;
 	char issue[8];			/* "16", "6", "soup" */
-	char note[160];
+	char note[256];
 };
 unsigned int targets_eval(const struct runs *rs, struct target *t, unsigned int max);
+
+/*
+ * The day workload against the GBM one, repetition by repetition: in-gateway
+ * p50 (hook->queued) of each repetition's day run over its own low-rate GBM
+ * run, which the bench runs just before it (the floor's likewise, just
+ * after), so that a host that slows for a few minutes slows both sides of a
+ * ratio rather than one.  The target is the median of these ratios; the
+ * medians of the pooled runs stay beside it.
+ */
+struct day_pair {
+	int rep;
+	double gw_day, gw_gbm, fl_day, fl_gbm;	/* ns; NaN: no such run */
+	double gw_ratio, fl_ratio;		/* NaN unless both runs are there */
+};
+struct day_pairs {
+	unsigned int n;
+	struct day_pair p[VIEW_MAX_RUNS];
+	double gw_median, fl_median;		/* of the ratios; NaN: none */
+	unsigned int gw_n, fl_n;		/* ratios behind each median */
+};
+void day_pairs_eval(const struct runs *rs, struct day_pairs *d);
 
 /*
  * The order session's targets (SoupBinTCP over the own TCP against kernel
