@@ -22,17 +22,29 @@ static uint32_t table_bits(uint32_t n)
 	return bits;
 }
 
+/* Every window block on the free list, in order. */
+static void free_blocks(struct level_store *ls)
+{
+	for (uint32_t i = 1; i <= ls->blocks; i++)
+		ls->win[(size_t)i * LEVEL_WINDOW] = i < ls->blocks ? i + 1 : 0;
+	ls->free_block = ls->blocks ? 1 : 0;
+}
+
 int book_init(struct book *b, const struct book_config *cfg)
 {
 	uint32_t max_orders = cfg->max_orders ? cfg->max_orders : BOOK_DEFAULT_ORDERS;
 	uint32_t max_levels = cfg->max_levels ? cfg->max_levels : max_orders;
+	uint32_t windows = cfg->windows;
 	uint32_t obits, hbits;
-	size_t o_off, l_off, h_off, s_off, t_off, size;
+	size_t o_off, l_off, h_off, s_off, b_off, w_off, t_off, size;
 	uint8_t *base;
 	int ret;
 
 	memset(b, 0, sizeof(*b));
-	if (max_orders > BOOK_MAX_ORDERS || max_levels > BOOK_MAX_ORDERS)
+	if (!windows)
+		windows = max_levels < BOOK_DEFAULT_WINDOWS ? max_levels : BOOK_DEFAULT_WINDOWS;
+	if (max_orders > BOOK_MAX_ORDERS || max_levels > BOOK_MAX_ORDERS ||
+	    windows > 2 * BOOK_LOCATES)
 		return -EINVAL;
 	obits = table_bits(max_orders);
 	hbits = table_bits(max_levels);
@@ -41,7 +53,9 @@ int book_init(struct book *b, const struct book_config *cfg)
 	l_off = align_line(o_off + ((size_t)1 << obits) * sizeof(struct book_order));
 	h_off = align_line(l_off + ((size_t)max_levels + 1) * sizeof(struct book_level));
 	s_off = align_line(h_off + ((size_t)1 << hbits) * sizeof(struct level_slot));
-	t_off = align_line(s_off + (size_t)BOOK_LOCATES * 2 * sizeof(struct book_side));
+	b_off = align_line(s_off + (size_t)BOOK_LOCATES * 2 * sizeof(struct book_side));
+	w_off = align_line(b_off + (size_t)BOOK_LOCATES * 2 * sizeof(uint32_t));
+	t_off = align_line(w_off + ((size_t)windows + 1) * LEVEL_WINDOW * sizeof(uint32_t));
 	size = align_line(t_off + BOOK_LOCATES);
 
 	ret = table_mem_map(&b->mem, size, cfg->pages);
@@ -60,6 +74,10 @@ int book_init(struct book *b, const struct book_config *cfg)
 	b->levels.hmask = (1ull << hbits) - 1;
 	b->levels.cap = max_levels;
 	b->levels.fresh = 1;
+	b->levels.block = (uint32_t *)(base + b_off);
+	b->levels.win = (uint32_t *)(base + w_off);
+	b->levels.blocks = windows;
+	free_blocks(&b->levels);
 
 	b->tracked = base + t_off;
 	if (cfg->track_all)
@@ -79,15 +97,18 @@ void book_clear(struct book *b)
 	struct level_store *ls = &b->levels;
 
 	/* Only the sides of live levels can be non-empty. */
-	for (uint64_t i = 0; i <= ls->hmask; i++) {
-		const struct level_slot *h = &ls->hash[i];
+	for (uint32_t i = 1; i < ls->fresh; i++) {
+		const struct book_level *l = &ls->lv[i];
 
-		if (h->level) {
-			const struct book_level *l = &ls->lv[h->level];
+		if (l->orders) {
+			struct book_side *sd = level_side(ls, l->locate, l->side);
 
-			memset(level_side(ls, l->locate, l->side), 0, sizeof(struct book_side));
+			memset(sd, 0, sizeof(*sd));
+			*win_block(ls, sd) = 0;
 		}
 	}
+	memset(ls->win, 0, ((size_t)ls->blocks + 1) * LEVEL_WINDOW * sizeof(*ls->win));
+	free_blocks(ls);
 	memset(ls->hash, 0, (ls->hmask + 1) * sizeof(*ls->hash));
 	memset(b->orders.slot, 0, (b->orders.mask + 1) * sizeof(*b->orders.slot));
 	ls->used = 0;

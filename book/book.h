@@ -5,8 +5,8 @@
  *
  * One struct book holds the books of all 65536 locates: live orders in one
  * hash table keyed by Order Reference Number (refs are unique across the
- * whole day), price levels in a shared pool, per locate and side the best
- * and worst level.  All memory is one prefaulted mapping made by
+ * whole day), price levels in a shared pool, per locate and side the
+ * levels' order (book/levels.h).  All memory is one prefaulted mapping made by
  * book_init(); nothing is allocated afterwards.
  *
  * Messages go in through book_apply() (book/book_apply.h, static inline);
@@ -28,11 +28,19 @@
 /* Live orders the default table holds (its slots are twice that). */
 #define BOOK_DEFAULT_ORDERS	(2u << 20)
 #define BOOK_MAX_ORDERS		(1u << 30)
+/*
+ * Sides that keep a window at once, by default (3 KB each): a real day's
+ * TotalView has about 8,000 symbols, two sides each.  A side that finds
+ * the pool empty lists its levels (book/levels.h).
+ */
+#define BOOK_DEFAULT_WINDOWS	16384u
 
 struct book_config {
 	uint32_t max_orders;	/* live orders; 0 = BOOK_DEFAULT_ORDERS */
 	uint32_t max_levels;	/* live price levels; 0 = max_orders (never the
 				 * limit: every level holds an order) */
+	uint32_t windows;	/* sides with a window at once; 0 = the smaller
+				 * of BOOK_DEFAULT_WINDOWS and max_levels */
 	bool track_all;		/* else only locates given to book_track() */
 	enum table_mem_pages pages;
 };
@@ -144,7 +152,9 @@ static inline void book_touch_sides(const struct book *b, uint16_t locate)
 static inline const struct book_level *book_level_next(const struct book *b,
 						       const struct book_level *l)
 {
-	return l->worse ? &b->levels.lv[l->worse] : NULL;
+	uint32_t i = level_next(&b->levels, (uint32_t)(l - b->levels.lv));
+
+	return i ? &b->levels.lv[i] : NULL;
 }
 
 static inline uint32_t book_nlevels(const struct book *b, uint16_t locate,

@@ -275,7 +275,8 @@ static inline int book_apply(struct book *b, const uint8_t *m, uint16_t len,
 /*
  * Start loading the table slots a message will touch, so that by the time
  * book_apply() reaches it they are in cache: the order slot of its ref (and
- * the new ref of a U), and for an add the level hash slot of its price.
+ * the new ref of a U), and for an add its side and the window slot of its
+ * price (book/levels.h).
  * Harmless on any bytes; meant to run a few messages ahead.
  *
  * Always inlined: gcc counts a prefetch as no side effect, so a function
@@ -296,9 +297,8 @@ void book_prefetch(const struct book *b, const uint8_t *m, uint16_t len)
 	case 'A':
 	case 'F':
 		order_prefetch(&b->orders, be64_load(m + ITCH_A_OFF_ORDER_REF));
-		level_prefetch(&b->levels, level_key(be16_load(m + ITCH_OFF_LOCATE),
-						     m[ITCH_A_OFF_SIDE] != 'B',
-						     be32_load(m + ITCH_A_OFF_PRICE)));
+		level_prefetch(&b->levels, be16_load(m + ITCH_OFF_LOCATE),
+			       m[ITCH_A_OFF_SIDE] != 'B', be32_load(m + ITCH_A_OFF_PRICE));
 		break;
 	case 'U':
 		order_prefetch(&b->orders, be64_load(m + ITCH_U_OFF_NEW_REF));

@@ -3,7 +3,7 @@
 # build/asan/libbook.a (ASan+UBSan); programs that use them link libbook
 # before libproto (day files, ITCH) and -lz.
 
-BOOK_SRCS := book/book.c book/fill.c book/book_check.c book/daygen.c \
+BOOK_SRCS := book/book.c book/levels.c book/fill.c book/book_check.c book/daygen.c \
 	book/daygen_msg.c book/daygen_flat.c book/daygen_real.c book/daygen_clock.c \
 	book/daygen_admin.c book/dayshape.c book/dayshape_report.c book/feed_decoder.c \
 	book/tick_ring.c book/stock_dir.c
@@ -46,7 +46,7 @@ BINS += $(BUILD)/t2t-genday
 BOOK_FUZZ := $(BUILD)/fuzz/fuzz_book
 BOOK_FUZZ_FLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-BOOK_FUZZ_SRCS := book/book.c book/book_check.c proto/itch.c \
+BOOK_FUZZ_SRCS := book/book.c book/levels.c book/book_check.c proto/itch.c \
 	proto/proto_err.c util/table_mem.c util/smaps.c
 
 $(BOOK_FUZZ): tests/fuzz/fuzz_book.c tests/unit/book_model.h $(BOOK_FUZZ_SRCS) $(BOOK_HDRS) \

@@ -466,7 +466,7 @@ static uint32_t side_orders(const struct daygen *g, uint16_t loc, unsigned int s
 	const struct level_store *s = &g->book.levels;
 	uint32_t n = 0;
 
-	for (uint32_t i = level_side(s, loc, side)->best; i && n < want; i = s->lv[i].worse) {
+	for (uint32_t i = level_side(s, loc, side)->best; i && n < want; i = level_next(s, i)) {
 		n += s->lv[i].orders;
 		*px = s->lv[i].price;
 	}

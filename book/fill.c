@@ -13,7 +13,7 @@ struct book_fill book_fill(struct book *b, uint16_t locate, char side, uint32_t 
 		return f;
 	s = side == 'B' ? BOOK_ASK : BOOK_BID;
 	for (i = level_side(&b->levels, locate, s)->best; i && f.filled < shares;
-	     i = b->levels.lv[i].worse) {
+	     i = level_next(&b->levels, i)) {
 		struct book_level *l = &b->levels.lv[i];
 		uint64_t avail;
 		uint32_t take;

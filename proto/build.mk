@@ -63,7 +63,7 @@ PROTO_FUZZ := $(BUILD)/fuzz/fuzz_proto_feed
 PROTO_FUZZ_FLAGS := -std=gnu11 -O1 -g -Wall -Wextra -Werror -I. -D_GNU_SOURCE \
 	-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 PROTO_FUZZ_SRCS := $(PROTO_SRCS) book/feed_decoder.c book/tick_ring.c book/stock_dir.c \
-	book/book.c util/table_mem.c util/smaps.c
+	book/book.c book/levels.c util/table_mem.c util/smaps.c
 
 $(PROTO_FUZZ): tests/fuzz/fuzz_proto_feed.c $(PROTO_FUZZ_SRCS) $(PROTO_HDRS) $(wildcard book/*.h)
 	@mkdir -p $(@D)

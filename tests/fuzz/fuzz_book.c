@@ -10,11 +10,13 @@
  *   that many bytes (the last takes what is left): any type, any length;
  * - shaped (odd): one byte picks an ITCH type, the next bytes fill its
  *   fixed length, then refs are cut to 0..31, locates to 0..3 and prices to
- *   eight levels, so that adds, executions, replaces and deletes keep
- *   meeting the same orders: dups, unknown refs, overfills, a full table.
+ *   sixteen (shaped_prices), so that adds, executions, replaces and deletes
+ *   keep meeting the same orders and levels: dups, unknown refs, overfills,
+ *   a full table, windows that move, sides that list their levels.
  * Every message is copied into a heap buffer of exactly its length, so
  * AddressSanitizer catches a read one byte past it.  The book (32 orders,
- * every locate tracked) is allocated once and cleared per input.
+ * three windows, every locate tracked) is allocated once and cleared per
+ * input.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +39,17 @@
 
 static const char shaped_types[] = "AFEECXDDUUPQBSRHAFA";
 
+/*
+ * Sixteen prices a shaped add or replace picks from: neighbouring ticks
+ * below a dollar, across it and at $20 (kept together in a window), ticks
+ * hundreds apart (a window that has to move, levels on the list) and
+ * prices between two cents (a side in list mode), book/levels.h.
+ */
+static const uint32_t shaped_prices[16] = {
+	300, 301, 9999, 10000, 10100, 200000, 200100, 200200,
+	206400, 236000, 276800, 280000, 400000, 120000, 200050, 276850,
+};
+
 /* Cut the fields of a shaped message to small ranges. */
 static void shape(uint8_t *m, uint16_t len)
 {
@@ -52,7 +65,7 @@ static void shape(uint8_t *m, uint16_t len)
 		if (m[ITCH_A_OFF_SIDE] % 8)
 			m[ITCH_A_OFF_SIDE] = m[ITCH_A_OFF_SIDE] & 1 ? 'B' : 'S';
 		be32_store(m + ITCH_A_OFF_SHARES, be32_load(m + ITCH_A_OFF_SHARES) % 300);
-		be32_store(m + ITCH_A_OFF_PRICE, 100 * (be32_load(m + ITCH_A_OFF_PRICE) % 8));
+		be32_store(m + ITCH_A_OFF_PRICE, shaped_prices[be32_load(m + ITCH_A_OFF_PRICE) % 16]);
 		break;
 	case 'E':
 	case 'C':
@@ -64,7 +77,7 @@ static void shape(uint8_t *m, uint16_t len)
 	case 'U':
 		be64_store(m + ITCH_U_OFF_NEW_REF, be64_load(m + ITCH_U_OFF_NEW_REF) % 32);
 		be32_store(m + ITCH_U_OFF_SHARES, be32_load(m + ITCH_U_OFF_SHARES) % 300);
-		be32_store(m + ITCH_U_OFF_PRICE, 100 * (be32_load(m + ITCH_U_OFF_PRICE) % 8));
+		be32_store(m + ITCH_U_OFF_PRICE, shaped_prices[be32_load(m + ITCH_U_OFF_PRICE) % 16]);
 		break;
 	case 'Q':
 		be64_store(m + ITCH_Q_OFF_SHARES, be64_load(m + ITCH_Q_OFF_SHARES) % 3);
@@ -122,7 +135,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int mode;
 
 	if (!ready) {
-		struct book_config cfg = { .max_orders = MAX_ORDERS, .track_all = true };
+		/* Three windows for eight sides: some sides list their levels. */
+		struct book_config cfg = { .max_orders = MAX_ORDERS, .windows = 3,
+					   .track_all = true };
 
 		if (book_init(&b, &cfg))
 			__builtin_trap();

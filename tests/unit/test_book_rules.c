@@ -648,8 +648,8 @@ static void test_clear(void **state)
 	assert_level(book_best(b, 1, BOOK_BID), 100, 10, 1);
 }
 
-/* The ends' prices a side keeps follow every change of its best and worst. */
-static void test_side_keeps_end_prices(void **state)
+/* The best price a side keeps follows every change of its best. */
+static void test_side_keeps_best_price(void **state)
 {
 	struct book *b = *state;
 	struct book_side *sd = level_side(&b->levels, 4, BOOK_BID);
@@ -660,20 +660,19 @@ static void test_side_keeps_end_prices(void **state)
 	apply(b, msg_add('A', 4, 3, 'B', 100, 1900));	/* a new worst */
 	apply(b, msg_add('A', 4, 4, 'B', 100, 2050));	/* between */
 	assert_int_equal(sd->best_price, 2100);
-	assert_int_equal(sd->worst_price, 1900);
 	apply(b, msg_delete(4, 2));
-	apply(b, msg_delete(4, 3));
 	assert_int_equal(sd->best_price, 2050);
-	assert_int_equal(sd->worst_price, 2000);
 	apply(b, msg_delete(4, 4));
 	assert_int_equal(sd->best_price, 2000);
-	assert_int_equal(sd->worst_price, 2000);
+	apply(b, msg_delete(4, 1));
+	assert_int_equal(sd->best_price, 1900);
+	check(b);
 
 	/* The self-check catches a kept price that is not the level's. */
-	sd->worst_price = 1999;
+	sd->best_price = 1899;
 	assert_int_not_equal(book_check(b, BOOK_CHECK_ALL_SIDES, why, sizeof(why)), 0);
-	assert_non_null(strstr(why, "ends kept"));
-	sd->worst_price = 2000;
+	assert_non_null(strstr(why, "best kept"));
+	sd->best_price = 1900;
 }
 
 /*
@@ -710,7 +709,7 @@ static unsigned int side_prices(const struct book *b, uint16_t loc, unsigned int
 	const struct level_store *ls = &b->levels;
 	unsigned int n = 0;
 
-	for (uint32_t i = level_side(ls, loc, side)->best; i && n < max; i = ls->lv[i].worse)
+	for (uint32_t i = level_side(ls, loc, side)->best; i && n < max; i = level_next(ls, i))
 		p[n++] = ls->lv[i].price;
 	return n;
 }
@@ -784,7 +783,7 @@ int main(void)
 		T(test_colliding_refs),
 		T(test_digest),
 		T(test_clear),
-		T(test_side_keeps_end_prices),
+		T(test_side_keeps_best_price),
 		T(test_level_home_groups_ticks),
 		T(test_link_beside_neighbour),
 	};
