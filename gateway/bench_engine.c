@@ -577,7 +577,7 @@ static int run(const struct regime *rg, const struct bench_feed *f, struct resul
 	s->kick_to = a;
 	if (rg->warm) {
 		s->warm = malloc(sizeof(*s->warm));
-		if (!s->warm || warm_init(s->warm, &cfg, &gw_end, &ex_end, err, sizeof(err))) {
+		if (!s->warm || warm_init(s->warm, &cfg, NULL, NULL, &gw_end, &ex_end, err, sizeof(err))) {
 			fprintf(stderr, "bench_engine: warm: %s\n", err);
 			free(s->warm);
 			s->warm = NULL;
@@ -732,7 +732,7 @@ static void warm_cost(const struct bench_feed *f)
 	if (!s->warm || engine_init(&s->e, &cfg, err, sizeof(err)))
 		goto out;
 	orders_session_up(&s->e.ord, 0);
-	if (open_stream(s) || warm_init(s->warm, &cfg, &gw_end, &ex_end, err, sizeof(err)))
+	if (open_stream(s) || warm_init(s->warm, &cfg, NULL, NULL, &gw_end, &ex_end, err, sizeof(err)))
 		goto out_engine;
 	process(s, bench_feed_frame(f, 0), f->len[0], mono_ns(), &t_decided);
 	for (int k = 1; k < 1000; k++)

@@ -228,7 +228,9 @@ enum val_kind {
 	GW_COUNTER(CNT_XDP_TX_POOL_EMPTY, "xdp", "tx_pool_empty", V_NUM) \
 	GW_COUNTER(CNT_XDP_TX_RING_FULL, "xdp", "tx_ring_full", V_NUM) \
 	GW_COUNTER(CNT_XDP_KICKS, "xdp", "kicks", V_NUM) \
-	GW_COUNTER(CNT_XDP_KICK_ERRORS, "xdp", "kick_errors", V_NUM)
+	GW_COUNTER(CNT_XDP_KICK_ERRORS, "xdp", "kick_errors", V_NUM) \
+	GW_COUNTER(CNT_XDP_WARM_TURNS, "xdp", "warm_turns", V_NUM) \
+	GW_COUNTER(CNT_XDP_DRY_SENDS, "xdp", "dry_sends", V_NUM)
 
 /* The kernel-UDP path instead. */
 #define GW_UDP_COUNTERS \

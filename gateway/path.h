@@ -15,6 +15,7 @@
 #include "gateway/warm.h"
 #include "bpf/steer_loader.h"
 #include "net/order_conn.h"
+#include "net/xsk_dry.h"
 #include "net/xsk_port.h"
 #include "net/xsk_session.h"
 #include "proto/frame.h"
@@ -52,6 +53,8 @@ struct xsk_path {
 	struct gw_engine *e;		/* while running */
 	struct tx_batch batch;
 	struct warm *warm;		/* NULL: no idle-time warming */
+	struct xsk_dry *dry;		/* the warming's dry sends; NULL: none */
+	struct tx_batch dry_batch;
 	uint64_t idle_mask;		/* idle turn every (mask + 1) empty spins */
 	struct xsk_session xs;		/* the order session (xs.oc) */
 };

@@ -373,6 +373,8 @@ static void path_counters(struct counters *t, const struct gw_report *r)
 		NUM(CNT_XDP_TX_RING_FULL, r->x->port.tx_ring_full);
 		NUM(CNT_XDP_KICKS, r->x->kicks);
 		NUM(CNT_XDP_KICK_ERRORS, r->x->port.kick_errors);
+		NUM(CNT_XDP_WARM_TURNS, r->x->warm ? r->x->warm->runs : 0);
+		NUM(CNT_XDP_DRY_SENDS, r->x->dry ? r->x->dry->sends : 0);
 	} else if (r->u) {
 		NUM(CNT_UDP_SEND_ERRORS, r->u->send_errors);
 		NUM(CNT_UDP_NO_KERNEL_STAMP, r->u->no_kernel_stamp);

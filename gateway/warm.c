@@ -32,15 +32,16 @@ static void warm_sink(void *ctx, const struct gw_decision *d, unsigned int n, ui
 {
 	struct warm *w = ctx;
 
-	(void)t_seen;
 	if (!n)
 		return;
-	w->dec = d[0];
 	w->have_dec = true;
+	if (w->sink)
+		w->sink(w->sink_ctx, d, n, t_seen);
 }
 
-int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpoint *src,
-	      const struct frame_endpoint *dst, char *err, size_t errlen)
+int warm_init(struct warm *w, const struct gw_cfg *cfg, gw_sink_fn sink, void *sink_ctx,
+	      const struct frame_endpoint *src, const struct frame_endpoint *dst,
+	      char *err, size_t errlen)
 {
 	struct gw_cfg c = *cfg;
 	struct gw_decision d[GW_MAX_DECISIONS];
@@ -48,6 +49,8 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpo
 	size_t len;
 
 	memset(w, 0, sizeof(*w));
+	w->sink = sink;
+	w->sink_ctx = sink_ctx;
 	c.n_inst = 1;
 	c.orders.log_size = 16;
 	c.tick_ring = 16;
@@ -61,7 +64,6 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpo
 	w->shadow.ord.up = true;
 	engine_set_sink(&w->shadow, warm_sink, w);
 	frame_template_init(&w->tmpl, dst, src, 64, 0);
-	tcp_template_init(&w->order_tmpl, src, dst, 64);
 
 	/* Name the shadow's symbol, then keep one trade packet to replay. */
 	memset(&m, 0, sizeof(m));
@@ -79,8 +81,7 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpo
 	memcpy(m.p.stock, w->shadow.inst[0].symbol, ITCH_SYMBOL_LEN);
 	/*
 	 * A GBM path, so that the shadow's strategy turns as often as a real
-	 * one does and the dry tick runs the risk checks and the order build
-	 * too (its refusals and orders go nowhere).
+	 * one does and the dry tick runs the risk checks and the sink too.
 	 */
 	gbm_series(7, w->price, WARM_PRICES);
 	m.p.price = w->price[0];
@@ -100,19 +101,15 @@ void warm_destroy(struct warm *w)
 /* Where the trade's price sits in the kept frame. */
 #define WARM_OFF_PRICE (FRAME_HDR_LEN + MOLD_HDR_LEN + MOLD_BLOCK_HDR_LEN + ITCH_P_OFF_PRICE)
 
-void warm_run(struct warm *w)
+bool warm_run(struct warm *w)
 {
 	struct gw_decision d[GW_MAX_DECISIONS];
-	struct gw_decision fake = { .limit = 1000000, .shares = 100, .side = 'B' };
-	const struct gw_decision *o = &fake;
-	struct gw_order *rec;
 	struct frame_udp u;
-	uint64_t sum;
 
 	/*
 	 * The shadow's orders are never answered: forget them, so that its
 	 * exposure stays zero and a turned strategy still reaches the risk
-	 * checks and the order build.
+	 * checks and the sink.
 	 */
 	w->shadow.ord.open_buy[0] = w->shadow.ord.open_sell[0] = 0;
 	w->shadow.ord.open = 0;
@@ -121,18 +118,11 @@ void warm_run(struct warm *w)
 	be32_store(w->frame + WARM_OFF_PRICE, w->price[w->seq % WARM_PRICES]);
 	w->seq++;
 	frame_patch(&w->tmpl, w->frame, w->len - FRAME_HDR_LEN);
+	w->runs++;
 	if (frame_parse_udp(w->frame, w->len, &u) || frame_verify_checksums(&u))
-		return;
+		return false;
 	w->have_dec = false;
 	engine_on_feed(&w->shadow, u.payload, u.payload_len, 0, 0, d, 0);
-	if (w->have_dec) {
-		o = &w->dec;
-		w->decided++;
-	} else {
-		fake.md_seq = w->seq;
-	}
-	sum = engine_build_order(&w->shadow, o, 0, w->out + FRAME_TCP_HDR_LEN, &rec);
-	tcp_frame_finish(&w->order_tmpl, w->out, (uint32_t)w->seq, (uint32_t)w->runs,
-			 TCP_ACK | TCP_PSH, 65535, 0, OUCH_ENTER_PKT_LEN, sum);
-	w->runs++;
+	w->decided += w->have_dec;
+	return w->have_dec;
 }

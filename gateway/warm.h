@@ -10,6 +10,9 @@
  * runs a dry tick through the same code on a shadow engine (its own
  * decoder, strategy and order log; nothing is sent, no real state or
  * counter changes), and prefetches the real engine's lines (engine_warm).
+ * The shadow's orders go to a sink the loop gives: the AF_XDP loop sends
+ * them dry, through its own send code, on a session that sends nowhere
+ * (net/xsk_dry.h), so that an order's send is warm too.
  */
 #ifndef GATEWAY_WARM_H
 #define GATEWAY_WARM_H
@@ -19,7 +22,6 @@
 
 #include "gateway/engine.h"
 #include "proto/frame.h"
-#include "proto/tcp_seg.h"
 #include "util/touch.h"
 
 #define WARM_EVERY_SPINS 64
@@ -28,15 +30,14 @@
 struct warm {
 	struct gw_engine shadow;
 	struct frame_template tmpl;	/* the dry tick's feed frame */
-	struct tcp_template order_tmpl;	/* its order's frame */
 	uint64_t seq;
 	size_t len;
 	uint32_t price[WARM_PRICES];
 	uint8_t frame[256] __attribute__((aligned(64)));
-	uint8_t out[256] __attribute__((aligned(64)));
 	uint64_t runs;
 	uint64_t decided;	/* dry ticks whose decision passed the risk checks */
-	struct gw_decision dec;	/* the dry tick's order, from its sink */
+	gw_sink_fn sink;	/* where the shadow's orders go; NULL: nowhere */
+	void *sink_ctx;
 	bool have_dec;
 };
 
@@ -83,15 +84,19 @@ static inline void engine_warm(const struct gw_engine *e)
 
 /*
  * The shadow trades the first instrument of cfg; its frames go between
- * the path's addresses (never sent).
+ * the path's addresses (never sent).  Its orders, decided at the print as
+ * a live run's are, go to @sink (with @sink_ctx and the shadow's engine
+ * in w->shadow); NULL: they are dropped.
  */
-int warm_init(struct warm *w, const struct gw_cfg *cfg, const struct frame_endpoint *src,
-	      const struct frame_endpoint *dst, char *err, size_t errlen);
+int warm_init(struct warm *w, const struct gw_cfg *cfg, gw_sink_fn sink, void *sink_ctx,
+	      const struct frame_endpoint *src, const struct frame_endpoint *dst,
+	      char *err, size_t errlen);
 void warm_destroy(struct warm *w);
 /*
- * One dry tick: parse, checksums, decode, strategy, and (when the shadow's
- * price path turns) risk checks, order build and frame finish.
+ * One dry tick: parse, checksums, decode, strategy, and when the shadow's
+ * price path turns, risk checks and its order to the sink.  True when it
+ * decided an order.
  */
-void warm_run(struct warm *w);
+bool warm_run(struct warm *w);
 
 #endif /* GATEWAY_WARM_H */

@@ -143,19 +143,62 @@ static int open_ports(struct xsk_path *x, const struct gw_opts *o, char *err,
 	return ret;
 }
 
+static void on_dry_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
+			     uint64_t t_seen);
+
+static void close_warm(struct xsk_path *x)
+{
+	if (x->dry) {
+		xsk_dry_destroy(x->dry);
+		free(x->dry);
+		x->dry = NULL;
+	}
+	if (x->warm) {
+		warm_destroy(x->warm);
+		free(x->warm);
+		x->warm = NULL;
+	}
+}
+
+/*
+ * The idle turn's shadow engine, and on the own TCP its dry session: the
+ * shadow's orders are sent dry (on_dry_decisions()).  The kernel's TCP
+ * has nothing to send dry: its send is a syscall.
+ */
 static int open_warm(struct xsk_path *x, const struct gw_opts *o,
 		     const struct frame_endpoint *src, const struct frame_endpoint *dst,
 		     char *err, size_t errlen)
 {
+	bool dry = x->own_tcp && !x->paper;
+	int ret = -ENOMEM;
+
 	if (o->no_warm)
 		return 0;
 	x->warm = malloc(sizeof(*x->warm));
-	if (!x->warm || warm_init(x->warm, &o->eng, src, dst, err, errlen)) {
-		free(x->warm);
-		x->warm = NULL;
+	if (!x->warm) {
+		snprintf(err, errlen, "the idle-time warming: out of memory");
 		return -ENOMEM;
 	}
-	return 0;
+	ret = warm_init(x->warm, &o->eng, dry ? on_dry_decisions : NULL, x, src, dst,
+			err, errlen);
+	if (ret) {
+		free(x->warm);
+		x->warm = NULL;
+		return ret < 0 ? ret : -ENOMEM;
+	}
+	if (!dry)
+		return 0;
+	x->dry = malloc(sizeof(*x->dry));
+	ret = x->dry ? xsk_dry_init(x->dry, &x->xs.oc.cfg, FRAME_SIZE, mono_ns(), err, errlen)
+		     : -ENOMEM;
+	if (ret) {
+		if (!x->dry)
+			snprintf(err, errlen, "the dry session: out of memory");
+		free(x->dry);
+		x->dry = NULL;
+		close_warm(x);
+	}
+	return ret;
 }
 
 /* ---- the order session's callbacks ---- */
@@ -268,11 +311,7 @@ void xsk_path_close(struct xsk_path *x)
 	xsk_port_close(&x->port);
 	xsk_port_close(&x->port_b);
 	xsk_session_destroy(&x->xs);
-	if (x->warm) {
-		warm_destroy(x->warm);
-		free(x->warm);
-		x->warm = NULL;
-	}
+	close_warm(x);
 }
 
 /* The TX kick for everything queued, and t_sent for its orders. */
@@ -295,11 +334,18 @@ static void tx_flush(struct xsk_path *x)
 	x->xs.queued = 0;
 }
 
-/* One order onto the own TCP: built in a TX frame, or queued behind others. */
-static void send_own(struct xsk_path *x, struct gw_engine *e, const struct gw_decision *d,
-		     uint64_t t_seen)
+/*
+ * One order onto the own TCP: built in a TX frame, or queued behind others.
+ * Never inlined: the idle turn's dry send runs this very copy on the dry
+ * session, and a copy of its own would leave this one's instructions cold
+ * for a live order that comes once in tens of milliseconds.
+ */
+static __attribute__((noinline)) void send_own(struct xsk_session *xs, struct tx_batch *b,
+					       struct gw_engine *e,
+					       const struct gw_decision *d, uint64_t t_seen)
 {
-	uint64_t addr = xsk_port_tx_frame(&x->port);
+	struct xsk_port *p = xs->port;
+	uint64_t addr = xsk_port_tx_frame(p);
 	struct gw_order *rec;
 	uint64_t sum;
 
@@ -307,16 +353,38 @@ static void send_own(struct xsk_path *x, struct gw_engine *e, const struct gw_de
 		orders_unreserve(&e->ord, d);
 		return;
 	}
-	sum = engine_build_order(e, d, t_seen,
-				 xsk_port_data(&x->port, addr) + FRAME_TCP_HDR_LEN, &rec);
+	sum = engine_build_order(e, d, t_seen, xsk_port_data(p, addr) + FRAME_TCP_HDR_LEN, &rec);
 	rec->t.t_decided = mono_ns();
-	if (xsk_session_send(&x->xs, addr, OUCH_ENTER_PKT_LEN, sum, t_seen) < 0) {
+	if (xsk_session_send(xs, addr, OUCH_ENTER_PKT_LEN, sum, t_seen) < 0) {
 		orders_failed(&e->ord, rec);
 		return;
 	}
 	rec->t.t_queued = mono_ns();
-	x->batch.rec[x->batch.n++] = rec;
+	b->rec[b->n++] = rec;
 }
+
+/* A dry order: the live send on the dry session, which is then reset. */
+static void dry_send(struct xsk_path *x, const struct gw_decision *d, uint64_t now)
+{
+	send_own(&x->dry->xs, &x->dry_batch, &x->warm->shadow, d, now);
+	x->dry_batch.n = 0;
+	xsk_dry_reset(x->dry, now);
+}
+
+/* The shadow engine's sink: what its dry tick decided, sent dry. */
+static void on_dry_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
+			     uint64_t t_seen)
+{
+	struct xsk_path *x = ctx;
+	uint64_t now = mono_ns();
+
+	(void)t_seen;
+	for (unsigned int i = 0; i < n; i++)
+		dry_send(x, &d[i], now);
+}
+
+/* Sent dry when the dry tick decided nothing, so that every idle turn sends. */
+static const struct gw_decision dry_order = { .limit = 1000000, .shares = 100, .side = 'B' };
 
 /* One order onto the kernel's TCP (--order-stack kernel). */
 static void send_kernel(struct xsk_path *x, struct gw_engine *e, const struct gw_decision *d,
@@ -341,7 +409,7 @@ static void send_orders(struct xsk_path *x, struct gw_engine *e,
 		if (x->batch.n == sizeof(x->batch.rec) / sizeof(x->batch.rec[0]))
 			tx_flush(x);
 		if (x->own_tcp)
-			send_own(x, e, &dec[i], t_seen);
+			send_own(&x->xs, &x->batch, e, &dec[i], t_seen);
 		else
 			send_kernel(x, e, &dec[i], t_seen);
 	}
@@ -602,7 +670,8 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 		if (++spins & x->idle_mask)
 			continue;
 		if (x->warm) {
-			warm_run(x->warm);
+			if (!warm_run(x->warm) && x->dry)
+				dry_send(x, &dry_order, mono_ns());
 			engine_warm(e);
 			if (x->own_tcp)
 				xsk_session_warm(&x->xs);

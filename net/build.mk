@@ -3,7 +3,7 @@
 # its neighbour are, busy polling, and the order session's own TCP client.
 
 NET_SRCS := net/xsk_port.c net/netif.c net/busy_poll.c net/tcp.c net/order_conn.c \
-	net/xsk_session.c
+	net/xsk_session.c net/xsk_dry.c
 
 $(BUILD)/libnet.a: $(call objs,$(NET_SRCS))
 	@mkdir -p $(@D)
@@ -19,6 +19,12 @@ BINS += $(BUILD)/libnet.a $(ASAN)/libnet.a
 $(ASAN)/tests/unit/test_tcp: $(ASAN)/tests/unit/test_tcp.o $(ASAN)/libnet.a $(ASAN)/libproto.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_tcp
+
+# The dry session: the live send on rings of plain memory, no socket.
+$(ASAN)/tests/unit/test_xsk_dry: $(ASAN)/tests/unit/test_xsk_dry.o $(ASAN)/libnet.a \
+		$(ASAN)/libsteer.a $(ASAN)/libproto.a $(ASAN)/libutil.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lxdp -lbpf -lelf -lz $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_xsk_dry
 
 # The order session on the kernel's TCP against a server played by the test
 # on loopback (a network namespace of its own when root).

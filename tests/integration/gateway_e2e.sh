@@ -29,6 +29,10 @@ test_every_path_trades_a_replayed_day_like_the_backtester() {
 			[ "$(j "$T_TMP/day/$p.gw.json" '.messages_by_type.E // 0')" -gt 100 \
 			  -a "$(j "$T_TMP/day/$p.gw.json" .orders.sent)" -gt 0 ]
 	done
+	# Reconciled above with the exchange: none of these reached the wire.
+	check "af_xdp: idle turns sent dry orders ($(j "$T_TMP/day/af_xdp.gw.json" .xdp.dry_sends)), one per turn" \
+		bash -c "[ '$(j "$T_TMP/day/af_xdp.gw.json" .xdp.dry_sends)' -gt 1000 ] &&
+			 [ '$(j "$T_TMP/day/af_xdp.gw.json" .xdp.dry_sends)' = '$(j "$T_TMP/day/af_xdp.gw.json" .xdp.warm_turns)' ]"
 }
 
 run_tests "$@"

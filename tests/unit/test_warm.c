@@ -3,8 +3,9 @@
  * Idle-time warming must change nothing that is real: engine_warm() only
  * reads the live engine, and the dry ticks of warm_run() trade a shadow
  * engine of their own.  They must also run the whole per-tick path (the
- * shadow's strategy turns, so risk checks and order builds run too), or
- * the code they are there to keep warm is not the code a tick runs.
+ * shadow's strategy turns, so risk checks run and orders reach the sink
+ * the loop gave, decided at the print), or the code they are there to
+ * keep warm is not the code a tick runs.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -52,6 +53,26 @@ static void test_engine_warm_reads_only(void **state)
 	free(e);
 }
 
+/* The loop's sink, as the AF_XDP loop's dry send: each order built. */
+struct sink_seen {
+	struct warm *w;
+	uint64_t orders;
+	uint64_t calls_during_run;
+};
+
+static void count_sink(void *ctx, const struct gw_decision *d, unsigned int n, uint64_t t)
+{
+	struct sink_seen *s = ctx;
+	uint8_t buf[128];
+	struct gw_order *rec;
+
+	for (unsigned int i = 0; i < n; i++) {
+		engine_build_order(&s->w->shadow, &d[i], t, buf, &rec);
+		s->orders++;
+	}
+	s->calls_during_run++;
+}
+
 static void test_dry_ticks_trade_the_shadow_only(void **state)
 {
 	struct gw_cfg c = cfg();
@@ -59,6 +80,8 @@ static void test_dry_ticks_trade_the_shadow_only(void **state)
 	struct frame_endpoint dst = { .ip = 0x0a000001, .port = 40002 };
 	struct gw_engine *e = calloc(1, sizeof(*e)), *before = malloc(sizeof(*e));
 	struct warm *w = malloc(sizeof(*w));
+	struct sink_seen seen = { .w = w };
+	uint64_t decided = 0;
 	char err[128];
 
 	(void)state;
@@ -66,11 +89,17 @@ static void test_dry_ticks_trade_the_shadow_only(void **state)
 	assert_non_null(before);
 	assert_non_null(w);
 	assert_int_equal(engine_init(e, &c, err, sizeof(err)), 0);
-	assert_int_equal(warm_init(w, &c, &src, &dst, err, sizeof(err)), 0);
+	assert_int_equal(warm_init(w, &c, count_sink, &seen, &src, &dst, err, sizeof(err)), 0);
 	memcpy(before, e, sizeof(*e));
 
-	for (int i = 0; i < 2 * WARM_PRICES; i++)
-		warm_run(w);
+	for (int i = 0; i < 2 * WARM_PRICES; i++) {
+		uint64_t calls = seen.calls_during_run;
+		bool d = warm_run(w);
+
+		/* It says it decided exactly when its order went to the sink. */
+		assert_int_equal(d, seen.calls_during_run == calls + 1);
+		decided += d;
+	}
 
 	assert_int_equal(w->runs, 2 * WARM_PRICES);
 	/* Every dry tick decoded: none fell out at the checksum or the parse. */
@@ -78,11 +107,13 @@ static void test_dry_ticks_trade_the_shadow_only(void **state)
 	assert_int_equal(w->shadow.gap.st.episodes, 0);
 	/*
 	 * The shadow's strategy turned, and its decisions went through the
-	 * risk checks into order builds (one build per dry tick, real or not).
+	 * risk checks to the sink, each one order.
 	 */
 	assert_true(w->shadow.inst[0].strat.sar.trades > 10);
 	assert_true(w->decided > 10);
-	assert_int_equal(w->shadow.ord.st.orders, 2 * WARM_PRICES);
+	assert_int_equal(w->decided, decided);
+	assert_int_equal(seen.orders, decided);
+	assert_int_equal(w->shadow.ord.st.orders, decided);
 	/* ... deciding at the print, through the live runs' copy of that code. */
 	assert_true(w->shadow.dec.stepped);
 	/* The live engine saw none of it. */
