@@ -170,7 +170,7 @@ static const struct opt opts[] = {
 	  "verified them)"),
 	OPT("no-warm", 0, OPT_FLAG, G(no_warm), NULL,
 	  "AF_XDP: no idle-time cache warming (dry ticks on a shadow engine while the "
-	  "feed is quiet)"),
+	  "feed is quiet, their orders sent on a session that sends nowhere)"),
 	OPT("no-huge-text", 0, OPT_FLAG, G(no_huge_text), NULL,
 	  "leave the program's code on 4 KB pages (by default it moves onto a 2 MB "
 	  "page, one instruction-TLB entry; perf then sees anonymous code)"),
