@@ -439,7 +439,7 @@ static void touch_named_orders(const struct book *b, const uint8_t *frame, size_
 /* One idle turn's warming, as the AF_XDP loop's. */
 static void warm_step(struct stage *s)
 {
-	warm_run(s->warm);
+	warm_run(s->warm, mono_ns());
 	engine_warm(&s->e);
 	/* The live loop's xsk_session_warm(): the order stream, the TX frame. */
 	tcp_warm(s->tcp);
@@ -739,7 +739,7 @@ static void warm_cost(const struct bench_feed *f)
 		process(s, bench_feed_frame(f, k), f->len[k], mono_ns(), &t_decided);
 	t0 = mono_ns();
 	for (int i = 0; i < n; i++)
-		warm_run(s->warm);
+		warm_run(s->warm, mono_ns());
 	t1 = mono_ns();
 	for (int i = 0; i < n; i++)
 		engine_warm(&s->e);

@@ -36,6 +36,20 @@ struct tx_batch {
 	unsigned int frames;	/* frames queued, orders or not */
 };
 
+struct xsk_path;
+
+/*
+ * Where a print's orders go: the live session, its batch and the live
+ * engine, or the dry session, its batch and the shadow engine (the idle
+ * turn's dry sends).  Both go through the same functions.
+ */
+struct order_out {
+	struct xsk_path *x;
+	struct gw_engine *e;
+	struct xsk_session *xs;
+	struct tx_batch *batch;
+};
+
 struct xsk_path {
 	struct xdp_steer steer;
 	struct xsk_port port;
@@ -55,6 +69,8 @@ struct xsk_path {
 	struct warm *warm;		/* NULL: no idle-time warming */
 	struct xsk_dry *dry;		/* the warming's dry sends; NULL: none */
 	struct tx_batch dry_batch;
+	struct order_out live;		/* the live engine's orders (while running) */
+	struct order_out dry_out;	/* the shadow's, onto the dry session */
 	uint64_t idle_mask;		/* idle turn every (mask + 1) empty spins */
 	struct xsk_session xs;		/* the order session (xs.oc) */
 };

@@ -26,17 +26,15 @@ static size_t build_packet(uint8_t *buf, size_t cap, uint64_t seq,
  * The shadow decides at its print through the live runs' code
  * (engine_set_sink()): the engine's inline print path is compiled into
  * engine.c once, and a dry tick that went through another copy of it would
- * leave the live one's instructions cold.
+ * leave the live one's instructions cold.  Without a sink of the loop's,
+ * its orders go here, nowhere.
  */
-static void warm_sink(void *ctx, const struct gw_decision *d, unsigned int n, uint64_t t_seen)
+static void no_sink(void *ctx, const struct gw_decision *d, unsigned int n, uint64_t t_seen)
 {
-	struct warm *w = ctx;
-
-	if (!n)
-		return;
-	w->have_dec = true;
-	if (w->sink)
-		w->sink(w->sink_ctx, d, n, t_seen);
+	(void)ctx;
+	(void)d;
+	(void)n;
+	(void)t_seen;
 }
 
 int warm_init(struct warm *w, const struct gw_cfg *cfg, gw_sink_fn sink, void *sink_ctx,
@@ -49,8 +47,6 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg, gw_sink_fn sink, void *s
 	size_t len;
 
 	memset(w, 0, sizeof(*w));
-	w->sink = sink;
-	w->sink_ctx = sink_ctx;
 	c.n_inst = 1;
 	c.orders.log_size = 16;
 	c.tick_ring = 16;
@@ -62,7 +58,7 @@ int warm_init(struct warm *w, const struct gw_cfg *cfg, gw_sink_fn sink, void *s
 		return -1;
 	/* The shadow always trades: its session is up. */
 	w->shadow.ord.up = true;
-	engine_set_sink(&w->shadow, warm_sink, w);
+	engine_set_sink(&w->shadow, sink ? sink : no_sink, sink ? sink_ctx : NULL);
 	frame_template_init(&w->tmpl, dst, src, 64, 0);
 
 	/* Name the shadow's symbol, then keep one trade packet to replay. */
@@ -101,7 +97,7 @@ void warm_destroy(struct warm *w)
 /* Where the trade's price sits in the kept frame. */
 #define WARM_OFF_PRICE (FRAME_HDR_LEN + MOLD_HDR_LEN + MOLD_BLOCK_HDR_LEN + ITCH_P_OFF_PRICE)
 
-bool warm_run(struct warm *w)
+bool warm_run(struct warm *w, uint64_t now)
 {
 	struct gw_decision d[GW_MAX_DECISIONS];
 	struct frame_udp u;
@@ -121,8 +117,10 @@ bool warm_run(struct warm *w)
 	w->runs++;
 	if (frame_parse_udp(w->frame, w->len, &u) || frame_verify_checksums(&u))
 		return false;
-	w->have_dec = false;
-	engine_on_feed(&w->shadow, u.payload, u.payload_len, 0, 0, d, 0);
-	w->decided += w->have_dec;
-	return w->have_dec;
+	engine_on_feed(&w->shadow, u.payload, u.payload_len, 0, now, d, 0);
+	/* Reserved at the decision, released only when the sink could not send it. */
+	if (!w->shadow.ord.open)
+		return false;
+	w->decided++;
+	return true;
 }

@@ -36,9 +36,6 @@ struct warm {
 	uint8_t frame[256] __attribute__((aligned(64)));
 	uint64_t runs;
 	uint64_t decided;	/* dry ticks whose decision passed the risk checks */
-	gw_sink_fn sink;	/* where the shadow's orders go; NULL: nowhere */
-	void *sink_ctx;
-	bool have_dec;
 };
 
 /*
@@ -66,6 +63,7 @@ static inline void engine_warm(const struct gw_engine *e)
 	touch_line(&r->kind[slot]);
 	touch_lines(&e->risk, sizeof(e->risk));
 	touch_lines(o, offsetof(struct orders, st));
+	touch_line(&o->st.orders);
 	touch_lines(&o->log[o->next & o->mask], sizeof(struct gw_order));
 	touch_lines(&e->gap, offsetof(struct gw_gap, req));
 	for (unsigned int i = 0; i < e->n_inst; i++) {
@@ -85,18 +83,19 @@ static inline void engine_warm(const struct gw_engine *e)
 /*
  * The shadow trades the first instrument of cfg; its frames go between
  * the path's addresses (never sent).  Its orders, decided at the print as
- * a live run's are, go to @sink (with @sink_ctx and the shadow's engine
- * in w->shadow); NULL: they are dropped.
+ * a live run's are, go to @sink with @sink_ctx (the shadow's engine is
+ * w->shadow): the function the live engine's go to, so that one copy of
+ * it runs for both; NULL: they are dropped.
  */
 int warm_init(struct warm *w, const struct gw_cfg *cfg, gw_sink_fn sink, void *sink_ctx,
 	      const struct frame_endpoint *src, const struct frame_endpoint *dst,
 	      char *err, size_t errlen);
 void warm_destroy(struct warm *w);
 /*
- * One dry tick: parse, checksums, decode, strategy, and when the shadow's
- * price path turns, risk checks and its order to the sink.  True when it
- * decided an order.
+ * One dry tick at time @now: parse, checksums, decode, strategy, and when
+ * the shadow's price path turns, risk checks and its order to the sink.
+ * True when it decided an order (and the sink took it).
  */
-bool warm_run(struct warm *w);
+bool warm_run(struct warm *w, uint64_t now);
 
 #endif /* GATEWAY_WARM_H */

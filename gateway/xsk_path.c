@@ -143,8 +143,8 @@ static int open_ports(struct xsk_path *x, const struct gw_opts *o, char *err,
 	return ret;
 }
 
-static void on_dry_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
-			     uint64_t t_seen);
+static void on_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
+			 uint64_t t_seen);
 
 static void close_warm(struct xsk_path *x)
 {
@@ -162,7 +162,7 @@ static void close_warm(struct xsk_path *x)
 
 /*
  * The idle turn's shadow engine, and on the own TCP its dry session: the
- * shadow's orders are sent dry (on_dry_decisions()).  The kernel's TCP
+ * shadow's orders are sent dry (x->dry_out).  The kernel's TCP
  * has nothing to send dry: its send is a syscall.
  */
 static int open_warm(struct xsk_path *x, const struct gw_opts *o,
@@ -179,7 +179,7 @@ static int open_warm(struct xsk_path *x, const struct gw_opts *o,
 		snprintf(err, errlen, "the idle-time warming: out of memory");
 		return -ENOMEM;
 	}
-	ret = warm_init(x->warm, &o->eng, dry ? on_dry_decisions : NULL, x, src, dst,
+	ret = warm_init(x->warm, &o->eng, dry ? on_decisions : NULL, &x->dry_out, src, dst,
 			err, errlen);
 	if (ret) {
 		free(x->warm);
@@ -197,14 +197,17 @@ static int open_warm(struct xsk_path *x, const struct gw_opts *o,
 		free(x->dry);
 		x->dry = NULL;
 		close_warm(x);
+		return ret;
 	}
-	return ret;
+	x->dry_out = (struct order_out){ .x = x, .e = &x->warm->shadow, .xs = &x->dry->xs,
+					 .batch = &x->dry_batch };
+	return 0;
 }
 
 /* ---- the order session's callbacks ---- */
 
-static void send_orders(struct xsk_path *x, struct gw_engine *e,
-			const struct gw_decision *dec, unsigned int nd, uint64_t t_seen);
+static void send_orders(const struct order_out *o, const struct gw_decision *dec,
+			unsigned int nd, uint64_t t_seen);
 
 /* A reply, and the order it may let go now (sizing on replies). */
 static void on_msg(void *ctx, const struct soup_msg *m, uint64_t now)
@@ -213,7 +216,7 @@ static void on_msg(void *ctx, const struct soup_msg *m, uint64_t now)
 	struct gw_decision d;
 
 	if (engine_on_reply(x->e, m->data, m->len, x->t_hook, now, &d))
-		send_orders(x, x->e, &d, 1, now);
+		send_orders(&x->live, &d, 1, now);
 }
 
 static void on_up(void *ctx, uint64_t now)
@@ -363,26 +366,6 @@ static __attribute__((noinline)) void send_own(struct xsk_session *xs, struct tx
 	b->rec[b->n++] = rec;
 }
 
-/* A dry order: the live send on the dry session, which is then reset. */
-static void dry_send(struct xsk_path *x, const struct gw_decision *d, uint64_t now)
-{
-	send_own(&x->dry->xs, &x->dry_batch, &x->warm->shadow, d, now);
-	x->dry_batch.n = 0;
-	xsk_dry_reset(x->dry, now);
-}
-
-/* The shadow engine's sink: what its dry tick decided, sent dry. */
-static void on_dry_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
-			     uint64_t t_seen)
-{
-	struct xsk_path *x = ctx;
-	uint64_t now = mono_ns();
-
-	(void)t_seen;
-	for (unsigned int i = 0; i < n; i++)
-		dry_send(x, &d[i], now);
-}
-
 /* Sent dry when the dry tick decided nothing, so that every idle turn sends. */
 static const struct gw_decision dry_order = { .limit = 1000000, .shares = 100, .side = 'B' };
 
@@ -402,26 +385,35 @@ static void send_kernel(struct xsk_path *x, struct gw_engine *e, const struct gw
 	rec->t.t_sent = mono_ns();
 }
 
-static void send_orders(struct xsk_path *x, struct gw_engine *e,
-			const struct gw_decision *dec, unsigned int nd, uint64_t t_seen)
+static void send_orders(const struct order_out *o, const struct gw_decision *dec,
+			unsigned int nd, uint64_t t_seen)
 {
 	for (unsigned int i = 0; i < nd; i++) {
-		if (x->batch.n == sizeof(x->batch.rec) / sizeof(x->batch.rec[0]))
-			tx_flush(x);
-		if (x->own_tcp)
-			send_own(&x->xs, &x->batch, e, &dec[i], t_seen);
+		if (o->batch->n == sizeof(o->batch->rec) / sizeof(o->batch->rec[0]))
+			tx_flush(o->x);
+		if (o->x->own_tcp)
+			send_own(o->xs, o->batch, o->e, &dec[i], t_seen);
 		else
-			send_kernel(x, e, &dec[i], t_seen);
+			send_kernel(o->x, o->e, &dec[i], t_seen);
 	}
 }
 
-/* The engine's sink: a print's orders, queued while its packet is walked. */
+/*
+ * The engines' sink: a print's orders, queued while its packet is walked.
+ * The live engine's go to the session (x->live), the shadow's to the dry
+ * session (x->dry_out): one copy of this code, warm for the live order.
+ */
 static void on_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
 			 uint64_t t_seen)
 {
-	struct xsk_path *x = ctx;
+	send_orders(ctx, d, n, t_seen);
+}
 
-	send_orders(x, x->e, d, n, t_seen);
+/* The idle turn's dry send done: the dry session back to empty. */
+static void dry_reset(struct xsk_path *x, uint64_t now)
+{
+	x->dry_batch.n = 0;
+	xsk_dry_reset(x->dry, now);
 }
 
 /* Orders in doubt after a new login: once more, same token. */
@@ -443,7 +435,7 @@ static void drain_held(struct xsk_path *x, struct gw_engine *e, uint64_t now)
 	unsigned int nd;
 
 	for (int i = 0; i < GW_DRAIN_BUDGET && engine_feed_held(e, now, dec, &nd); i++)
-		send_orders(x, e, dec, nd, now);
+		send_orders(&x->live, dec, nd, now);
 }
 
 /* One feed datagram, then whatever it made decodable of the held ones. */
@@ -455,7 +447,7 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 	unsigned int nd = engine_on_feed(e, pkt, len, t_hook, t_seen, dec, flags);
 
 	if (nd)
-		send_orders(x, e, dec, nd, t_seen);
+		send_orders(&x->live, dec, nd, t_seen);
 	/* Two lines: the hook keeps the first copy of the session it decodes. */
 	if (unlikely(e->dec.last.new_session) && x->line_b)
 		xdp_steer_arm(&x->steer, (const uint8_t *)e->dec.session, e->dec.next_seq);
@@ -635,9 +627,10 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 	uint64_t end_at = 0, spins = 0;
 
 	x->e = e;
+	x->live = (struct order_out){ .x = x, .e = e, .xs = &x->xs, .batch = &x->batch };
 	x->batch.n = x->batch.frames = 0;
 	if (!x->paper) {
-		engine_set_sink(e, on_decisions, x);
+		engine_set_sink(e, on_decisions, &x->live);
 		order_conn_start(&x->xs.oc, mono_ns());
 	}
 	tx_flush(x);
@@ -670,8 +663,11 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 		if (++spins & x->idle_mask)
 			continue;
 		if (x->warm) {
-			if (!warm_run(x->warm) && x->dry)
-				dry_send(x, &dry_order, mono_ns());
+			now = mono_ns();
+			if (!warm_run(x->warm, now) && x->dry)
+				send_orders(&x->dry_out, &dry_order, 1, now);
+			if (x->dry)
+				dry_reset(x, now);
 			engine_warm(e);
 			if (x->own_tcp)
 				xsk_session_warm(&x->xs);

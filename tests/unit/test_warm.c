@@ -94,7 +94,7 @@ static void test_dry_ticks_trade_the_shadow_only(void **state)
 
 	for (int i = 0; i < 2 * WARM_PRICES; i++) {
 		uint64_t calls = seen.calls_during_run;
-		bool d = warm_run(w);
+		bool d = warm_run(w, (uint64_t)i);
 
 		/* It says it decided exactly when its order went to the sink. */
 		assert_int_equal(d, seen.calls_during_run == calls + 1);
