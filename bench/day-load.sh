@@ -45,7 +45,8 @@ if [ ! -s "$day" ]; then
 		--stats -o "$day" >"$day.stats"
 fi
 
-read -r prefix subnet < <(. scripts/rig_names.sh && rig_names dayload)
+. scripts/rig_names.sh
+read -r prefix subnet < <(rig_names dayload)
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 gw_pid=
 cleanup() {

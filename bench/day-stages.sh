@@ -90,7 +90,8 @@ if [ -n "$only" ]; then
 	VARIANTS=("${kept[@]}")
 fi
 
-read -r prefix subnet < <(. scripts/rig_names.sh && rig_names daystg)
+. scripts/rig_names.sh
+read -r prefix subnet < <(rig_names daystg)
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 bg_pid=
 cleanup() {

@@ -32,7 +32,8 @@ while [ $# -gt 0 ]; do
 done
 [ "$(id -u)" -eq 0 ] || { echo "gateway-ab: needs root" >&2; exit 2; }
 
-read -r prefix subnet < <(. scripts/rig_names.sh && rig_names gwab)
+. scripts/rig_names.sh
+read -r prefix subnet < <(rig_names gwab)
 name=$prefix
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 gw_pid=

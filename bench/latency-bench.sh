@@ -123,7 +123,8 @@ KNOBS=(
 	"busy_poll|udp_block|GRO, 50 us|off|gro|--busy-poll 50"
 )
 
-read -r prefix subnet < <(. scripts/rig_names.sh && rig_names latency)
+. scripts/rig_names.sh
+read -r prefix subnet < <(rig_names latency)
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
 bg_pid=
 watch_pid=

@@ -25,8 +25,9 @@ while [ $# -gt 0 ]; do
 done
 [ "$(id -u)" -eq 0 ] || { echo "lines-bench: needs root" >&2; exit 2; }
 
-read -r prefix subnet < <(. scripts/rig_names.sh && rig_names lines)
-read -r _ subnet_b < <(. scripts/rig_names.sh && rig_names lines b)
+. scripts/rig_names.sh
+read -r prefix subnet < <(rig_names lines)
+read -r _ subnet_b < <(rig_names lines b)
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet" --line-b "$subnet_b")
 gw_pid=
 cleanup() {

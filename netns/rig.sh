@@ -22,9 +22,14 @@
 # own namespaces); give them different subnets too so that captures and logs
 # cannot be confused.
 #
-# up      create or complete the rig; safe to repeat.
-# down    remove whatever of the rig exists (also after a half-failed up);
-#         safe to repeat.
+# up      create or complete the rig; safe to repeat.  With --owner PID
+#         (env RIG_OWNER: the tests and scripts set it, scripts/rig_names.sh)
+#         the owner is recorded in /run/t2t-rigs/P, and every up first
+#         takes down the recorded rigs whose owner is gone (killed before
+#         its cleanup trap could run: SIGKILL, a machine that went away).
+#         A rig made by hand has no owner and is never taken down so.
+# down    remove whatever of the rig exists (also after a half-failed up),
+#         and its owner's record; safe to repeat.
 # status  show it (netem included); exit 0 when complete, 1 when partial,
 #         2 when absent.
 # env     print shell assignments for scripts: eval "$(netns/rig.sh env)".
@@ -68,10 +73,13 @@ line=a
 dir=both
 cmd=
 netem_spec=
+owner=${RIG_OWNER:-}
+OWNERS=/run/t2t-rigs
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--prefix) [ $# -ge 2 ] || usage; prefix=$2; shift 2 ;;
+	--owner) [ $# -ge 2 ] || usage; owner=$2; shift 2 ;;
 	--prefix=*) prefix=${1#*=}; shift ;;
 	--subnet) [ $# -ge 2 ] || usage; subnet=$2; shift 2 ;;
 	--subnet=*) subnet=${1#*=}; shift ;;
@@ -268,10 +276,47 @@ make_pair() {
 	fi
 }
 
+# A process's start time (clock ticks since boot): with its PID, it names the
+# process even after the PID is reused.  Empty when there is no such process.
+start_of() {
+	local stat
+	stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 0
+	stat=${stat##*) }
+	# shellcheck disable=SC2086 # fields
+	set -- $stat
+	echo "${20}"
+}
+
+# Record who owns this rig, so that a later up can tell it was left behind.
+own() {
+	local t
+	t=$(start_of "$owner")
+	[ -n "$t" ] || die "--owner $owner: no such process"
+	mkdir -p "$OWNERS"
+	echo "$owner $t" >"$OWNERS/$prefix"
+}
+
+# Take down the recorded rigs whose owner no longer runs.
+reap() {
+	local f pid t p
+	[ -d "$OWNERS" ] || return 0
+	for f in "$OWNERS"/*; do
+		[ -f "$f" ] || continue
+		p=${f##*/}
+		[ "$p" = "$prefix" ] && continue
+		read -r pid t <"$f" 2>/dev/null || continue
+		[ -n "$pid" ] && [ "$(start_of "$pid")" = "$t" ] && continue
+		echo "$PROG: rig $p was left behind by process $pid, which is gone: taking it down" >&2
+		"$0" --prefix "$p" down >/dev/null || true
+	done
+}
+
 do_up() {
 	need_root
 	need_tools
 
+	reap
+	[ -z "$owner" ] || own
 	ns_exists "$ns_ex" || run ip netns add "$ns_ex"
 	ns_exists "$ns_gw" || run ip netns add "$ns_gw"
 
@@ -341,6 +386,7 @@ do_down() {
 		fi
 	done
 	[ "$left" -eq 0 ] || exit 1
+	rm -f "$OWNERS/$prefix"
 	echo "rig $prefix down"
 }
 

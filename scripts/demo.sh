@@ -52,7 +52,8 @@ echo "demo: paper trading AAPL:20 MSFT:32 NVDA:48 (symbol:HMA length) on the day
 	"replayed at x$speed of its pace (a minute of market per path at x1): the three live" \
 	"paths against the simulator's order port, then --paper (no order port, fills from" \
 	"the gateway's own books)"
-read -r prefix subnet < <(. scripts/rig_names.sh && rig_names demo)
+. scripts/rig_names.sh
+read -r prefix subnet < <(rig_names demo)
 scripts/paper-run.sh --prefix "$prefix" --subnet "$subnet" \
 	--paths af_xdp,udp_spin,udp_block,paper_xdp \
 	--day "$day" --speed "$speed" --symbols AAPL:20,MSFT:32,NVDA:48 --out "$out" \

@@ -19,3 +19,9 @@ rig_names() {
 	printf '%.3s%s%s 10.%d.%d.0/24\n' "${1//[^A-Za-z0-9]/}" "$$" "${2:-}" \
 		$((100 + salt % 100)) $((($$ + salt / 100) % 250))
 }
+
+# The rigs this run makes are its own (netns/rig.sh --owner): one left
+# behind by a run that was killed is taken down by the next rig.sh up.
+# Kept from a caller that set it: a script run by a test is the test's.
+RIG_OWNER=${RIG_OWNER:-$$}
+export RIG_OWNER

@@ -3,7 +3,9 @@
 # feed group from the exchange to a plain receiver in the gateway namespace,
 # has what the gateway needs (static neighbours, TX checksum offload, TSO
 # and GRO off, one segment per skb on the exchange end, one queue), and
-# goes down leaving nothing, also from a half-made state.
+# goes down leaving nothing, also from a half-made state; a rig whose owner
+# was killed before its trap ran is taken down by the next up, one whose
+# owner runs is not.
 #
 # Uses only namespaces of its own (the rig's names, T_ID), taken down at exit
 # whatever happens.
@@ -171,6 +173,37 @@ test_down_after_half_made_ups_leaves_nothing() {
 		fail "up did not complete a misplaced pair"
 	rig down >/dev/null
 	assert_nothing_left "after the final down"
+}
+
+# A rig owned by a process killed with SIGKILL (no trap runs) is taken down
+# by the next rig's up; a rig whose owner still runs is left alone.
+test_a_rig_left_by_a_killed_owner_is_taken_down_by_the_next_up() {
+	local dead alive p_dead p_alive
+	t_rig k
+	p_dead=${T_RIG%% *}
+	t_rig a
+	p_alive=${T_RIG%% *}
+	sleep 60 &
+	dead=$!
+	sleep 60 &
+	alive=$!
+	./netns/rig.sh --prefix "$p_dead" --subnet "$(t_subnet k)" --owner "$dead" up >/dev/null &&
+		./netns/rig.sh --prefix "$p_alive" --subnet "$(t_subnet a)" --owner "$alive" up \
+			>/dev/null || { fail "the two owned rigs did not come up"; return 1; }
+	expect_eq "the owner is recorded" "$(cut -d' ' -f1 "/run/t2t-rigs/$p_dead")" "$dead"
+	kill -9 "$dead"
+	wait "$dead" 2>/dev/null
+	rig up >/dev/null 2>"$T_TMP/reap.err" || fail "rig up"
+	check "the killed owner's rig is gone, and up said so ($(head -1 "$T_TMP/reap.err"))" \
+		bash -c "! ip netns list | grep -q '^$p_dead-' && [ ! -e /run/t2t-rigs/$p_dead ] &&
+			 grep -q 'rig $p_dead was left behind by process $dead' '$T_TMP/reap.err'"
+	check "the rig whose owner runs is still up" \
+		bash -c "./netns/rig.sh --prefix '$p_alive' --subnet '$(t_subnet a)' status >/dev/null"
+	kill "$alive"
+	wait "$alive" 2>/dev/null
+	./netns/rig.sh --prefix "$p_alive" down >/dev/null
+	check "down removes the owner's record" test ! -e "/run/t2t-rigs/$p_alive"
+	rig down >/dev/null
 }
 
 run_tests "$@"
