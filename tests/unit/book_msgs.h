@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Test helpers: build one ITCH message with the proto encoder and apply it
- * to a book (the book tests share these).
+ * Test helpers the book tests share: a book as a cmocka fixture, its
+ * invariants checked, and one ITCH message built with the proto encoder
+ * and applied to it.  Included after <cmocka.h>.
  */
 #ifndef TESTS_UNIT_BOOK_MSGS_H
 #define TESTS_UNIT_BOOK_MSGS_H
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "book/book_apply.h"
@@ -123,6 +125,36 @@ static inline struct msg msg_raw(char type, uint16_t loc)
 	be16_store(r.b + 1, loc);
 	r.len = itch_msg_len[(uint8_t)type];
 	return r;
+}
+
+/* A book of @cfg in *state, for a setup; -1 when it cannot be made. */
+static inline int book_fixture_open(void **state, const struct book_config *cfg)
+{
+	struct book *b = malloc(sizeof(*b));
+
+	if (!b || book_init(b, cfg)) {
+		free(b);
+		return -1;
+	}
+	*state = b;
+	return 0;
+}
+
+/* The teardown of book_fixture_open(). */
+static inline int book_fixture_close(void **state)
+{
+	book_destroy(*state);
+	free(*state);
+	return 0;
+}
+
+/* Every invariant of every side (book_check()), or the test fails saying which. */
+static inline void book_assert_sound(const struct book *b)
+{
+	char why[256];
+
+	if (book_check(b, BOOK_CHECK_ALL_SIDES, why, sizeof(why)))
+		fail_msg("book check: %s", why);
 }
 
 #endif /* TESTS_UNIT_BOOK_MSGS_H */

@@ -44,11 +44,12 @@ static void put(struct book *b, struct msg m)
  */
 static int setup(void **state)
 {
-	struct book *b = malloc(sizeof(*b));
 	struct book_config cfg = { .max_orders = 1024, .track_all = true };
+	struct book *b;
 
-	if (!b || book_init(b, &cfg))
+	if (book_fixture_open(state, &cfg))
 		return -1;
+	b = *state;
 	seq = 0;
 	put(b, msg_add('A', LOC, 1, 'S', 60, PX(1)));
 	put(b, msg_add('A', LOC, 2, 'S', 40, PX(1)));
@@ -56,16 +57,9 @@ static int setup(void **state)
 	put(b, msg_add('A', LOC, 4, 'S', 300, PX(4)));
 	put(b, msg_add('A', LOC, 5, 'B', 100, PX(-1)));
 	put(b, msg_add('F', LOC, 6, 'B', 50, PX(-2)));
-	*state = b;
 	return 0;
 }
 
-static int teardown(void **state)
-{
-	book_destroy(*state);
-	free(*state);
-	return 0;
-}
 
 static uint32_t taken_at(const struct book *b, unsigned int side, uint32_t price)
 {
@@ -429,18 +423,18 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_walk_from_the_best_within_the_limit,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_the_limit_stops_the_walk, setup, teardown),
+						setup, book_fixture_close),
+		cmocka_unit_test_setup_teardown(test_the_limit_stops_the_walk, setup, book_fixture_close),
 		cmocka_unit_test_setup_teardown(test_a_level_our_fill_emptied_is_not_offered_again,
-						setup, teardown),
+						setup, book_fixture_close),
 		cmocka_unit_test_setup_teardown(
 			test_the_feeds_executions_and_cancels_use_untaken_shares_first,
-			setup, teardown),
+			setup, book_fixture_close),
 		cmocka_unit_test_setup_teardown(test_a_replace_moves_a_levels_shares,
-						setup, teardown),
-		cmocka_unit_test_setup_teardown(test_a_level_that_empties_forgets, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_a_hidden_print_gives_nothing, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_the_execution_cap_and_undo, setup, teardown),
+						setup, book_fixture_close),
+		cmocka_unit_test_setup_teardown(test_a_level_that_empties_forgets, setup, book_fixture_close),
+		cmocka_unit_test_setup_teardown(test_a_hidden_print_gives_nothing, setup, book_fixture_close),
+		cmocka_unit_test_setup_teardown(test_the_execution_cap_and_undo, setup, book_fixture_close),
 		cmocka_unit_test(test_a_generated_day_against_the_recount),
 	};
 

@@ -19,21 +19,11 @@
 
 static int setup(void **state)
 {
-	struct book *b = malloc(sizeof(*b));
 	struct book_config cfg = { .max_orders = ORDERS, .track_all = true };
 
-	if (!b || book_init(b, &cfg))
-		return -1;
-	*state = b;
-	return 0;
+	return book_fixture_open(state, &cfg);
 }
 
-static int teardown(void **state)
-{
-	book_destroy(*state);
-	free(*state);
-	return 0;
-}
 
 static void apply(struct book *b, struct msg m)
 {
@@ -136,7 +126,7 @@ static void test_resting_orders_across_epochs_keep_probes_short(void **state)
 
 int main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, book_fixture_close)
 	const struct CMUnitTest tests[] = {
 		T(test_sequential_refs_take_consecutive_lines),
 		T(test_refs_out_of_sequence_spread),

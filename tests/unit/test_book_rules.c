@@ -17,29 +17,11 @@
 
 static int setup(void **state)
 {
-	struct book *b = malloc(sizeof(*b));
 	struct book_config cfg = { .max_orders = 1024, .track_all = true };
 
-	if (!b || book_init(b, &cfg))
-		return -1;
-	*state = b;
-	return 0;
+	return book_fixture_open(state, &cfg);
 }
 
-static int teardown(void **state)
-{
-	book_destroy(*state);
-	free(*state);
-	return 0;
-}
-
-static void check(const struct book *b)
-{
-	char why[256];
-
-	if (book_check(b, BOOK_CHECK_ALL_SIDES, why, sizeof(why)))
-		fail_msg("book check: %s", why);
-}
 
 static int apply_seq(struct book *b, struct msg m, uint64_t seq, struct tape_print *p)
 {
@@ -47,7 +29,7 @@ static int apply_seq(struct book *b, struct msg m, uint64_t seq, struct tape_pri
 
 	memset(p, 0, sizeof(*p));
 	r = book_apply(b, m.b, m.len, seq, p);
-	check(b);
+	book_assert_sound(b);
 	return r;
 }
 
@@ -479,7 +461,7 @@ static void test_malformed(void **state)
 	assert_int_equal(b->cnt.by_type['A'], 0);
 	assert_int_equal(b->cnt.by_type['z'], 0);
 	assert_int_equal(b->live, 0);
-	check(b);
+	book_assert_sound(b);
 }
 
 static void test_add_zero_shares_and_bad_side(void **state)
@@ -633,7 +615,7 @@ static void test_clear(void **state)
 	apply(b, msg_add('A', 2, 2, 'S', 10, 200));
 	apply(b, msg_delete(1, 77));
 	book_clear(b);
-	check(b);
+	book_assert_sound(b);
 	assert_int_equal(b->live, 0);
 	assert_int_equal(b->peak, 0);
 	assert_int_equal(b->cnt.unknown_ref, 0);
@@ -666,7 +648,7 @@ static void test_side_keeps_best_price(void **state)
 	assert_int_equal(sd->best_price, 2000);
 	apply(b, msg_delete(4, 1));
 	assert_int_equal(sd->best_price, 1900);
-	check(b);
+	book_assert_sound(b);
 
 	/* The self-check catches a kept price that is not the level's. */
 	sd->best_price = 1899;
@@ -738,7 +720,7 @@ static void test_link_beside_neighbour(void **state)
 	apply(b, msg_add('A', 5, 5, 'B', 100, 19900));
 	assert_int_equal(side_prices(b, 5, BOOK_BID, got, 8), 5);
 	assert_memory_equal(got, want_off, sizeof(want_off));
-	check(b);
+	book_assert_sound(b);
 
 	apply(b, msg_delete(5, 3));
 	assert_int_equal(sd->off_cent, 0);
@@ -746,7 +728,7 @@ static void test_link_beside_neighbour(void **state)
 	apply(b, msg_add('A', 5, 6, 'B', 100, 20300));
 	assert_int_equal(side_prices(b, 5, BOOK_BID, got, 8), 5);
 	assert_memory_equal(got, want_on, sizeof(want_on));
-	check(b);
+	book_assert_sound(b);
 
 	sd->off_cent = 1;
 	assert_int_not_equal(book_check(b, BOOK_CHECK_ALL_SIDES, why, sizeof(why)), 0);
@@ -756,7 +738,7 @@ static void test_link_beside_neighbour(void **state)
 
 int main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, book_fixture_close)
 	const struct CMUnitTest tests[] = {
 		T(test_add_aggregates_levels),
 		T(test_best_and_level_order),

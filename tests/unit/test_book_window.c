@@ -25,13 +25,9 @@
 
 static int setup_pool(void **state, uint32_t windows)
 {
-	struct book *b = malloc(sizeof(*b));
 	struct book_config cfg = { .max_orders = 4096, .windows = windows, .track_all = true };
 
-	if (!b || book_init(b, &cfg))
-		return -1;
-	*state = b;
-	return 0;
+	return book_fixture_open(state, &cfg);
 }
 
 static int setup(void **state)
@@ -44,27 +40,13 @@ static int setup_one_window(void **state)
 	return setup_pool(state, 1);
 }
 
-static int teardown(void **state)
-{
-	book_destroy(*state);
-	free(*state);
-	return 0;
-}
-
-static void check(const struct book *b)
-{
-	char why[256];
-
-	if (book_check(b, BOOK_CHECK_ALL_SIDES, why, sizeof(why)))
-		fail_msg("book check: %s", why);
-}
 
 static void apply(struct book *b, struct msg m)
 {
 	struct tape_print p;
 
 	book_apply(b, m.b, m.len, 1, &p);
-	check(b);
+	book_assert_sound(b);
 }
 
 static void add(struct book *b, uint16_t loc, uint64_t ref, char side, uint32_t price)
@@ -304,7 +286,7 @@ static void test_wide_moves_match_the_model(void **state)
 		}
 		book_apply(b, msg.b, msg.len, (uint64_t)i + 1, &p);
 		m_apply(m, msg.b, msg.len, (uint64_t)i + 1, &p);
-		check(b);
+		book_assert_sound(b);
 		/* An execution may have taken the whole order. */
 		if (live[slot] && !book_find(b, live[slot]))
 			live[slot] = 0;
@@ -320,7 +302,7 @@ static void test_wide_moves_match_the_model(void **state)
 
 int main(void)
 {
-#define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+#define T(f) cmocka_unit_test_setup_teardown(f, setup, book_fixture_close)
 	const struct CMUnitTest tests[] = {
 		T(test_window_moves_up_with_a_new_best),
 		T(test_window_takes_in_the_list_when_it_empties),
@@ -329,7 +311,7 @@ int main(void)
 		T(test_slots_wrap_around),
 		T(test_ticks_across_the_dollar),
 		cmocka_unit_test_setup_teardown(test_an_empty_pool_lists_the_side,
-						setup_one_window, teardown),
+						setup_one_window, book_fixture_close),
 		T(test_wide_moves_match_the_model),
 	};
 
