@@ -54,6 +54,10 @@
 #     --day-symbols L   replay only these symbols' session (exsim and
 #                       t2t-backtest --symbols L), renumbered from 1
 set -euo pipefail
+# A command that ends the run under set -e names itself: a run never stops
+# without a verdict and without saying why.
+set -E
+trap 'echo "paper-run: stopped at line $LINENO by: $BASH_COMMAND (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 . scripts/gw_ready.sh
 . scripts/rig_names.sh
@@ -170,8 +174,9 @@ check() {	# check PATH NAME CMD...
 
 # position and cash per symbol, one "SYM POS CASH" line each, sorted; a
 # symbol nobody traded (the day lists more than the gateway trades) is left out
-gw_book() { jq -r '.symbols[] | "\(.symbol) \(.position) \(.cash)"' "$1" | grep -v ' 0 0$' | sort; }
-ex_book() { jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$1" | grep -v ' 0 0$' | sort; }
+# (none at all is a book too: grep's 1 must not end the run under set -e)
+gw_book() { jq -r '.symbols[] | "\(.symbol) \(.position) \(.cash)"' "$1" | { grep -v ' 0 0$' || true; } | sort; }
+ex_book() { jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$1" | { grep -v ' 0 0$' || true; } | sort; }
 
 # The paper path's orders as t2t-backtest --paper's CSV: gw_paper_orders.
 . scripts/paper_fills.sh

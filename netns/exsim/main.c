@@ -637,14 +637,19 @@ static void init_loop(struct loop *L, struct sim *S)
 	L->progress = !cfg->quiet && isatty(STDERR_FILENO);
 }
 
-/* --wait-login: serve the ports until a client is logged in, or the time is up. */
+/*
+ * --wait-login: serve the ports until a client is logged in and has
+ * acknowledged its Login Accepted, or the time is up: a feed started on the
+ * Login Request alone would run unanswered while a lost Login Accepted waits
+ * for its retransmission.
+ */
 static void wait_login(struct sim *S, struct loop *L)
 {
 	uint64_t end = mono_ns() + (uint64_t)S->cfg.wait_login_ms * NS_PER_MS;
 
 	/* Nothing published yet: no feed heartbeats while waiting. */
 	L->ended = true;
-	while (!stop && !S->sink.srv.st.login_accepted && mono_ns() < end)
+	while (!stop && !soup_srv_client_ready(&S->sink.srv) && mono_ns() < end)
 		wait_until(L, mono_ns() + NS_PER_MS);
 	L->ended = false;
 }

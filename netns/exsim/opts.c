@@ -323,8 +323,8 @@ static const struct opt opts[] = {
 	    .def = "20000"),
 	OPT("wait-login", 0, OPT_U32, X(wait_login_ms), "MS",
 	  "start the session (its first message, then --warmup) only once a client has "
-	  "logged in to the order port, or MS later: a rig's harness starts the gateway "
-	  "first", .max = 600000),
+	  "logged in to the order port and acknowledged its Login Accepted, or MS later: "
+	  "a rig's harness starts the gateway first", .max = 600000),
 	OPT("warmup", 0, OPT_U32, X(warmup_ms), "MS",
 	    "pause between the directory and the first tick"),
 	OPT("linger", 0, OPT_U32, X(linger_ms), "MS", "keep serving orders after the last tick"),

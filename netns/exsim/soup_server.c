@@ -703,6 +703,22 @@ unsigned int soup_srv_poll(struct soup_srv *s, unsigned int max, uint64_t now)
 	return served;
 }
 
+bool soup_srv_client_ready(const struct soup_srv *s)
+{
+	const struct soup_conn *c;
+	int q;
+
+	if (!s->conn)
+		return false;
+	for (c = s->conn; c < s->conn + SOUP_SRV_CONNS; c++) {
+		if (c->state != SC_UP || c->out_off != c->out_len)
+			continue;
+		if (!ioctl(c->fd, SIOCOUTQ, &q) && q == 0)
+			return true;
+	}
+	return false;
+}
+
 void soup_srv_push(struct soup_srv *s, unsigned int user, uint64_t now)
 {
 	struct soup_conn *c = s->user[user].live;

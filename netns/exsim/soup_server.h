@@ -235,4 +235,12 @@ static inline uint64_t soup_srv_commit(struct soup_srv *s, unsigned int user)
 /* Send what is new to @user's connection, if it has one. */
 void soup_srv_push(struct soup_srv *s, unsigned int user, uint64_t now);
 
+/*
+ * A client is logged in and knows it: a connection is UP and the peer has
+ * acknowledged every byte written to it, its Login Accepted among them.
+ * Until then a lost Login Accepted may keep the client out for a
+ * retransmission timeout (3 s after a handshake that needed one).
+ */
+bool soup_srv_client_ready(const struct soup_srv *s);
+
 #endif /* NETNS_EXSIM_SOUP_SERVER_H */

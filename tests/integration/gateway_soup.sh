@@ -7,7 +7,10 @@
 #   - the session dropped three times in the day, by FIN and by RST: each
 #     reconnect logs in from the next reply it lacks; nothing is lost or
 #     doubled;
-#   - loss, duplication and reordering of segments in both directions;
+#   - loss, duplication and reordering of segments in both directions,
+#     the feed starting only once the Login Accepted is acknowledged;
+#   - nothing traded (every login refused): the run still gives every
+#     verdict;
 #   - a server that reads slowly through a tiny receive buffer: the window
 #     reaches zero, the own TCP stalls and probes, never overruns it;
 #   - a SYN answered by a reset (nothing listening yet);
@@ -45,15 +48,32 @@ test_three_drops_lose_and_double_nothing() {
 
 test_lossy_link_both_ways_reconciles() {
 	local p
-	check "paper-run: loss 3% duplicate 1% reorder 5% both ways" rig_run l \
-		scripts/paper-run.sh "${COMMON[@]}" --netem "loss 3% duplicate 1% reorder 5% delay 200us" \
+	check "paper-run: loss 3% duplicate 5% reorder 5% both ways" rig_run l \
+		scripts/paper-run.sh "${COMMON[@]}" --netem "loss 3% duplicate 5% reorder 5% delay 200us" \
 		--expect-gaps --out "$T_TMP/lossy" || return 1
 	expect_ge "own TCP: segments sent again" "$(gw lossy af_xdp .tcp.retransmissions)" 1
 	expect_ge "own TCP: out-of-order segments held" "$(gw lossy af_xdp .tcp.ooo_held)" 1
 	expect_ge "own TCP: duplicate segments dropped" "$(gw lossy af_xdp .tcp.dup_segs)" 1
 	for p in af_xdp udp_spin; do
 		expect_eq "$p: the session never lost" "$(gw lossy $p .order_session.logins)" 1
+		# The feed waits for the Login Accepted's ACK (--wait-login), so a
+		# lost Login Accepted costs no print the session's absence.
+		expect_eq "$p: no order untraded for want of the session" \
+			"$(gw lossy $p .orders.untraded_session)" 0
 	done
+}
+
+# Every login refused, so nothing trades: the run still reaches all its
+# verdicts, among them the reconciliation of two empty books.
+test_nothing_traded_still_reconciles() {
+	local log=$T_TMP/none.log
+	rig_run n scripts/paper-run.sh --paths udp_spin --count 1000 --rate 4000 --symbols AAPL:8 \
+		--ex-extra "--refuse-login --wait-login 1" --out "$T_TMP/none" >"$log" 2>&1
+	sed 's/^/    /' "$log"
+	expect_eq "no order sent" "$(gw none udp_spin .orders.sent)" 0
+	check "the books reconciled, both empty" grep -q "ok   udp_spin: reconciled" "$log"
+	check "and the run's last line given" grep -q "^paper-run: 0 check(s) failed" "$log"
+	check "nothing stopped it" bash -c "! grep -q 'stopped at line' '$log'"
 }
 
 # 2 KB of receive buffer, read every 20 ms: the window closes under a burst
