@@ -86,7 +86,7 @@
 #   get PATH               curl PATH from it
 # and a libFuzzer target:
 #   fuzz_run NAME FUZZER [LIBFUZZER OPTIONS...] -- CORPUS_DIR...
-#                          FUZZER for FUZZ_SECONDS (default 30), new inputs
+#                          FUZZER for FUZZ_SECONDS (default 15), new inputs
 #                          in a scratch corpus, a crash's input in
 #                          build/fuzz/artifacts/ and FAIL; ok with the
 #                          executions and coverage
@@ -408,7 +408,7 @@ get() {
 # ---- a libFuzzer target ----
 
 fuzz_run() {
-	local name=$1 fuzzer=$2 secs=${FUZZ_SECONDS:-30} arts=build/fuzz/artifacts w=$T_TMP
+	local name=$1 fuzzer=$2 secs=${FUZZ_SECONDS:-15} arts=build/fuzz/artifacts w=$T_TMP
 	local opts=() runs cov
 	shift 2
 	while [ $# -gt 0 ] && [ "$1" != -- ]; do opts+=("$1"); shift; done

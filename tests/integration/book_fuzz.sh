@@ -1,7 +1,7 @@
 #!/bin/bash
 # The order-book fuzzer (libFuzzer, ASan+UBSan, the reference model and the
 # slow self-check after every message) runs clean for FUZZ_SECONDS
-# (default 30).  Seeds: short generated days (t2t-genday) as raw frames,
+# (default 15).  Seeds: short generated days (t2t-genday) as raw frames,
 # and a shaped input; new inputs go to a scratch corpus; a crash leaves its
 # input in build/fuzz/artifacts/ and fails the test.
 . "$(dirname "$0")/../lib.sh"

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The proto decoder fuzzer (libFuzzer, ASan+UBSan) runs clean for
-# FUZZ_SECONDS (default 30) on the checked-in seed corpus.  New inputs go
+# FUZZ_SECONDS (default 15) on the checked-in seed corpus.  New inputs go
 # to a scratch corpus; a crash leaves its input in build/fuzz/artifacts/
 # and fails the test.
 . "$(dirname "$0")/../lib.sh"
