@@ -34,7 +34,7 @@ BENCHES     :=
 # The packages first, then the build: as two prerequisites of one target,
 # make -j would compile against headers still being installed.
 all: deps
-	@$(MAKE) --no-print-directory build-all
+	@$(BUILD_ALL)
 
 include $(sort $(wildcard */build.mk))
 
@@ -82,27 +82,31 @@ $(foreach p,$(BPF_PROGS),$(eval $(BUILD)/$(p).o $(ASAN)/$(p).o: $(BUILD)/$(p).sk
 deps:
 	@./scripts/deps.sh
 
+# The build that runs before tests, the demo and benchmarks uses every CPU
+# (nothing else runs yet), unless the caller gave -j itself.
+BUILD_ALL = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) build-all
+
 # Unit tests (cmocka, ASan+UBSan build) then integration tests (root, own
 # namespaces).  The runner prints one closing line: "N passed, M failed".
 test: deps
-	@$(MAKE) --no-print-directory build-all
+	@$(BUILD_ALL)
 	@./scripts/run-tests.sh $(UNIT_TESTS) $(INT_TESTS)
 
 unit-test: deps
-	@$(MAKE) --no-print-directory build-all
+	@$(BUILD_ALL)
 	@./scripts/run-tests.sh $(UNIT_TESTS)
 
 integration-test: deps
-	@$(MAKE) --no-print-directory build-all
+	@$(BUILD_ALL)
 	@./scripts/run-tests.sh $(INT_TESTS)
 
 demo: deps
-	@$(MAKE) --no-print-directory build-all
+	@$(BUILD_ALL)
 	@./scripts/demo.sh
 
 # Every benchmark a part registers; each prints its own figures.
 bench: deps
-	@$(MAKE) --no-print-directory build-all
+	@$(BUILD_ALL)
 	@for b in $(BENCHES); do $(MAKE) --no-print-directory $$b || exit 1; done
 
 clean:
