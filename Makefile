@@ -34,7 +34,7 @@ BENCHES     :=
 # The packages first, then the build: as two prerequisites of one target,
 # make -j would compile against headers still being installed.
 all: deps
-	@$(BUILD_ALL)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) build-all
 
 include $(sort $(wildcard */build.mk))
 
@@ -83,30 +83,31 @@ deps:
 	@./scripts/deps.sh
 
 # The build that runs before tests, the demo and benchmarks uses every CPU
-# (nothing else runs yet), unless the caller gave -j itself.
-BUILD_ALL = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc)) build-all
+# (nothing else runs yet), unless the caller gave -j itself.  (Each recipe
+# names $(MAKE) itself: only then does make pass its jobserver down.)
+BUILD_JOBS = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc))
 
 # Unit tests (cmocka, ASan+UBSan build) then integration tests (root, own
 # namespaces).  The runner prints one closing line: "N passed, M failed".
 test: deps
-	@$(BUILD_ALL)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) build-all
 	@./scripts/run-tests.sh $(UNIT_TESTS) $(INT_TESTS)
 
 unit-test: deps
-	@$(BUILD_ALL)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) build-all
 	@./scripts/run-tests.sh $(UNIT_TESTS)
 
 integration-test: deps
-	@$(BUILD_ALL)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) build-all
 	@./scripts/run-tests.sh $(INT_TESTS)
 
 demo: deps
-	@$(BUILD_ALL)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) build-all
 	@./scripts/demo.sh
 
 # Every benchmark a part registers; each prints its own figures.
 bench: deps
-	@$(BUILD_ALL)
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) build-all
 	@for b in $(BENCHES); do $(MAKE) --no-print-directory $$b || exit 1; done
 
 clean:
