@@ -385,12 +385,32 @@ static void send_kernel(struct xsk_path *x, struct gw_engine *e, const struct gw
 	rec->t.t_sent = mono_ns();
 }
 
+/* The idle turn's dry send done: the dry session back to empty. */
+static void dry_reset(struct xsk_path *x, uint64_t now)
+{
+	x->dry_batch.n = 0;
+	xsk_dry_reset(x->dry, now);
+}
+
+/*
+ * A full batch makes room: the live one by its TX kick, the dry one (which
+ * sends nowhere) by going back to empty.  The dry one is emptied every idle
+ * turn, so only a print with more orders than a batch holds gets here.
+ */
+static void make_room(const struct order_out *o, uint64_t now)
+{
+	if (o->batch == &o->x->batch)
+		tx_flush(o->x);
+	else
+		dry_reset(o->x, now);
+}
+
 static void send_orders(const struct order_out *o, const struct gw_decision *dec,
 			unsigned int nd, uint64_t t_seen)
 {
 	for (unsigned int i = 0; i < nd; i++) {
-		if (o->batch->n == sizeof(o->batch->rec) / sizeof(o->batch->rec[0]))
-			tx_flush(o->x);
+		if (unlikely(o->batch->n == sizeof(o->batch->rec) / sizeof(o->batch->rec[0])))
+			make_room(o, t_seen);
 		if (o->x->own_tcp)
 			send_own(o->xs, o->batch, o->e, &dec[i], t_seen);
 		else
@@ -407,13 +427,6 @@ static void on_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
 			 uint64_t t_seen)
 {
 	send_orders(ctx, d, n, t_seen);
-}
-
-/* The idle turn's dry send done: the dry session back to empty. */
-static void dry_reset(struct xsk_path *x, uint64_t now)
-{
-	x->dry_batch.n = 0;
-	xsk_dry_reset(x->dry, now);
 }
 
 /* Orders in doubt after a new login: once more, same token. */
