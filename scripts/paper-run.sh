@@ -172,11 +172,14 @@ check() {	# check PATH NAME CMD...
 	fi
 }
 
-# position and cash per symbol, one "SYM POS CASH" line each, sorted; a
-# symbol nobody traded (the day lists more than the gateway trades) is left out
-# (none at all is a book too: grep's 1 must not end the run under set -e)
-gw_book() { jq -r '.symbols[] | "\(.symbol) \(.position) \(.cash)"' "$1" | { grep -v ' 0 0$' || true; } | sort; }
-ex_book() { jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$1" | { grep -v ' 0 0$' || true; } | sort; }
+# book JSON ARRAY: position and cash per symbol of the report's ARRAY (the
+# gateway's .symbols, the exchange's .positions), one "SYM POS CASH" line
+# each, sorted; a symbol nobody traded (the day lists more than the gateway
+# trades) is left out (none at all is a book too: grep's 1 must not end the
+# run under set -e)
+book() {
+	jq -r "$2"'[] | "\(.symbol) \(.position) \(.cash)"' "$1" | { grep -v ' 0 0$' || true; } | sort
+}
 
 # The paper path's orders as t2t-backtest --paper's CSV: gw_paper_orders.
 . scripts/paper_fills.sh
@@ -303,8 +306,8 @@ run_path() {
 		fi
 	fi
 	if [ "$reconcile" -eq 1 ]; then
-		gw_book "$base.gw.json" >"$base.gw.book"
-		ex_book "$base.ex.json" >"$base.ex.book"
+		book "$base.gw.json" .symbols >"$base.gw.book"
+		book "$base.ex.json" .positions >"$base.ex.book"
 		check "$p" "reconciled: gateway position and cash == exchange's for every symbol" \
 			cmp -s "$base.gw.book" "$base.ex.book"
 	fi

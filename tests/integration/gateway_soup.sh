@@ -56,8 +56,8 @@ test_lossy_link_both_ways_reconciles() {
 	expect_ge "own TCP: duplicate segments dropped" "$(gw lossy af_xdp .tcp.dup_segs)" 1
 	for p in af_xdp udp_spin; do
 		expect_eq "$p: the session never lost" "$(gw lossy $p .order_session.logins)" 1
-		# The feed waits for the Login Accepted's ACK (--wait-login), so a
-		# lost Login Accepted costs no print the session's absence.
+		# The feed waits for the Login Accepted's ACK (--wait-login): a
+		# lost Login Accepted delays the feed, not the session under it.
 		expect_eq "$p: no order untraded for want of the session" \
 			"$(gw lossy $p .orders.untraded_session)" 0
 	done

@@ -60,7 +60,6 @@ static int setup(void **state)
 	return 0;
 }
 
-
 static uint32_t taken_at(const struct book *b, unsigned int side, uint32_t price)
 {
 	uint32_t i = level_find(&b->levels, LOC, side, price);

@@ -24,7 +24,6 @@ static int setup(void **state)
 	return book_fixture_open(state, &cfg);
 }
 
-
 static void apply(struct book *b, struct msg m)
 {
 	struct tape_print p;

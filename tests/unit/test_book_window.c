@@ -40,7 +40,6 @@ static int setup_one_window(void **state)
 	return setup_pool(state, 1);
 }
 
-
 static void apply(struct book *b, struct msg m)
 {
 	struct tape_print p;
