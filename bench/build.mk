@@ -19,6 +19,7 @@ BENCHES += bench-profile
 .PHONY: bench-profile
 bench-profile: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim $(BUILD)/t2t-backtest
 	./bench/profile.sh
+INT_TESTS += tests/integration/profile_report.sh
 
 # Two feed lines against one: wire-to-wire with line A lossy, B 30 us behind.
 BENCHES += bench-lines
