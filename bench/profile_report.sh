@@ -15,7 +15,11 @@ sched_report() {
 		t = $1; sub(":", "", t); t *= 1e6	# us
 		pc = field("prev_comm"); pp = field("prev_pid"); nc = field("next_comm"); np = field("next_pid")
 		if (hot == "" && pc == comm) hot = pp
-		if (last != "" && pp != hot) { ran[pc] += t - last; runs[pc]++ }
+		# a stretch counts when its two ends agree on the task (the one
+		# switched in, then out): perf may lose a switch, and a stretch
+		# around the lost one has no known owner
+		if (last != "" && pp == cpid && pp != hot) { ran[pc] += t - last; runs[pc]++ }
+		cpid = np
 		if (pp == hot) { out_at = t; first = nc }
 		if (np == hot && out_at != "") {
 			g = t - out_at; n++; total += g; if (g > max) { max = g; maxby = first }
