@@ -2,8 +2,14 @@
 /*
  * XDP steering: the configured UDP flows (feed groups, re-request answers)
  * and the order connection's TCP segments (by 4-tuple) go to the AF_XDP
- * socket of the interface's receive queue, stamped with their arrival
+ * socket of the receive queue they arrived on, stamped with their arrival
  * time; every other packet goes to the kernel untouched.
+ *
+ * A steered flow never reaches the kernel: a packet of one on a queue with
+ * no socket is dropped and counted for that queue, and so is a fragment of
+ * one.  The kernel has no socket for these flows, and for the order
+ * connection it would answer with a reset.
+ *
  * With two feed lines (A and B, one interface each), the first copy of each
  * message is kept and the other dropped here (struct steer_arb).
  */
@@ -30,8 +36,15 @@ struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, STEER_MAX_TCP);
 	__type(key, struct steer_tcp_key);
-	__type(value, __u32);
+	__type(value, struct steer_tcp_val);
 } tcp_flows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, STEER_MAX_FRAGS);
+	__type(key, struct steer_frag_key);
+	__type(value, __u32);
+} frag_flows SEC(".maps");
 
 /* Socket of (interface slot, queue): key slot * STEER_MAX_QUEUES + queue. */
 struct {
@@ -65,6 +78,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u64);
 } counters SEC(".maps");
+
+/* One entry: the per-queue counts are read in one lookup. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct steer_queue_stats);
+} queue_stats SEC(".maps");
 
 static __always_inline void count(__u32 which)
 {
@@ -147,28 +168,60 @@ static __always_inline int pass(__u32 why)
 	return XDP_PASS;
 }
 
-/* The stamp in the metadata, then the socket of the packet's queue. */
-static __always_inline int to_socket(struct xdp_md *ctx, __u64 now)
+/* Count a steered packet against its queue: at its socket, or unserved. */
+static __always_inline void count_queue(__u32 slot, __u32 queue, __u32 class, int served)
 {
-	__u32 ifindex = ctx->ingress_ifindex, *slot, key_q;
-	struct steer_meta *meta;
-	void *data;
+	struct steer_queue_stats *q;
+	__u32 zero = 0;
 
-	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)) == 0) {
-		/* adjust_meta moved the pointers: re-derive and re-check them. */
-		meta = (void *)(long)ctx->data_meta;
-		data = (void *)(long)ctx->data;
-		if ((void *)(meta + 1) <= data)
-			meta->hook_ns = now;
-	} else {
+	q = bpf_map_lookup_elem(&queue_stats, &zero);
+	if (!q || slot >= STEER_MAX_IFS || queue >= STEER_MAX_QUEUES || class >= STEER_CLASS_NR)
+		return;
+	if (served)
+		q->steered[slot][queue][class] += 1;
+	else
+		q->unserved[slot][queue][class] += 1;
+}
+
+/*
+ * The stamp in front of the packet, then the socket of the packet's queue.
+ * No socket there: dropped, never passed (the kernel knows none of these
+ * flows).
+ */
+static __always_inline int to_socket(struct xdp_md *ctx, __u64 now, __u32 class)
+{
+	__u32 ifindex = ctx->ingress_ifindex, queue = ctx->rx_queue_index, *slotp, slot;
+	struct steer_stamp *stamp;
+	void *end;
+	int act;
+
+	/*
+	 * The headroom is at least XDP_PACKET_HEADROOM in both modes; without
+	 * room the socket would take the frame's first bytes for a stamp.
+	 */
+	if (bpf_xdp_adjust_head(ctx, -(int)sizeof(*stamp))) {
 		count(STEER_NO_META);
+		return XDP_DROP;
 	}
+	/* adjust_head moved the pointers: re-derive and re-check them. */
+	stamp = (void *)(long)ctx->data;
+	end = (void *)(long)ctx->data_end;
+	if ((void *)(stamp + 1) > end) {
+		count(STEER_NO_META);
+		return XDP_DROP;
+	}
+	stamp->hook_ns = now;
 
-	slot = bpf_map_lookup_elem(&ifslots, &ifindex);
-	key_q = (slot && *slot < STEER_MAX_IFS ? *slot : 0) * STEER_MAX_QUEUES +
-		(ctx->rx_queue_index & (STEER_MAX_QUEUES - 1));
-	count(STEER_STEERED);
-	return bpf_redirect_map(&xsks, key_q, XDP_PASS);
+	slotp = bpf_map_lookup_elem(&ifslots, &ifindex);
+	slot = slotp && *slotp < STEER_MAX_IFS ? *slotp : 0;
+	/* A queue beyond the map's range has no socket (its key would alias). */
+	if (queue >= STEER_MAX_QUEUES)
+		act = XDP_DROP;
+	else
+		act = bpf_redirect_map(&xsks, slot * STEER_MAX_QUEUES + queue, XDP_DROP);
+	count_queue(slot, queue, class, act == XDP_REDIRECT);
+	count(act == XDP_REDIRECT ? STEER_STEERED : STEER_UNSERVED);
+	return act;
 }
 
 /* A segment of the order connection: every one of them, whatever its flags. */
@@ -177,6 +230,7 @@ static __always_inline int tcp(struct xdp_md *ctx, __u64 now, struct iphdr *ip, 
 {
 	struct tcphdr *th = (void *)ip + ihl;
 	struct steer_tcp_key key = {};
+	struct steer_tcp_val *v;
 
 	if ((void *)(th + 1) > end)
 		return pass(STEER_SHORT);
@@ -184,10 +238,34 @@ static __always_inline int tcp(struct xdp_md *ctx, __u64 now, struct iphdr *ip, 
 	key.daddr = ip->daddr;
 	key.sport = th->source;
 	key.dport = th->dest;
-	if (!bpf_map_lookup_elem(&tcp_flows, &key))
+	v = bpf_map_lookup_elem(&tcp_flows, &key);
+	if (!v)
 		return pass(STEER_PASSED);
+	/*
+	 * The right addresses on the wrong interface are someone else's
+	 * segment; the kernel must not see it either (it would answer with a
+	 * reset the exchange could take as ours).
+	 */
+	if (v->ifindex != ctx->ingress_ifindex) {
+		count(STEER_TCP_WRONG_IF);
+		return XDP_DROP;
+	}
 	count(STEER_TCP);
-	return to_socket(ctx, now);
+	return to_socket(ctx, now, STEER_CLASS_TCP);
+}
+
+/* Is this fragment one of a steered flow's (by its hosts and protocol)? */
+static __always_inline int steered_fragment(const struct iphdr *ip)
+{
+	struct steer_frag_key key = {};
+
+	key.saddr = ip->saddr;
+	key.daddr = ip->daddr;
+	key.proto = ip->protocol;
+	if (bpf_map_lookup_elem(&frag_flows, &key))
+		return 1;
+	key.saddr = 0;
+	return bpf_map_lookup_elem(&frag_flows, &key) != NULL;
 }
 
 SEC("xdp")
@@ -215,9 +293,18 @@ int steer(struct xdp_md *ctx)
 	ihl = ip->ihl * 4;
 	if (ip->version != 4 || ihl < sizeof(*ip))
 		return pass(STEER_SHORT);
-	/* Fragments are for the kernel to reassemble. */
-	if (ip->frag_off & bpf_htons(IP_MF | IP_OFFSET))
+	/*
+	 * Fragments are the kernel's to reassemble, but not a steered flow's:
+	 * a reassembled feed datagram or order segment would reach a kernel
+	 * that has no socket for it.
+	 */
+	if (ip->frag_off & bpf_htons(IP_MF | IP_OFFSET)) {
+		if (steered_fragment(ip)) {
+			count(STEER_FRAGMENT);
+			return XDP_DROP;
+		}
 		return pass(STEER_PASSED);
+	}
 	if (ip->protocol == IPPROTO_TCP)
 		return tcp(ctx, now, ip, ihl, end);
 	if (ip->protocol != IPPROTO_UDP)
@@ -238,7 +325,8 @@ int steer(struct xdp_md *ctx)
 	if (flow->kind == STEER_FLOW_FEED && !arbitrate((const __u8 *)(udp + 1), end, flow->line))
 		return XDP_DROP;
 
-	return to_socket(ctx, now);
+	return to_socket(ctx, now, flow->kind == STEER_FLOW_FEED ? STEER_CLASS_FEED :
+							     STEER_CLASS_RETRANS);
 }
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";

@@ -8,6 +8,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include <linux/if_link.h>
+#include <netinet/in.h>
 
 #include "bpf/steer_loader.h"
 #include "bpf/steer.skel.h"
@@ -17,6 +18,7 @@ const char *const steer_counter_names[STEER_NR_COUNTERS] = { STEER_COUNTER_NAMES
 const char *const steer_line_counter_names[STEER_LINE_NR] = {
 	STEER_LINE_COUNTER_NAMES(STEER_NAME_)
 };
+const char *const steer_class_names[STEER_CLASS_NR] = { STEER_CLASS_NAMES(STEER_NAME_) };
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
@@ -151,24 +153,38 @@ int xdp_steer_add_if(struct xdp_steer *s, const char *ifname, bool replace_forei
 	return attach(s, 1, ifname, replace_foreign, err, errlen);
 }
 
+/* The fragments between these hosts, of this protocol, are dropped. */
+static int add_frag(struct xdp_steer *s, uint32_t saddr, uint32_t daddr, uint8_t proto)
+{
+	struct steer_frag_key k = { .saddr = saddr, .daddr = daddr, .proto = proto };
+	uint32_t v = 1;
+
+	return bpf_map__update_elem(s->skel->maps.frag_flows, &k, sizeof(k), &v, sizeof(v),
+				    BPF_ANY);
+}
+
 int xdp_steer_add_flow(struct xdp_steer *s, uint32_t daddr, uint16_t dport,
 		       enum steer_flow_kind kind, uint32_t saddr, uint32_t line)
 {
 	struct steer_flow_key k = { .daddr = daddr, .dport = dport };
 	struct steer_flow_val v = { .kind = kind, .saddr = saddr, .line = line };
+	int ret;
 
-	return bpf_map__update_elem(s->skel->maps.flows, &k, sizeof(k), &v,
-				    sizeof(v), BPF_ANY);
+	ret = bpf_map__update_elem(s->skel->maps.flows, &k, sizeof(k), &v, sizeof(v), BPF_ANY);
+	return ret ? ret : add_frag(s, saddr, daddr, IPPROTO_UDP);
 }
 
 int xdp_steer_add_tcp(struct xdp_steer *s, uint32_t saddr, uint16_t sport, uint32_t daddr,
 		      uint16_t dport)
 {
 	struct steer_tcp_key k = { .saddr = saddr, .daddr = daddr, .sport = sport, .dport = dport };
-	uint32_t v = 1;
+	struct steer_tcp_val v = { .ifindex = (uint32_t)s->ifindex[0] };
+	int ret;
 
-	return bpf_map__update_elem(s->skel->maps.tcp_flows, &k, sizeof(k), &v, sizeof(v),
-				    BPF_ANY);
+	ret = bpf_map__update_elem(s->skel->maps.tcp_flows, &k, sizeof(k), &v, sizeof(v),
+				   BPF_ANY);
+	/* Kept when the connection goes: the next one has the same hosts. */
+	return ret ? ret : add_frag(s, saddr, daddr, IPPROTO_TCP);
 }
 
 int xdp_steer_del_tcp(struct xdp_steer *s, uint32_t saddr, uint16_t sport, uint32_t daddr,
@@ -222,6 +238,38 @@ static int percpu_sums(struct bpf_map *map, uint64_t *out, uint32_t n)
 int xdp_steer_counters(const struct xdp_steer *s, uint64_t out[STEER_NR_COUNTERS])
 {
 	return percpu_sums(s->skel->maps.counters, out, STEER_NR_COUNTERS);
+}
+
+int xdp_steer_queue_stats(const struct xdp_steer *s, struct steer_queue_stats *out)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct steer_queue_stats *v;
+	uint32_t zero = 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (ncpu <= 0)
+		return -EINVAL;
+	v = calloc((size_t)ncpu, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map__lookup_elem(s->skel->maps.queue_stats, &zero, sizeof(zero), v,
+				 sizeof(*v) * (size_t)ncpu, 0)) {
+		ret = -errno;
+		goto out;
+	}
+	for (int c = 0; c < ncpu; c++) {
+		const __u64 *a = &v[c].steered[0][0][0], *b = &v[c].unserved[0][0][0];
+		__u64 *oa = &out->steered[0][0][0], *ob = &out->unserved[0][0][0];
+
+		for (size_t i = 0; i < sizeof(out->steered) / sizeof(uint64_t); i++) {
+			oa[i] += a[i];
+			ob[i] += b[i];
+		}
+	}
+out:
+	free(v);
+	return ret;
 }
 
 int xdp_steer_line_counters(const struct xdp_steer *s,

@@ -13,16 +13,40 @@
 
 #define STEER_MAX_FLOWS	64
 #define STEER_MAX_TCP	8	/* order connections (one live, a few closing) */
-#define STEER_MAX_QUEUES 64
+#define STEER_MAX_FRAGS	16	/* host pairs whose fragments are dropped */
+#define STEER_MAX_QUEUES 64	/* receive queues per interface the hook tells apart */
 #define STEER_MAX_IFS	2	/* interfaces: one per feed line */
 #define STEER_LINES	2	/* feed lines: A and B */
 #define STEER_SESSION_LEN 10	/* MoldUDP64 session id */
 #define STEER_MOLD_HDR	20	/* session, sequence number, message count */
 
-/* Metadata the program puts just before the packet data. */
-struct steer_meta {
+/*
+ * What the program puts in front of every steered packet: the socket
+ * receives the stamp, then the frame as it arrived.  The stamp goes into
+ * the packet's headroom (bpf_xdp_adjust_head()) rather than into XDP
+ * metadata: some kernels refuse bpf_xdp_adjust_meta() to XDP programs
+ * (docs/platform.md), and a prefix reaches the socket in copy and
+ * zero-copy mode alike.
+ */
+struct steer_stamp {
 	__u64 hook_ns;		/* bpf_ktime_get_ns() at the XDP hook (CLOCK_MONOTONIC) */
 };
+
+#define STEER_STAMP_LEN 8	/* sizeof(struct steer_stamp) */
+
+#ifndef __BPF__
+#include <stdint.h>
+#include <string.h>
+
+/* The hook's stamp at the start of a steered frame of at least STEER_STAMP_LEN bytes. */
+static inline uint64_t steer_frame_stamp(const uint8_t *frame)
+{
+	uint64_t t;
+
+	memcpy(&t, frame, sizeof(t));
+	return t;
+}
+#endif
 
 /* A steered flow: destination IPv4 address and UDP port, network order. */
 struct steer_flow_key {
@@ -47,6 +71,27 @@ struct steer_tcp_key {
 	__u32 daddr;		/* us */
 	__u16 sport;
 	__u16 dport;
+};
+
+/*
+ * The order connection's map value: the interface its segments arrive on.
+ * The same 4-tuple on another interface (line B's) is not the connection's.
+ */
+struct steer_tcp_val {
+	__u32 ifindex;
+};
+
+/*
+ * A host pair whose fragments the hook drops: a steered flow's fragment
+ * carries no port to match (after the first), and the kernel would
+ * reassemble it into a datagram or segment the gateway never sees.
+ * saddr 0 matches any source.
+ */
+struct steer_frag_key {
+	__u32 saddr;
+	__u32 daddr;
+	__u8 proto;
+	__u8 pad[3];		/* must be zero */
 };
 
 struct steer_flow_val {
@@ -98,12 +143,16 @@ enum steer_line_counter {
 
 enum steer_counter {
 	STEER_SEEN,		/* every packet the hook saw */
-	STEER_STEERED,		/* redirected to the AF_XDP socket */
+	STEER_STEERED,		/* redirected to the AF_XDP socket of its queue */
 	STEER_PASSED,		/* handed to the kernel untouched */
 	STEER_SHORT,		/* truncated or malformed headers: passed */
 	STEER_SPOOFED,		/* configured flow, wrong source: dropped */
-	STEER_NO_META,		/* metadata refused: steered without a stamp */
-	STEER_TCP,		/* order-connection segments steered */
+	STEER_NO_META,		/* no headroom for the stamp: dropped */
+	STEER_TCP,		/* order-connection segments, steered or unserved */
+	STEER_UNSERVED,		/* a steered flow on a queue with no socket: dropped */
+	STEER_FRAGMENT,		/* an IP fragment of a steered flow: dropped */
+	STEER_TCP_WRONG_IF,	/* the order connection's 4-tuple on another
+				   interface: dropped */
 	STEER_NR_COUNTERS,
 };
 
@@ -113,7 +162,33 @@ enum steer_counter {
 	X(STEER_PASSED, "passed") \
 	X(STEER_SHORT, "short") \
 	X(STEER_SPOOFED, "spoofed") \
-	X(STEER_NO_META, "no_meta") \
-	X(STEER_TCP, "tcp")
+	X(STEER_NO_META, "no_stamp_room") \
+	X(STEER_TCP, "tcp") \
+	X(STEER_UNSERVED, "unserved") \
+	X(STEER_FRAGMENT, "fragments") \
+	X(STEER_TCP_WRONG_IF, "tcp_wrong_if")
+
+/*
+ * Where each steered packet arrived: per interface slot, receive queue and
+ * class of flow, how many went to the queue's socket and how many found
+ * none there and were dropped.  RSS (or, on the rig, the sender's transmit
+ * queue) decides the queue; these counts say which flow lands where.
+ */
+enum steer_class {
+	STEER_CLASS_FEED,	/* the feed (line A on slot 0, line B on slot 1) */
+	STEER_CLASS_RETRANS,	/* re-request answers */
+	STEER_CLASS_TCP,	/* the order connection */
+	STEER_CLASS_NR,
+};
+
+#define STEER_CLASS_NAMES(X) \
+	X(STEER_CLASS_FEED, "feed") \
+	X(STEER_CLASS_RETRANS, "retrans") \
+	X(STEER_CLASS_TCP, "orders")
+
+struct steer_queue_stats {
+	__u64 steered[STEER_MAX_IFS][STEER_MAX_QUEUES][STEER_CLASS_NR];
+	__u64 unserved[STEER_MAX_IFS][STEER_MAX_QUEUES][STEER_CLASS_NR];
+};
 
 #endif /* BPF_STEER_H */

@@ -45,13 +45,16 @@ int xdp_steer_add_if(struct xdp_steer *s, const char *ifname, bool replace_forei
 		     char *err, size_t errlen);
 /*
  * Steer UDP to daddr:dport (network order); saddr != 0 drops other sources;
- * a feed flow belongs to @line (0 = A, 1 = B).
+ * a feed flow belongs to @line (0 = A, 1 = B).  Fragments from saddr (any
+ * source when 0) to daddr are dropped from then on.
  */
 int xdp_steer_add_flow(struct xdp_steer *s, uint32_t daddr, uint16_t dport,
 		       enum steer_flow_kind kind, uint32_t saddr, uint32_t line);
 /*
- * Steer the TCP segments from saddr:sport to daddr:dport (network order):
- * an order connection of ours.  _del_ stops it (0 also when it was not).
+ * Steer the TCP segments from saddr:sport to daddr:dport (network order)
+ * that arrive on line A's interface: an order connection of ours (the same
+ * 4-tuple on another interface is dropped).  TCP fragments between the two
+ * hosts are dropped from then on.  _del_ stops it (0 also when it was not).
  */
 int xdp_steer_add_tcp(struct xdp_steer *s, uint32_t saddr, uint16_t sport, uint32_t daddr,
 		      uint16_t dport);
@@ -65,6 +68,8 @@ static inline unsigned int xdp_steer_xskmap_key(unsigned int slot, unsigned int 
 }
 /* Sum of the per-CPU counters. */
 int xdp_steer_counters(const struct xdp_steer *s, uint64_t out[STEER_NR_COUNTERS]);
+/* Where steered packets arrived, per interface slot, queue and class (summed). */
+int xdp_steer_queue_stats(const struct xdp_steer *s, struct steer_queue_stats *out);
 int xdp_steer_line_counters(const struct xdp_steer *s,
 			    uint64_t out[STEER_LINES][STEER_LINE_NR]);
 
@@ -100,5 +105,6 @@ uint32_t xdp_attached_id(int ifindex);
 
 extern const char *const steer_counter_names[STEER_NR_COUNTERS];
 extern const char *const steer_line_counter_names[STEER_LINE_NR];
+extern const char *const steer_class_names[STEER_CLASS_NR];	/* "feed", ... */
 
 #endif /* BPF_STEER_LOADER_H */

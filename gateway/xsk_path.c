@@ -572,21 +572,25 @@ static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p, struct g
 	 */
 	for (uint32_t i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
-		const uint8_t *pkt = xsk_port_data(p, d->addr);
+		const uint8_t *buf = xsk_port_data(p, d->addr);
 
-		for (uint32_t off = 0; off < d->len + 8; off += 64)
-			__builtin_prefetch(pkt - 8 + off);
+		for (uint32_t off = 0; off < d->len; off += 64)
+			__builtin_prefetch(buf + off);
 	}
 	for (uint32_t i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
-		const uint8_t *pkt = xsk_port_data(p, d->addr);
+		const uint8_t *buf = xsk_port_data(p, d->addr);
 		struct frame_ip4 ip;
 		uint64_t t_hook;
 
-		/* The XDP program's stamp sits just before the packet. */
-		memcpy(&t_hook, pkt - sizeof(t_hook), sizeof(t_hook));
 		recycle[i] = xsk_umem__extract_addr(d->addr);
-		if (frame_parse_ip4(pkt, d->len, &ip)) {
+		/* The XDP program's stamp comes first, then the packet. */
+		if (unlikely(d->len < STEER_STAMP_LEN)) {
+			e->st.bad_frames++;
+			continue;
+		}
+		t_hook = steer_frame_stamp(buf);
+		if (frame_parse_ip4(buf + STEER_STAMP_LEN, d->len - STEER_STAMP_LEN, &ip)) {
 			e->st.bad_frames++;
 			continue;
 		}

@@ -182,16 +182,17 @@ static inline uint8_t *next_frame(struct floor_xsk *x)
 
 static inline void spin_next(struct floor_xsk *x)
 {
-	const uint8_t *pkt;
+	const uint8_t *buf;
 
 	if (x->spun || !x->data_off)
 		return;
-	pkt = next_frame(x);
-	if (!*(const volatile uint64_t *)(pkt - sizeof(uint64_t)))
+	/* The hook's stamp comes first: a non-zero one is the marker. */
+	buf = next_frame(x);
+	if (!*(const volatile uint64_t *)buf)
 		return;
 	/* Copy under way: pull the lines over now, act on the descriptor only. */
-	for (unsigned int off = 0; off < 128; off += 64)
-		__builtin_prefetch(pkt + off);
+	for (unsigned int off = 0; off < 128 + STEER_STAMP_LEN; off += 64)
+		__builtin_prefetch(buf + off);
 	x->spun = true;
 }
 
@@ -303,12 +304,16 @@ static uint32_t rx_batch(struct floor_xsk *x, struct floor *f)
 	for (uint32_t i = 0; i < n; i++) {
 		const struct xdp_desc *d = xsk_ring_cons__rx_desc(&p->rx, idx + i);
 		uint64_t base = xsk_umem__extract_addr(d->addr);
-		uint8_t *pkt = xsk_port_data(p, d->addr);
+		uint8_t *buf = xsk_port_data(p, d->addr);
 		uint64_t t_hook;
 
-		/* The XDP program's stamp sits just before the packet. */
-		memcpy(&t_hook, pkt - sizeof(t_hook), sizeof(t_hook));
 		recycle[i] = base;
+		/* The XDP program's stamp comes first, then the packet. */
+		if (d->len < STEER_STAMP_LEN) {
+			f->st.other++;
+			continue;
+		}
+		t_hook = steer_frame_stamp(buf);
 		if (x->spin_frame) {
 			bool hit = x->spun && base == (x->rx_count & (p->ring_size - 1)) *
 							 FRAME_SIZE;
@@ -318,11 +323,12 @@ static uint32_t rx_batch(struct floor_xsk *x, struct floor *f)
 			x->spun = false;
 			x->data_off = (uint32_t)(d->addr - base);
 			/* The marker spin_next() waits for, cleared for the next round. */
-			memset(pkt - sizeof(t_hook), 0, sizeof(t_hook));
+			memset(buf, 0, STEER_STAMP_LEN);
 		}
 		x->rx_count++;
 		f->st.packets++;
-		on_frame(x, f, pkt, d->len, t_hook, t_seen, pending, &np);
+		on_frame(x, f, buf + STEER_STAMP_LEN, d->len - STEER_STAMP_LEN, t_hook, t_seen,
+			 pending, &np);
 	}
 	xsk_ring_cons__release(&p->rx, n);
 	xsk_port_refill(p, recycle, n);

@@ -1,15 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
  * The XDP steering program, run by the kernel on crafted frames
- * (BPF_PROG_TEST_RUN): configured flows are steered (IPv4 options or not),
- * everything else passes untouched (other ports and addresses, fragments,
- * ARP, IPv6), truncated headers pass and are counted, a configured flow
- * from the wrong source is dropped and counted; the A/B arbitration keeps
- * the first copy of each message and drops the other, lets gaps, other
- * sessions, heartbeats and implausible counts through without moving on,
- * and under two CPUs racing with the same packets takes each exactly once;
- * the order connection's TCP segments are steered by their 4-tuple, every
- * flag combination alike, and other TCP passes.  Needs root.
+ * (BPF_PROG_TEST_RUN): configured flows are steered (IPv4 options or not)
+ * and, with no socket on their queue (none is bound here), dropped and
+ * counted for that queue and interface, never passed; everything else
+ * passes untouched (other ports and addresses, other hosts' fragments, ARP,
+ * IPv6), a steered flow's fragments are dropped and counted, truncated
+ * headers pass and are counted, a configured flow from the wrong source is
+ * dropped and counted; the A/B arbitration keeps the first copy of each
+ * message and drops the other, lets gaps, other sessions, heartbeats and
+ * implausible counts through without moving on, and under two CPUs racing
+ * with the same packets takes each exactly once; the order connection's
+ * TCP segments are steered by their 4-tuple and interface, every flag
+ * combination alike, the same 4-tuple on another interface is dropped and
+ * counted, and other TCP passes.  Needs root.
  */
 #include <pthread.h>
 #include <sched.h>
@@ -36,6 +40,8 @@
 #define GW	0x0A000002u
 #define EXCH_PORT 26401
 #define GW_PORT	40001
+/* BPF_PROG_TEST_RUN's frames arrive on the loopback device, queue 0. */
+#define LO_IFINDEX 1
 
 static struct xdp_steer s;
 
@@ -51,6 +57,7 @@ static int setup(void **state)
 	if (!s.skel)
 		return -1;
 	s.arb = &s.skel->bss->arb;
+	s.ifindex[0] = LO_IFINDEX;
 	if (xdp_steer_add_flow(&s, htonl(GROUP), htons(FEED), STEER_FLOW_FEED, htonl(SRC), 0))
 		return -1;
 	if (xdp_steer_add_flow(&s, htonl(GROUP_B), htons(FEED), STEER_FLOW_FEED, 0, 1))
@@ -123,17 +130,68 @@ static void test_feed_steered(void **state)
 
 	(void)state;
 	len = udp_frame(f, SRC, GROUP, FEED, 5, 0);
-	/* No socket in the XSKMAP here: redirect falls back to PASS, but counted steered. */
-	run(f, len, d);
+	/* No socket on the queue here: dropped as unserved, never passed. */
+	assert_int_equal(run(f, len, d), XDP_DROP);
 	assert_int_equal(d[STEER_SEEN], 1);
-	assert_int_equal(d[STEER_STEERED], 1);
+	assert_int_equal(d[STEER_UNSERVED], 1);
+	assert_int_equal(d[STEER_STEERED], 0);
 	assert_int_equal(d[STEER_PASSED], 0);
 	assert_int_equal(d[STEER_NO_META], 0);
 
 	len = udp_frame(f, SRC, GROUP, FEED, 15, 0);	/* 40 bytes of options */
-	run(f, len, d);
-	assert_int_equal(d[STEER_STEERED], 1);
+	assert_int_equal(run(f, len, d), XDP_DROP);
+	assert_int_equal(d[STEER_UNSERVED], 1);
+}
 
+/* The queue counts' delta for (slot, queue 0, class) across one frame. */
+static void queue_delta(const uint8_t *f, size_t len, unsigned int slot, unsigned int class,
+			uint64_t *steered, uint64_t *unserved)
+{
+	static struct steer_queue_stats a, b;
+	uint64_t d[STEER_NR_COUNTERS];
+
+	assert_int_equal(xdp_steer_queue_stats(&s, &a), 0);
+	run(f, len, d);
+	assert_int_equal(xdp_steer_queue_stats(&s, &b), 0);
+	*steered = b.steered[slot][0][class] - a.steered[slot][0][class];
+	*unserved = b.unserved[slot][0][class] - a.unserved[slot][0][class];
+}
+
+/*
+ * Each class is counted against the queue and interface it arrived on:
+ * what tells the user which flow lands where, and which queue to serve.
+ */
+static void test_unserved_counted_per_queue(void **state)
+{
+	uint32_t lo = LO_IFINDEX, slot = 1;
+	uint64_t st, un;
+	uint8_t f[128];
+	size_t len;
+
+	(void)state;
+	len = udp_frame(f, SRC, GROUP, FEED, 5, 0);
+	queue_delta(f, len, 0, STEER_CLASS_FEED, &st, &un);
+	assert_int_equal(st, 0);
+	assert_int_equal(un, 1);
+	assert_int_equal(xdp_steer_add_flow(&s, htonl(GW), htons(FEED + 4), STEER_FLOW_RETRANS,
+					    htonl(SRC), 0), 0);
+	len = udp_frame(f, SRC, GW, FEED + 4, 5, 0);
+	queue_delta(f, len, 0, STEER_CLASS_RETRANS, &st, &un);
+	assert_int_equal(un, 1);
+	/* The same device as line B's interface: counted under slot 1. */
+	assert_int_equal(bpf_map__update_elem(s.skel->maps.ifslots, &lo, sizeof(lo), &slot,
+					      sizeof(slot), BPF_ANY), 0);
+	len = udp_frame(f, SRC, GROUP, FEED, 5, 0);
+	queue_delta(f, len, 1, STEER_CLASS_FEED, &st, &un);
+	assert_int_equal(un, 1);
+	queue_delta(f, len, 0, STEER_CLASS_FEED, &st, &un);
+	assert_int_equal(un, 0);
+	assert_int_equal(bpf_map__delete_elem(s.skel->maps.ifslots, &lo, sizeof(lo), 0), 0);
+	{
+		struct steer_flow_key k = { .daddr = htonl(GW), .dport = htons(FEED + 4) };
+
+		assert_int_equal(bpf_map__delete_elem(s.skel->maps.flows, &k, sizeof(k), 0), 0);
+	}
 }
 
 /* A TCP segment of 20 header bytes (@flags) and 8 bytes of data. */
@@ -165,8 +223,8 @@ static void test_order_connection_steered(void **state)
 	/* SYN-ACK, ACK, data, FIN, RST, RST-ACK, even a stray SYN: all ours. */
 	for (unsigned int i = 0; i < sizeof(flags); i++) {
 		len = tcp_frame(f, SRC, EXCH_PORT, GW, GW_PORT, flags[i]);
-		run(f, len, d);
-		assert_int_equal(d[STEER_STEERED], 1);
+		assert_int_equal(run(f, len, d), XDP_DROP);
+		assert_int_equal(d[STEER_UNSERVED], 1);
 		assert_int_equal(d[STEER_TCP], 1);
 		assert_int_equal(d[STEER_PASSED], 0);
 	}
@@ -184,10 +242,23 @@ static void test_order_connection_steered(void **state)
 	len = tcp_frame(f, SRC, EXCH_PORT, GW, GW_PORT, 0x10);
 	assert_int_equal(run(f, 14 + 20 + 10, d), XDP_PASS);
 	assert_int_equal(d[STEER_SHORT], 1);
-	/* A fragment is the kernel's to reassemble. */
+	/* A fragment between the connection's hosts: dropped, never reassembled. */
 	f[14 + 6] = 0x20;
-	assert_int_equal(run(f, len, d), XDP_PASS);
-	assert_int_equal(d[STEER_STEERED], 0);
+	assert_int_equal(run(f, len, d), XDP_DROP);
+	assert_int_equal(d[STEER_FRAGMENT], 1);
+	assert_int_equal(d[STEER_PASSED], 0);
+	/* The connection's 4-tuple arriving on another interface: dropped. */
+	s.ifindex[0] = LO_IFINDEX + 1000;
+	assert_int_equal(xdp_steer_add_tcp(&s, htonl(SRC), htons(EXCH_PORT), htonl(GW),
+					   htons(GW_PORT)), 0);
+	len = tcp_frame(f, SRC, EXCH_PORT, GW, GW_PORT, 0x10);
+	assert_int_equal(run(f, len, d), XDP_DROP);
+	assert_int_equal(d[STEER_TCP_WRONG_IF], 1);
+	assert_int_equal(d[STEER_TCP], 0);
+	assert_int_equal(d[STEER_PASSED], 0);
+	s.ifindex[0] = LO_IFINDEX;
+	assert_int_equal(xdp_steer_add_tcp(&s, htonl(SRC), htons(EXCH_PORT), htonl(GW),
+					   htons(GW_PORT)), 0);
 	/* Removed: the kernel's again. */
 	assert_int_equal(xdp_steer_del_tcp(&s, htonl(SRC), htons(EXCH_PORT), htonl(GW),
 					   htons(GW_PORT)), 0);
@@ -216,12 +287,21 @@ static void test_others_pass(void **state)
 	assert_int_equal(run(f, len, d), XDP_PASS);
 	assert_int_equal(d[STEER_PASSED], 1);
 
-	len = udp_frame(f, SRC, GROUP, FEED, 5, 0x2000);	/* more fragments */
+	/* Fragments of other hosts' datagrams are the kernel's to reassemble. */
+	len = udp_frame(f, SRC + 7, GW, FEED, 5, 0x2000);	/* more fragments */
 	assert_int_equal(run(f, len, d), XDP_PASS);
-	assert_int_equal(d[STEER_STEERED], 0);
-	len = udp_frame(f, SRC, GROUP, FEED, 5, 0x0010);	/* offset != 0 */
+	assert_int_equal(d[STEER_PASSED], 1);
+	len = udp_frame(f, SRC + 7, GW, FEED, 5, 0x0010);		/* offset != 0 */
 	assert_int_equal(run(f, len, d), XDP_PASS);
-	assert_int_equal(d[STEER_STEERED], 0);
+	assert_int_equal(d[STEER_PASSED], 1);
+	/* A feed's fragments (first or later, any source for line B) are dropped. */
+	len = udp_frame(f, SRC, GROUP, FEED, 5, 0x2000);
+	assert_int_equal(run(f, len, d), XDP_DROP);
+	assert_int_equal(d[STEER_FRAGMENT], 1);
+	len = udp_frame(f, SRC + 9, GROUP_B, FEED, 5, 0x0010);
+	assert_int_equal(run(f, len, d), XDP_DROP);
+	assert_int_equal(d[STEER_FRAGMENT], 1);
+	assert_int_equal(d[STEER_PASSED], 0);
 
 	len = udp_frame(f, SRC, GROUP, FEED, 5, 0);
 	f[12] = 0x08;
@@ -301,7 +381,11 @@ static void line_counts(uint64_t out[STEER_LINES][STEER_LINE_NR])
 	assert_int_equal(xdp_steer_line_counters(&s, out), 0);
 }
 
-/* Run a mold frame; the verdict and the line counters' deltas. */
+/*
+ * Run a mold frame: whether it went on to its queue's socket (1; with no
+ * socket bound here it is then dropped as unserved) or was dropped by the
+ * arbitration (0), and the line counters' deltas.
+ */
 static int run_line(uint32_t group, const char *session, uint64_t seq, uint16_t count,
 		    unsigned int blocks, uint64_t d[STEER_LINES][STEER_LINE_NR])
 {
@@ -309,15 +393,14 @@ static int run_line(uint32_t group, const char *session, uint64_t seq, uint16_t 
 	uint64_t dc[STEER_NR_COUNTERS];
 	uint8_t f[256];
 	size_t len = mold_frame(f, group, session, seq, count, blocks);
-	int v;
 
 	line_counts(a);
-	v = run(f, len, dc);
+	run(f, len, dc);
 	line_counts(b);
 	for (int l = 0; l < STEER_LINES; l++)
 		for (int k = 0; k < STEER_LINE_NR; k++)
 			d[l][k] = b[l][k] - a[l][k];
-	return v;
+	return dc[STEER_STEERED] + dc[STEER_UNSERVED] == 1;
 }
 
 #define SESSION "SESSION001"
@@ -329,34 +412,34 @@ static void test_arb_first_copy_kept(void **state)
 	(void)state;
 	/* Not armed: both copies go on, counted as not arbitrated. */
 	s.arb->armed = 0;
-	assert_int_not_equal(run_line(GROUP, SESSION, 1, 3, 3, d), XDP_DROP);
+	assert_true(run_line(GROUP, SESSION, 1, 3, 3, d));
 	assert_int_equal(d[0][STEER_LINE_OTHER], 1);
-	assert_int_not_equal(run_line(GROUP_B, SESSION, 1, 3, 3, d), XDP_DROP);
+	assert_true(run_line(GROUP_B, SESSION, 1, 3, 3, d));
 	assert_int_equal(d[1][STEER_LINE_OTHER], 1);
 
 	xdp_steer_arm(&s, (const uint8_t *)SESSION, 1);
-	assert_int_not_equal(run_line(GROUP, SESSION, 1, 3, 3, d), XDP_DROP);
+	assert_true(run_line(GROUP, SESSION, 1, 3, 3, d));
 	assert_int_equal(d[0][STEER_LINE_TAKEN], 1);
 	assert_int_equal(s.arb->next, 4);
 	/* B's copy of the same messages: dropped in the hook. */
-	assert_int_equal(run_line(GROUP_B, SESSION, 1, 3, 3, d), XDP_DROP);
+	assert_false(run_line(GROUP_B, SESSION, 1, 3, 3, d));
 	assert_int_equal(d[1][STEER_LINE_DUP], 1);
 	/* B first this time: B takes, A's copy is dropped. */
-	assert_int_not_equal(run_line(GROUP_B, SESSION, 4, 2, 2, d), XDP_DROP);
+	assert_true(run_line(GROUP_B, SESSION, 4, 2, 2, d));
 	assert_int_equal(d[1][STEER_LINE_TAKEN], 1);
-	assert_int_equal(run_line(GROUP, SESSION, 4, 2, 2, d), XDP_DROP);
+	assert_false(run_line(GROUP, SESSION, 4, 2, 2, d));
 	assert_int_equal(d[0][STEER_LINE_DUP], 1);
 	assert_int_equal(s.arb->next, 6);
 	/* Overlapping the next number: it carries something new, taken. */
-	assert_int_not_equal(run_line(GROUP, SESSION, 5, 3, 3, d), XDP_DROP);
+	assert_true(run_line(GROUP, SESSION, 5, 3, 3, d));
 	assert_int_equal(d[0][STEER_LINE_TAKEN], 1);
 	assert_int_equal(s.arb->next, 8);
 	/* A gap: beyond next, on to the gap logic, next does not move. */
-	assert_int_not_equal(run_line(GROUP, SESSION, 20, 2, 2, d), XDP_DROP);
+	assert_true(run_line(GROUP, SESSION, 20, 2, 2, d));
 	assert_int_equal(d[0][STEER_LINE_AHEAD], 1);
 	assert_int_equal(s.arb->next, 8);
 	/* The other line fills it. */
-	assert_int_not_equal(run_line(GROUP_B, SESSION, 8, 12, 12, d), XDP_DROP);
+	assert_true(run_line(GROUP_B, SESSION, 8, 12, 12, d));
 	assert_int_equal(d[1][STEER_LINE_TAKEN], 1);
 	assert_int_equal(s.arb->next, 20);
 	/* User space, having decoded further, brings next up; never down. */
@@ -364,7 +447,7 @@ static void test_arb_first_copy_kept(void **state)
 	assert_int_equal(s.arb->next, 22);
 	xdp_steer_advance(&s, 10);
 	assert_int_equal(s.arb->next, 22);
-	assert_int_equal(run_line(GROUP_B, SESSION, 20, 2, 2, d), XDP_DROP);
+	assert_false(run_line(GROUP_B, SESSION, 20, 2, 2, d));
 	assert_int_equal(d[1][STEER_LINE_DUP], 1);
 }
 
@@ -375,15 +458,15 @@ static void test_arb_leaves_alone(void **state)
 	(void)state;
 	xdp_steer_arm(&s, (const uint8_t *)SESSION, 100);
 	/* Heartbeat and end of session: no messages, never arbitrated. */
-	assert_int_not_equal(run_line(GROUP, SESSION, 50, 0, 0, d), XDP_DROP);
+	assert_true(run_line(GROUP, SESSION, 50, 0, 0, d));
 	assert_int_equal(d[0][STEER_LINE_OTHER], 1);
-	assert_int_not_equal(run_line(GROUP_B, SESSION, 100, 0xFFFF, 0, d), XDP_DROP);
+	assert_true(run_line(GROUP_B, SESSION, 100, 0xFFFF, 0, d));
 	assert_int_equal(d[1][STEER_LINE_OTHER], 1);
 	/* Another session (junk before the session starts, say). */
-	assert_int_not_equal(run_line(GROUP, "JUNK000000", 1, 1, 1, d), XDP_DROP);
+	assert_true(run_line(GROUP, "JUNK000000", 1, 1, 1, d));
 	assert_int_equal(d[0][STEER_LINE_OTHER], 1);
 	/* A count the packet cannot hold must not move next. */
-	assert_int_not_equal(run_line(GROUP, SESSION, 100, 5000, 2, d), XDP_DROP);
+	assert_true(run_line(GROUP, SESSION, 100, 5000, 2, d));
 	assert_int_equal(d[0][STEER_LINE_OTHER], 1);
 	assert_int_equal(s.arb->next, 100);
 }
@@ -468,6 +551,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_feed_steered),
+		cmocka_unit_test(test_unserved_counted_per_queue),
 		cmocka_unit_test(test_order_connection_steered),
 		cmocka_unit_test(test_others_pass),
 		cmocka_unit_test(test_short_and_bad_headers),
