@@ -18,7 +18,6 @@ const char *const steer_counter_names[STEER_NR_COUNTERS] = { STEER_COUNTER_NAMES
 const char *const steer_line_counter_names[STEER_LINE_NR] = {
 	STEER_LINE_COUNTER_NAMES(STEER_NAME_)
 };
-const char *const steer_class_names[STEER_CLASS_NR] = { STEER_CLASS_NAMES(STEER_NAME_) };
 
 static int libbpf_quiet(enum libbpf_print_level level, const char *fmt,
 			va_list ap)

@@ -105,6 +105,5 @@ uint32_t xdp_attached_id(int ifindex);
 
 extern const char *const steer_counter_names[STEER_NR_COUNTERS];
 extern const char *const steer_line_counter_names[STEER_LINE_NR];
-extern const char *const steer_class_names[STEER_CLASS_NR];	/* "feed", ... */
 
 #endif /* BPF_STEER_LOADER_H */

@@ -11,7 +11,7 @@ $(BUILD)/libengine.a: $(call objs,$(ENGINE_SRCS))
 
 GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
 	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c gateway/mon.c \
-	gateway/host.c
+	gateway/host.c gateway/queues.c
 
 $(BUILD)/t2t-gateway: $(call objs,$(GATEWAY_SRCS)) $(BUILD)/libnet.a $(BUILD)/libsteer.a $(BUILD)/libmonitor.a \
 		$(BUILD)/libhost.a \
@@ -41,6 +41,7 @@ INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_
 # writes from it; the AF_XDP path's BPF and socket reads are stubbed in the
 # test, so no loader and no root.
 $(ASAN)/tests/unit/test_counters: $(ASAN)/tests/unit/test_counters.o $(ASAN)/gateway/report.o \
+		$(ASAN)/gateway/queues.o $(ASAN)/libhost.a \
 		$(call asan_objs,$(ENGINE_SRCS)) $(ASAN)/libnet.a $(ASAN)/libbook.a \
 		$(ASAN)/libproto.a $(ASAN)/libstrategy.a $(ASAN)/liblatency.a $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lxdp -lbpf -lelf -lz -lpthread $(LDLIBS)

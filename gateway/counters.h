@@ -228,6 +228,8 @@ enum val_kind {
 	GW_COUNTER(CNT_XDP_TX_POOL_EMPTY, "xdp", "tx_pool_empty", V_NUM) \
 	GW_COUNTER(CNT_XDP_TX_RING_FULL, "xdp", "tx_ring_full", V_NUM) \
 	GW_COUNTER(CNT_XDP_KICKS, "xdp", "kicks", V_NUM) \
+	GW_COUNTER(CNT_XDP_KICKS_SAVED, "xdp", "kicks_saved", V_NUM) \
+	GW_COUNTER(CNT_XDP_FILL_WAKEUPS, "xdp", "fill_wakeups", V_NUM) \
 	GW_COUNTER(CNT_XDP_KICK_ERRORS, "xdp", "kick_errors", V_NUM) \
 	GW_COUNTER(CNT_XDP_WARM_TURNS, "xdp", "warm_turns", V_NUM) \
 	GW_COUNTER(CNT_XDP_DRY_SENDS, "xdp", "dry_sends", V_NUM)
@@ -242,10 +244,31 @@ enum val_kind {
 	STEER_LINE_COUNTER_NAMES(CNT_LINE_A_) \
 	STEER_LINE_COUNTER_NAMES(CNT_LINE_B_)
 
+/*
+ * Per receive queue, line A's ("a3_received") then line B's, the first
+ * GW_QUEUE_ROWS queues of each interface (the summary and the JSON report
+ * have every queue): what the loop received, what was dropped there (no
+ * socket on the queue, or the socket's own drops) and the ring-full events
+ * (RX ring full, fill ring empty).  queue_counters() emits the rows of the
+ * queues that exist.
+ */
+#define GW_QUEUE_ROWS 16
+#define GW_QUEUE_KINDS 3
+#define CNT_QUEUE_(l, q) \
+	GW_COUNTER(CNT_Q_##l##q##_RECEIVED, "queues", #l #q "_received", V_NUM) \
+	GW_COUNTER(CNT_Q_##l##q##_DROPPED, "queues", #l #q "_dropped", V_NUM) \
+	GW_COUNTER(CNT_Q_##l##q##_RING_FULL, "queues", #l #q "_ring_full", V_NUM)
+#define CNT_QUEUE_LINE_(l) \
+	CNT_QUEUE_(l, 0) CNT_QUEUE_(l, 1) CNT_QUEUE_(l, 2) CNT_QUEUE_(l, 3) \
+	CNT_QUEUE_(l, 4) CNT_QUEUE_(l, 5) CNT_QUEUE_(l, 6) CNT_QUEUE_(l, 7) \
+	CNT_QUEUE_(l, 8) CNT_QUEUE_(l, 9) CNT_QUEUE_(l, 10) CNT_QUEUE_(l, 11) \
+	CNT_QUEUE_(l, 12) CNT_QUEUE_(l, 13) CNT_QUEUE_(l, 14) CNT_QUEUE_(l, 15)
+#define GW_QUEUE_COUNTERS CNT_QUEUE_LINE_(a) CNT_QUEUE_LINE_(b)
+
 #define GW_COUNTERS \
 	GW_FEED_COUNTERS GW_BOOK_COUNTERS GW_GAP_COUNTERS GW_ORDER_COUNTERS \
 	GW_PAPER_COUNTERS GW_SESSION_COUNTERS GW_TCP_COUNTERS GW_RISK_COUNTERS \
-	GW_XDP_COUNTERS GW_UDP_COUNTERS GW_LINE_COUNTERS
+	GW_XDP_COUNTERS GW_UDP_COUNTERS GW_LINE_COUNTERS GW_QUEUE_COUNTERS
 
 #define GW_COUNTER(id, g, n, k) id,
 enum gw_counter_id { GW_COUNTERS CNT_NR };

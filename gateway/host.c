@@ -4,16 +4,30 @@
 #include <unistd.h>
 
 #include "gateway/host.h"
+#include "gateway/queues.h"
+#include "net/netif.h"
 
 static void host_cfg(struct hc_cfg *c, const struct gw_opts *o)
 {
+	uint8_t mac[6];
+	uint32_t ip = 0;
+	char err[160];
+
 	memset(c, 0, sizeof(*c));
 	c->root = o->host_root;
 	c->cpu = o->cpu;
 	c->ifname = o->ifname;
-	c->queue = o->queue;
-	c->one_queue = o->mode == GW_MODE_XDP;
-	c->feed_port = o->feed_port;
+	c->xsk = o->mode == GW_MODE_XDP;
+	c->serve = o->queues;
+	/*
+	 * The queues as the interface's own namespace counts them; a made-up
+	 * tree (--host-root) is read as it stands.
+	 */
+	if (!o->host_root && netif_queues(o->ifname, &c->rx_queues, &c->tx_queues))
+		c->rx_queues = c->tx_queues = 0;
+	if (netif_addr(o->ifname, &ip, mac, err, sizeof(err)))
+		ip = 0;
+	c->n_flows = gw_flows(o, ip, c->flows);
 	c->fifo = o->fifo;
 	c->spins = o->mode == GW_MODE_XDP || o->udp_recv == GW_UDP_SPIN;
 	/* The gateway's own threads (the hot loop itself) are not what preempts it. */

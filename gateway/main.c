@@ -23,6 +23,7 @@
 #include "gateway/mon.h"
 #include "gateway/opts.h"
 #include "gateway/path.h"
+#include "gateway/queues.h"
 #include "gateway/report.h"
 
 static struct run_ctl ctl;
@@ -137,17 +138,18 @@ static void print_memory(const struct run *r)
 {
 	const struct gw_engine *e = &r->engine;
 
-	if (r->h.x && !r->xp.port.hugepages) {
+	if (r->h.x && !r->xp.q.area.hugepages) {
 		char pages[64];
 
-		table_mem_describe(&r->xp.port.mem, pages, sizeof(pages));
+		table_mem_describe(&r->xp.q.area.mem, pages, sizeof(pages));
 		fprintf(stderr, "t2t-gateway: note: no 2 MB hugepages reserved "
 			"(/proc/sys/vm/nr_hugepages); UMEM on %s pages\n", pages);
 	}
 	fprintf(stderr, "t2t-gateway: memory: ");
 	if (r->h.x)
-		fprintf(stderr, "UMEM %.1f MB (RX ring %u packets), ",
-			(double)r->xp.port.area_size / 1048576, r->o.ring_size);
+		fprintf(stderr, "UMEM %.1f MB (RX ring %u packets x %u queue%s), ",
+			(double)r->xp.q.area.size / 1048576, r->o.ring_size, r->xp.q.n,
+			r->xp.q.n == 1 ? "" : "s");
 	fprintf(stderr, "hold area %.1f MB (%u packets), order log %.1f MB (%u orders)",
 		(double)r->o.eng.gap.hold * GAP_HOLD_MTU / 1048576, r->o.eng.gap.hold,
 		(double)(e->ord.mask + 1) * sizeof(struct gw_order) / 1048576, e->ord.mask + 1);
@@ -183,6 +185,12 @@ static int open_run(struct run *r)
 		goto fail_engine;
 	}
 	print_memory(r);
+	if (r->h.x) {
+		char desc[384];
+
+		gw_queues_describe(&r->xp, &r->o, desc, sizeof(desc));
+		fprintf(stderr, "t2t-gateway: AF_XDP on %s\n", desc);
+	}
 	r->h.o = r->rep.o = &r->o;
 	r->h.e = r->rep.e = &r->engine;
 	if (!r->o.monitor || strcmp(r->o.monitor, "off")) {
@@ -303,8 +311,9 @@ static void watch_session(const struct run *r, struct session_seen *seen)
 static void supervise(struct run *r)
 {
 	struct gw_engine *e = &r->engine;
-	uint64_t prev_ticks = 0, last_status = r->t0, last_mon = 0;
+	uint64_t prev_ticks = 0, last_status = r->t0, last_mon = 0, last_queues = 0;
 	struct session_seen seen = { 0 };
+	static struct gw_queues_seen queues_seen;
 	bool stale_reported = false;
 
 	while (!r->h.done && !ctl.stop) {
@@ -318,6 +327,12 @@ static void supervise(struct run *r)
 		if (r->o.duration > 0 && since(r->t0) >= r->o.duration)
 			ctl.stop = 1;
 		watch_session(r, &seen);
+		/* A steered flow on a queue nobody reads: said within a second. */
+		if (r->h.x && mono_ns() - last_queues >= NS_PER_SEC / 2) {
+			last_queues = mono_ns();
+			gw_queues_watch(stderr, &r->xp, &r->o, r->xp.flows, r->xp.n_flows,
+					&queues_seen);
+		}
 		if (e->gap.stale && !stale_reported) {
 			stale_reported = true;
 			fprintf(stderr, "t2t-gateway: feed session STALE at sequence %" PRIu64

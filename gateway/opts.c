@@ -9,6 +9,7 @@
 #include "gateway/opts.h"
 #include "gateway/warm.h"
 #include "latency/capture.h"
+#include "net/queue_list.h"
 #include "strategy/inst_spec.h"
 #include "util/opt.h"
 
@@ -28,6 +29,18 @@ static int xdp_mode(void *cfg, const char *a, char *why, size_t n)
 
 	if (xdp_steer_parse_mode(a, &o->xdp_generic))
 		return snprintf(why, n, "is generic or drv"), -1;
+	return 0;
+}
+
+static int queues(void *cfg, const char *a, char *why, size_t n)
+{
+	struct gw_opts *o = cfg;
+
+	if (o->queues_given)
+		return snprintf(why, n, "given twice (with --queue?)"), -1;
+	if (queue_list_parse(a, &o->queues, why, n))
+		return -1;
+	o->queues_given = true;
 	return 0;
 }
 
@@ -154,8 +167,13 @@ static const struct opt opts[] = {
 	OPT("udp-recv", 0, OPT_ENUM, G(udp_recv), "spin|block",
 	  "kernel UDP: non-blocking busy spin, or blocking receive", .choices = udp_recvs),
 	OPT("iface", 'i', OPT_STR, G(ifname), "IF", "interface"),
-	OPT("queue", 0, OPT_U32, G(queue), "Q", "receive queue for the AF_XDP socket",
-	  .max = 63, .def = "0"),
+	OPT("queues", 0, OPT_CALL, 0, "all|LIST",
+	  "receive queues of each feed interface to serve, one AF_XDP socket each on one "
+	  "UMEM (all: every queue, as RSS may put any flow on any of them; LIST such as "
+	  "0 or 0,2-3 where ntuple rules steer the feed, the re-request answers and the "
+	  "order connection there: --check-host prints the rules)", .call = queues,
+	  .def = "all"),
+	OPT("queue", 0, OPT_CALL, 0, "Q", "the same as --queues Q", .call = queues),
 	OPT("ring", 0, OPT_POW2, G(ring_size), "N",
 	  "AF_XDP ring size: 4096 holds 50 ms of the fastest tested feed; smaller rings "
 	  "drop when the loop's core is taken away", .min = 64, .max = 16384),
@@ -163,6 +181,9 @@ static const struct opt opts[] = {
 	  "XDP attach mode (generic: on veth the faster, see make bench-latency)",
 	  .call = xdp_mode, .def = "generic"),
 	OPT("zero-copy", 0, OPT_FLAG, G(zero_copy), NULL, "ask for zero-copy AF_XDP (veth has none)"),
+	OPT("no-need-wakeup", 0, OPT_FLAG, G(no_need_wakeup), NULL,
+	  "bind without XDP_USE_NEED_WAKEUP: kick the TX ring after every batch and never "
+	  "ask whether the fill ring needs a wakeup (copy mode asks for every kick anyway)"),
 	OPT("replace-xdp", 0, OPT_FLAG, G(replace_xdp), NULL,
 	  "replace another program attached to IF"),
 	OPT("no-verify-csum", 0, OPT_FLAG, G(no_verify_csum), NULL,
@@ -419,6 +440,9 @@ int opts_parse(struct gw_opts *o, int argc, char **argv)
 		o->rerequest_ip = o->exch_ip;
 	if (!o->feed_b_port)
 		o->feed_b_port = o->feed_port;
+	if (o->queues_given && o->mode != GW_MODE_XDP)
+		return opt_error(&prog, "--queues is for the AF_XDP path (--mode xdp): kernel "
+				 "sockets take the feed from every queue");
 	if (o->line_b_if && !strcmp(o->line_b_if, o->ifname))
 		return opt_error(&prog, "--line-b must name another interface than -i");
 	if (o->line_b_if && o->feed_b_group == o->feed_group && o->feed_b_port == o->feed_port)

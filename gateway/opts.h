@@ -19,10 +19,12 @@ struct gw_opts {
 	int mode;			/* enum gw_mode */
 	int udp_recv;			/* enum gw_udp_recv */
 	const char *ifname;
-	uint32_t queue;
+	uint64_t queues;		/* receive queues served (bit q); 0: every one */
+	bool queues_given;
 	uint32_t ring_size;		/* AF_XDP fill/RX/TX/completion rings */
 	bool xdp_generic;
 	bool zero_copy;
+	bool no_need_wakeup;		/* bind without XDP_USE_NEED_WAKEUP */
 	bool replace_xdp;
 	bool no_warm;			/* no idle-time cache warming */
 	bool no_huge_text;		/* the code stays on its 4 KB pages */

@@ -17,8 +17,10 @@
 #include "net/order_conn.h"
 #include "net/xsk_dry.h"
 #include "net/xsk_port.h"
+#include "net/xsk_queues.h"
 #include "net/xsk_session.h"
 #include "proto/frame.h"
+#include "host/flows.h"
 
 struct gw_mon;
 
@@ -52,9 +54,10 @@ struct order_out {
 
 struct xsk_path {
 	struct xdp_steer steer;
-	struct xsk_port port;
-	struct xsk_port port_b;		/* line B's interface; fd -1 = one line */
-	bool line_b;
+	struct xsk_queues q;		/* a socket per served queue; q.tx transmits */
+	bool line_b;			/* line B's interface is served too */
+	struct hc_flow flows[HC_MAX_FLOWS];	/* what the hook steers, for advice */
+	unsigned int n_flows;
 	uint64_t arb_recovered;		/* gaps closed when the hook's next was last set */
 	struct frame_template rq_tmpl;	/* gateway -> re-request server */
 	uint16_t feed_port, retrans_port;

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gateway/queues.h"
 #include "gateway/report.h"
 #include "latency/capture.h"
 #include "latency/clock_cost.h"
@@ -24,11 +25,37 @@ const char *path_name(const struct gw_opts *o)
 	return o->udp_recv == GW_UDP_BLOCK ? "udp_block" : "udp_spin";
 }
 
-static uint64_t xdp_drops(const struct gw_report *r, struct xdp_statistics *st)
+/* The kernel's counts of every socket, summed. */
+static void socket_stats(const struct xsk_path *x, struct xdp_statistics *sum)
 {
-	if (!r->x || xsk_port_kernel_stats(&r->x->port, st))
+	memset(sum, 0, sizeof(*sum));
+	for (unsigned int i = 0; i < x->q.n; i++) {
+		struct xdp_statistics st;
+
+		if (xsk_port_kernel_stats(&x->q.port[i], &st))
+			continue;
+		sum->rx_dropped += st.rx_dropped;
+		sum->rx_invalid_descs += st.rx_invalid_descs;
+		sum->tx_invalid_descs += st.tx_invalid_descs;
+		sum->rx_ring_full += st.rx_ring_full;
+		sum->rx_fill_ring_empty_descs += st.rx_fill_ring_empty_descs;
+		sum->tx_ring_empty_descs += st.tx_ring_empty_descs;
+	}
+}
+
+/* Lost on the AF_XDP path: by the sockets, and for want of one (unserved). */
+static uint64_t xdp_drops(const struct gw_report *r, uint64_t *unserved)
+{
+	uint64_t cnt[STEER_NR_COUNTERS] = { 0 };
+	struct xdp_statistics st;
+
+	*unserved = 0;
+	if (!r->x)
 		return 0;
-	return st->rx_dropped + st->rx_ring_full + st->rx_fill_ring_empty_descs;
+	socket_stats(r->x, &st);
+	if (!xdp_steer_counters(&r->x->steer, cnt))
+		*unserved = cnt[STEER_UNSERVED];
+	return st.rx_dropped + st.rx_ring_full + st.rx_fill_ring_empty_descs;
 }
 
 static uint64_t malformed(const struct feed_counters *c)
@@ -54,8 +81,7 @@ void report_status(FILE *out, const struct gw_report *r, double dt_s,
 	/* The hot loop writes these; aligned 64-bit loads see whole values. */
 	const volatile struct gw_stats *s = &r->e->st;
 	const volatile struct orders_stats *os = &r->e->ord.st;
-	uint64_t ticks = s->ticks;
-	struct xdp_statistics st;
+	uint64_t ticks = s->ticks, unserved, drops = xdp_drops(r, &unserved);
 
 	fprintf(out, "%s: %8.0f ticks/s  ticks %-9" PRIu64 " orders %-6" PRIu64
 		" fills %-6" PRIu64 " cancels %-5" PRIu64 " pnl %+.2f  pos",
@@ -68,9 +94,11 @@ void report_status(FILE *out, const struct gw_report *r, double dt_s,
 		fprintf(out, " %.*s %+" PRId64, sym_len(r->e->inst[i].symbol),
 			r->e->inst[i].symbol, (int64_t)in->pos_shares);
 	}
-	fprintf(out, "  malformed %" PRIu64 "  gaps %" PRIu64 "  xdp drops %" PRIu64 "%s%s\n",
-		malformed(&r->e->dec.cnt), r->e->gap.st.episodes, xdp_drops(r, &st),
-		gap_open(&r->e->gap) ? "  RECOVERING" : "",
+	fprintf(out, "  malformed %" PRIu64 "  gaps %" PRIu64 "  xdp drops %" PRIu64,
+		malformed(&r->e->dec.cnt), r->e->gap.st.episodes, drops);
+	if (unserved)
+		fprintf(out, "  UNSERVED %" PRIu64, unserved);
+	fprintf(out, "%s%s\n", gap_open(&r->e->gap) ? "  RECOVERING" : "",
 		r->e->gap.stale ? "  STALE" : "");
 	fflush(out);
 	*prev_ticks = ticks;
@@ -99,7 +127,12 @@ _Static_assert(CNT_XDP_BAD_FRAMES == CNT_XDP_STEER_SEEN + STEER_NR_COUNTERS, "st
 				       CNT_B_##id == CNT_B_STEER_LINE_TAKEN + id, s);
 STEER_LINE_COUNTER_NAMES(LINE_AT_)
 _Static_assert(CNT_B_STEER_LINE_TAKEN == CNT_A_STEER_LINE_TAKEN + STEER_LINE_NR &&
-	       CNT_NR == CNT_A_STEER_LINE_TAKEN + STEER_LINES * STEER_LINE_NR, "lines");
+	       CNT_Q_a0_RECEIVED == CNT_A_STEER_LINE_TAKEN + STEER_LINES * STEER_LINE_NR, "lines");
+_Static_assert(CNT_Q_a1_RECEIVED == CNT_Q_a0_RECEIVED + GW_QUEUE_KINDS &&
+	       CNT_Q_a0_DROPPED == CNT_Q_a0_RECEIVED + 1 &&
+	       CNT_Q_a0_RING_FULL == CNT_Q_a0_RECEIVED + 2 &&
+	       CNT_Q_b0_RECEIVED == CNT_Q_a0_RECEIVED + GW_QUEUE_ROWS * GW_QUEUE_KINDS &&
+	       CNT_NR == CNT_Q_b0_RECEIVED + GW_QUEUE_ROWS * GW_QUEUE_KINDS, "queues");
 
 /* Row @id of the one table (gateway/counters.h): its group, name and kind. */
 static void put(struct counters *t, enum gw_counter_id id, uint64_t v, const char *str)
@@ -353,11 +386,16 @@ static void path_counters(struct counters *t, const struct gw_report *r)
 	for (int i = RISK_OK + 1; i < RISK_NR; i++)
 		NUM(CNT_RISK_KILLED + i - (RISK_OK + 1), r->e->risk.refused[i]);
 	if (r->x) {
-		uint64_t cnt[STEER_NR_COUNTERS] = { 0 };
-		struct xdp_statistics st = { 0 };
+		const struct xsk_port *tx = r->x->q.tx;
+		uint64_t cnt[STEER_NR_COUNTERS] = { 0 }, saved = 0, wakeups = 0;
+		struct xdp_statistics st;
 
 		xdp_steer_counters(&r->x->steer, cnt);
-		xsk_port_kernel_stats(&r->x->port, &st);
+		socket_stats(r->x, &st);
+		for (unsigned int i = 0; i < r->x->q.n; i++) {
+			saved += r->x->q.port[i].kicks_saved;
+			wakeups += r->x->q.port[i].fill_wakeups;
+		}
 		for (int i = 0; i < STEER_NR_COUNTERS; i++)
 			NUM(CNT_XDP_STEER_SEEN + i, cnt[i]);
 		NUM(CNT_XDP_BAD_FRAMES, s->bad_frames);
@@ -369,15 +407,39 @@ static void path_counters(struct counters *t, const struct gw_report *r)
 		NUM(CNT_XDP_RX_FILL_RING_EMPTY, st.rx_fill_ring_empty_descs);
 		NUM(CNT_XDP_TX_INVALID, st.tx_invalid_descs);
 		NUM(CNT_XDP_TX_RING_EMPTY, st.tx_ring_empty_descs);
-		NUM(CNT_XDP_TX_POOL_EMPTY, r->x->port.tx_pool_empty);
-		NUM(CNT_XDP_TX_RING_FULL, r->x->port.tx_ring_full);
+		NUM(CNT_XDP_TX_POOL_EMPTY, tx->tx_pool_empty);
+		NUM(CNT_XDP_TX_RING_FULL, tx->tx_ring_full);
 		NUM(CNT_XDP_KICKS, r->x->kicks);
-		NUM(CNT_XDP_KICK_ERRORS, r->x->port.kick_errors);
+		NUM(CNT_XDP_KICKS_SAVED, saved);
+		NUM(CNT_XDP_FILL_WAKEUPS, wakeups);
+		NUM(CNT_XDP_KICK_ERRORS, tx->kick_errors);
 		NUM(CNT_XDP_WARM_TURNS, r->x->warm ? r->x->warm->runs : 0);
 		NUM(CNT_XDP_DRY_SENDS, r->x->dry ? r->x->dry->sends : 0);
 	} else if (r->u) {
 		NUM(CNT_UDP_SEND_ERRORS, r->u->send_errors);
 		NUM(CNT_UDP_NO_KERNEL_STAMP, r->u->no_kernel_stamp);
+	}
+}
+
+/* The first GW_QUEUE_ROWS queues of each interface that exist, three rows each. */
+static void queue_counters(struct counters *t, const struct gw_report *r)
+{
+	static struct gw_queues q;
+
+	if (!r->x)
+		return;
+	gw_queues_read(r->x, &q);
+	for (unsigned int i = 0; i < q.n; i++) {
+		const struct gw_queue *g = &q.q[i];
+		int row;
+
+		if (g->queue >= GW_QUEUE_ROWS)
+			continue;
+		row = CNT_Q_a0_RECEIVED + (int)((g->slot * GW_QUEUE_ROWS + g->queue) *
+						GW_QUEUE_KINDS);
+		NUM(row, g->received);
+		NUM(row + 1, g->dropped);
+		NUM(row + 2, g->ring_full);
 	}
 }
 
@@ -393,6 +455,7 @@ void report_collect(struct counters *t, const struct gw_report *r)
 	tcp_counters(t, r);
 	path_counters(t, r);
 	line_counters(t, r);
+	queue_counters(t, r);
 }
 
 /* Stamps further than this from our own clock are not our clock's. */
@@ -615,9 +678,9 @@ static void summary_header(FILE *out, const struct gw_report *r)
 
 	fprintf(out, "\n=== gateway summary: %s on %s", path_name(r->o), r->o->ifname);
 	if (r->x)
-		fprintf(out, " (XDP %s mode, queue %u, UMEM on %s pages)",
-			r->o->xdp_generic ? "generic" : "driver", r->o->queue,
-			r->x->port.hugepages ? "2 MB huge" : "4 KB");
+		fprintf(out, " (XDP %s mode, %u queue%s served, UMEM on %s pages)",
+			r->o->xdp_generic ? "generic" : "driver", r->x->q.n,
+			r->x->q.n == 1 ? "" : "s", r->x->q.area.hugepages ? "2 MB huge" : "4 KB");
 	fprintf(out, ", %.2f s\n", r->elapsed_s);
 	fprintf(out, "session: %.10s, %s", e->dec.have_session ? e->dec.session : "(none)",
 		session_verdict(e));
@@ -733,6 +796,8 @@ void report_summary(FILE *out, const struct gw_report *r)
 	summary_header(out, r);
 	report_collect(&t, r);
 	print_counters(out, &t);
+	if (r->x)
+		gw_queues_summary(out, r->x, r->o, r->x->flows, r->x->n_flows);
 	summary_types(out, r->e);
 	summary_untraded(out, r->e);
 	summary_symbols(out, r);
@@ -858,6 +923,8 @@ int report_json(const char *path, const struct gw_report *r)
 		if (e->dec.cnt.by_type[ty])
 			fprintf(f, "%s\"%c\": %" PRIu64, n++ ? ", " : "", ty, e->dec.cnt.by_type[ty]);
 	fprintf(f, "},\n");
+	if (r->x)
+		gw_queues_json(f, r->x);
 	json_symbols(f, e);
 	json_untraded(f, e);
 	json_latency(f, r);

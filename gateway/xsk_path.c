@@ -18,6 +18,7 @@
 #include "util/clock.h"
 #include "gateway/mon.h"
 #include "gateway/path.h"
+#include "gateway/queues.h"
 #include "net/netif.h"
 
 #include "proto/moldudp64.h"
@@ -112,35 +113,23 @@ static int steer_flows(struct xsk_path *x, const struct gw_opts *o, uint32_t src
 	return ret;
 }
 
-/* Line A's socket, and line B's when there is one; both or neither. */
+/* A socket on every served queue of line A's interface, and of line B's. */
 static int open_ports(struct xsk_path *x, const struct gw_opts *o, char *err,
 		      size_t errlen)
 {
-	struct xsk_port_cfg pcfg = {
-		.ifname = o->ifname,
-		.queue = o->queue,
-		.frame_size = FRAME_SIZE,
-		.rx_frames = o->ring_size,
-		.tx_frames = TX_FRAMES,
+	struct xsk_queues_cfg qc = {
+		.ifname = { o->ifname, o->line_b_if },
+		.serve = o->queues,
 		.ring_size = o->ring_size,
+		.frame_size = FRAME_SIZE,
+		.tx_frames = TX_FRAMES,
 		.zero_copy = o->zero_copy,
+		.need_wakeup = !o->no_need_wakeup,
 		.busy_poll = o->busy_poll,
 		.xskmap_fd = xdp_steer_xskmap_fd(&x->steer),
-		.xskmap_key = xdp_steer_xskmap_key(0, o->queue),
 	};
-	int ret;
 
-	ret = xsk_port_open(&x->port, &pcfg, err, errlen);
-	if (ret || !x->line_b)
-		return ret;
-	/* Receive only: orders and re-requests use line A's. */
-	pcfg.ifname = o->line_b_if;
-	pcfg.tx_frames = 64;
-	pcfg.xskmap_key = xdp_steer_xskmap_key(1, o->queue);
-	ret = xsk_port_open(&x->port_b, &pcfg, err, errlen);
-	if (ret)
-		xsk_port_close(&x->port);
-	return ret;
+	return xsk_queues_open(&x->q, &qc, err, errlen);
 }
 
 static void on_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
@@ -250,7 +239,7 @@ static int open_session(struct xsk_path *x, const struct gw_opts *o,
 	c.mss = (uint16_t)((mtu > 0 ? mtu : 1500) - FRAME_IP4_LEN - TCP_HDR_LEN);
 	if (c.mss > TCP_OOO_MAX)
 		c.mss = TCP_OOO_MAX;
-	return xsk_session_init(&x->xs, &c, &ops, &x->port, &x->steer, err, errlen);
+	return xsk_session_init(&x->xs, &c, &ops, x->q.tx, &x->steer, err, errlen);
 }
 
 int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
@@ -260,8 +249,6 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	int ret;
 
 	memset(x, 0, sizeof(*x));
-	x->port.fd = -1;
-	x->port_b.fd = -1;
 	x->xs.oc.fd = x->xs.oc.port_fd = -1;
 	x->paper = o->eng.paper.on;
 	ret = netif_addr(o->ifname, &src.ip, src.mac, err, errlen);
@@ -274,6 +261,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 			return ret;
 	}
 	src.port = o->session.local.port ? o->session.local.port : OC_FIRST_PORT;
+	x->n_flows = gw_flows(o, src.ip, x->flows);
 	dst.ip = o->exch_ip;
 	dst.port = o->exch_port;
 	set_up_frames(x, o, &src, &dst);
@@ -300,8 +288,7 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 fail_session:
 	xsk_session_destroy(&x->xs);
 fail_ports:
-	xsk_port_close(&x->port);
-	xsk_port_close(&x->port_b);
+	xsk_queues_close(&x->q);
 fail:
 	xdp_steer_close(&x->steer);
 	return ret;
@@ -311,8 +298,7 @@ void xsk_path_close(struct xsk_path *x)
 {
 	/* Detach first, so nothing is steered into a socket that is going away. */
 	xdp_steer_close(&x->steer);
-	xsk_port_close(&x->port);
-	xsk_port_close(&x->port_b);
+	xsk_queues_close(&x->q);
 	xsk_session_destroy(&x->xs);
 	close_warm(x);
 }
@@ -327,7 +313,7 @@ static void tx_flush(struct xsk_path *x)
 		b->n = 0;
 		return;
 	}
-	xsk_port_kick(&x->port);
+	xsk_port_kick(x->q.tx);
 	x->kicks++;
 	t_sent = mono_ns();
 	for (unsigned int i = 0; i < b->n; i++)
@@ -472,16 +458,17 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 static void send_control(struct xsk_path *x, struct frame_template *t,
 			 const uint8_t *payload, size_t plen)
 {
-	uint64_t addr = xsk_port_tx_frame(&x->port);
+	struct xsk_port *tx = x->q.tx;
+	uint64_t addr = xsk_port_tx_frame(tx);
 	uint8_t *frame;
 	size_t len;
 
 	if (addr == UINT64_MAX)
 		return;		/* counted as tx_pool_empty; asked again later */
-	frame = xsk_port_data(&x->port, addr);
+	frame = xsk_port_data(tx, addr);
 	memcpy(frame + FRAME_HDR_LEN, payload, plen);
 	len = frame_finish(t, frame, plen);
-	if (!xsk_port_tx_queue(&x->port, addr, (uint32_t)len))
+	if (!xsk_port_tx_queue(tx, addr, (uint32_t)len))
 		x->batch.frames++;
 }
 
@@ -601,6 +588,7 @@ static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p, struct g
 	}
 	xsk_ring_cons__release(&p->rx, n);
 	xsk_port_refill(p, recycle, n);
+	p->rx_packets += n;
 	if (unlikely(gap_open(&e->gap)))
 		housekeeping(x, e, t_seen);
 	/*
@@ -631,8 +619,9 @@ static void close_session(struct xsk_path *x, struct gw_engine *e)
 	order_conn_shutdown(&x->xs.oc, mono_ns());
 	tx_flush(x);
 	while (!order_conn_stopped(&x->xs.oc) && mono_ns() < end) {
-		rx_batch(x, &x->port, e);
-		xsk_port_reap(&x->port);
+		for (unsigned int i = 0; i < x->q.n; i++)
+			rx_batch(x, &x->q.port[i], e);
+		xsk_port_reap(x->q.tx);
 		order_conn_idle(&x->xs.oc, mono_ns());
 		tx_flush(x);
 	}
@@ -640,7 +629,8 @@ static void close_session(struct xsk_path *x, struct gw_engine *e)
 
 void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 {
-	struct xsk_port *p = &x->port;
+	struct xsk_port *ports = x->q.port, *tx = x->q.tx;
+	unsigned int nports = x->q.n;
 	uint64_t end_at = 0, spins = 0;
 
 	x->e = e;
@@ -652,13 +642,16 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 	}
 	tx_flush(x);
 	while (!ctl->stop) {
-		uint32_t n = rx_batch(x, p, e);
+		uint32_t n = 0;
 		uint64_t now;
 
-		/* Line B: its own ring; whichever line is ahead leads. */
-		if (x->line_b)
-			n += rx_batch(x, &x->port_b, e);
-		xsk_port_reap(p);
+		/*
+		 * Every served queue of both lines, in order; whichever line is
+		 * ahead leads.  An empty ring costs the look at its producer.
+		 */
+		for (unsigned int i = 0; i < nports; i++)
+			n += rx_batch(x, &ports[i], e);
+		xsk_port_reap(tx);
 		if (n) {
 			/* A busy feed must not starve the kernel socket's replies. */
 			if (!x->own_tcp && !x->paper && ++spins % KERNEL_REPLY_BATCHES == 0) {
@@ -669,9 +662,8 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 			continue;
 		}
 		/* With busy polling the rings fill when asked (xsk_port_poll()). */
-		xsk_port_poll(p);
-		if (x->line_b)
-			xsk_port_poll(&x->port_b);
+		for (unsigned int i = 0; i < nports; i++)
+			xsk_port_poll(&ports[i]);
 		/* An ACK owed leaves as soon as no packet waits behind it. */
 		if (x->own_tcp && unlikely(x->xs.oc.tcp->ack_due)) {
 			tcp_output(x->xs.oc.tcp, mono_ns());

@@ -3,7 +3,8 @@
 # /proc and /sys (or a made-up tree under --host-root), never changed.
 
 HOST_SRCS := host/check.c host/check_cpu.c host/check_load.c host/check_net.c \
-	host/check_mem.c host/check_kernel.c host/sample.c host/read.c host/cpulist.c
+	host/check_mem.c host/check_kernel.c host/sample.c host/read.c host/cpulist.c \
+	host/flows.c
 
 $(BUILD)/libhost.a: $(call objs,$(HOST_SRCS))
 	@mkdir -p $(@D)

@@ -27,6 +27,7 @@ static const struct {
 	{ "cpu.softirqs", hc_check_softirqs },
 	{ "net.irqs", hc_check_net_irqs },
 	{ "net.queues", hc_check_net_queues },
+	{ "net.flows", hc_check_net_flows },
 	{ "net.rp_filter", hc_check_rp_filter },
 	{ "irqbalance", hc_check_irqbalance },
 	{ "mem.thp", hc_check_thp },

@@ -24,13 +24,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "host/flows.h"
 #include "host/sample.h"
 
 enum hc_level { HC_OK, HC_UNKNOWN, HC_WARN, HC_BAD };
 #define HC_LEVELS 4
 extern const char *const hc_level_names[HC_LEVELS];	/* "ok", "unknown", ... */
 
-#define HC_TEXT 512
+#define HC_TEXT 1024
 
 struct hc_finding {
 	enum hc_level level;
@@ -43,9 +44,16 @@ struct hc_cfg {
 	const char *root;	/* read ROOT/proc and ROOT/sys; NULL or "": the machine's */
 	int cpu;		/* the hot loop's CPU; -1: not pinned */
 	const char *ifname;	/* the feed's interface; NULL: none */
-	uint32_t queue;		/* the RX queue the gateway reads */
-	uint16_t feed_port;	/* for the steering advice; 0: say PORT */
-	bool one_queue;		/* the path reads that queue only (AF_XDP) */
+	/*
+	 * Its queues as the caller counted them (ethtool's channels, right
+	 * in any namespace); 0: count /sys/class/net/IF/queues, which under
+	 * nsenter shows the namespace the caller came from.
+	 */
+	unsigned int rx_queues, tx_queues;
+	bool xsk;		/* AF_XDP: the path reads the queues it serves only */
+	uint64_t serve;		/* those queues (bit q); 0: every one */
+	struct hc_flow flows[HC_MAX_FLOWS];	/* what it steers, for the rules */
+	unsigned int n_flows;
 	bool fifo;		/* the loop runs SCHED_FIFO */
 	bool spins;		/* the loop spins (else it sleeps in a receive) */
 	int exclude_pid;	/* this process: its own threads are not "others"; 0: none */

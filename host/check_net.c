@@ -172,25 +172,64 @@ static unsigned int count_queues(DIR *dir, const char *prefix)
 	return n;
 }
 
+/* The RX and TX queues of @ifn: the caller's count, else sysfs's.  0, or -errno. */
+static int rx_tx_queues(const struct hc_ctx *c, const char *ifn, unsigned int *rx,
+			unsigned int *tx)
+{
+	DIR *dir;
+
+	if (c->cfg->rx_queues) {
+		*rx = c->cfg->rx_queues;
+		*tx = c->cfg->tx_queues ? c->cfg->tx_queues : *rx;
+		return 0;
+	}
+	dir = hc_opendir(c->root, "/sys/class/net/%s/queues", ifn);
+	if (!dir)
+		return -errno;
+	*rx = count_queues(dir, "rx-");
+	*tx = count_queues(dir, "tx-");
+	closedir(dir);
+	return 0;
+}
+
+/* The lowest queue served, and "0-3" of the served ones. */
+static unsigned int first_served(uint64_t serve, unsigned int rx, char *list, size_t len)
+{
+	uint64_t mask = serve ? serve : rx >= 64 ? ~0ull : (1ull << rx) - 1;
+	size_t off = 0;
+
+	list[0] = '\0';
+	for (unsigned int i = 0; i < 64 && off < len; i++) {
+		unsigned int j = i;
+
+		if (!(mask >> i & 1))
+			continue;
+		while (j + 1 < 64 && (mask >> (j + 1) & 1))
+			j++;
+		off += (size_t)snprintf(list + off, len - off, j > i ? "%s%u-%u" : "%s%u",
+					off ? "," : "", i, j);
+		i = j;
+	}
+	return mask ? (unsigned int)__builtin_ctzll(mask) : 0;
+}
+
 void hc_check_net_queues(const struct hc_ctx *c, struct hc_finding *f)
 {
 	const char *ifn = c->cfg->ifname;
-	unsigned int rx, tx, q = c->cfg->queue;
-	char rps[64] = "", port[16];
-	DIR *dir;
+	uint64_t serve = c->cfg->serve;
+	unsigned int rx, tx;
+	char rps[64] = "", list[64];
+	int ret;
 
 	if (!ifn) {
 		hc_found(f, HC_UNKNOWN, "unknown: no feed interface given");
 		return;
 	}
-	dir = hc_opendir(c->root, "/sys/class/net/%s/queues", ifn);
-	if (!dir) {
-		hc_unknown(f, "the interface's queues", -errno);
+	ret = rx_tx_queues(c, ifn, &rx, &tx);
+	if (ret) {
+		hc_unknown(f, "the interface's queues", ret);
 		return;
 	}
-	rx = count_queues(dir, "rx-");
-	tx = count_queues(dir, "tx-");
-	closedir(dir);
 	/* RPS hands the receive work of a queue to other CPUs: not to the loop's. */
 	for (unsigned int i = 0; c->cpu >= 0 && i < rx; i++) {
 		char mask[256];
@@ -201,37 +240,85 @@ void hc_check_net_queues(const struct hc_ctx *c, struct hc_finding *f)
 		    hc_cpus_has(&set, c->cpu))
 			hc_cat(rps, sizeof(rps), "%srx-%u", rps[0] ? " " : "", i);
 	}
-	snprintf(port, sizeof(port), "%u", c->cfg->feed_port);
-	if (c->cfg->one_queue && q >= rx) {
-		hc_found(f, HC_BAD, "%s has %u RX queue%s: queue %u (--queue) is none of them",
-			 ifn, rx, rx == 1 ? "" : "s", q);
-		hc_fix(f, "--queue 0..%u, the one the feed arrives on: the AF_XDP socket binds "
-		       "that queue only", rx ? rx - 1 : 0);
+	first_served(serve, rx, list, sizeof(list));
+	if (c->cfg->xsk && rx < 64 && serve >> rx) {
+		hc_found(f, HC_BAD, "%s has %u RX queue%s: --queues %s names queues it does not "
+			 "have", ifn, rx, rx == 1 ? "" : "s", list);
+		hc_fix(f, "--queues all, or queues of 0..%u: the gateway binds an AF_XDP socket to "
+		       "each queue it serves", rx ? rx - 1 : 0);
 		return;
 	}
-	if (c->cfg->one_queue && rx > 1) {
-		hc_found(f, HC_WARN, "%s has %u RX and %u TX queues; the gateway reads queue %u "
-			 "only", ifn, rx, tx, q);
-		hc_fix(f, "steer the feed to queue %u (ethtool -N %s flow-type udp4 dst-port %s "
-		       "action %u) or keep one (ethtool -L %s combined 1): packets hashed to "
-		       "another queue never reach the AF_XDP socket", q, ifn,
-		       c->cfg->feed_port ? port : "PORT", q, ifn);
+	if (c->cfg->xsk && rx > 1 && serve) {
+		hc_found(f, HC_WARN, "%s has %u RX and %u TX queues; the gateway serves %s only: "
+			 "a steered packet hashed to another queue is dropped in XDP (counted per "
+			 "queue)", ifn, rx, tx, list);
+		hc_fix(f, "steer every flow there (net.flows gives the rules) or serve every "
+		       "queue (--queues all)");
+	} else if (c->cfg->xsk && rx > 1) {
+		hc_found(f, rps[0] ? HC_WARN : HC_OK, "%s has %u RX and %u TX queues; the gateway "
+			 "serves all %u (an AF_XDP socket each, one loop)", ifn, rx, tx, rx);
 	} else if (rps[0]) {
 		hc_found(f, HC_WARN, "%s has %u RX and %u TX queues", ifn, rx, tx);
 	} else {
 		hc_found(f, HC_OK, "%s has %u RX and %u TX queue%s", ifn, rx, tx,
 			 rx + tx > 2 ? "s" : "");
-		if (c->cpu >= 0)
+	}
+	if (!rps[0]) {
+		if (c->cpu >= 0 && f->level == HC_OK)
 			hc_cat(f->found, sizeof(f->found), ", no RPS to CPU %d", c->cpu);
 		return;
 	}
-	if (rps[0]) {
-		hc_cat(f->found, sizeof(f->found), "; RPS sends the receive work of %s to CPU %d",
-		       rps, c->cpu);
-		hc_cat(f->fix, sizeof(f->fix), "%secho 0 > /sys/class/net/%s/queues/rx-N/rps_cpus "
-		       "(or a mask without CPU %d): the kernel's receive work for %s would run on "
-		       "the loop's CPU", f->fix[0] ? "; " : "", ifn, c->cpu, ifn);
+	hc_cat(f->found, sizeof(f->found), "; RPS sends the receive work of %s to CPU %d",
+	       rps, c->cpu);
+	hc_cat(f->fix, sizeof(f->fix), "%secho 0 > /sys/class/net/%s/queues/rx-N/rps_cpus "
+	       "(or a mask without CPU %d): the kernel's receive work for %s would run on "
+	       "the loop's CPU", f->fix[0] ? "; " : "", ifn, c->cpu, ifn);
+}
+
+/*
+ * Every flow the gateway steers, with the rule that puts it on the first
+ * served queue: needed when only some queues are served, optional (one
+ * queue to poll instead of every one) when all are.
+ */
+void hc_check_net_flows(const struct hc_ctx *c, struct hc_finding *f)
+{
+	const char *ifn = c->cfg->ifname;
+	unsigned int rx, tx, q;
+	char list[64], what[160], rule[192];
+	int ret;
+
+	if (!ifn || !c->cfg->n_flows) {
+		hc_found(f, HC_UNKNOWN, "unknown: no feed interface or flows given");
+		return;
 	}
+	if (!c->cfg->xsk) {
+		hc_found(f, HC_OK, "kernel sockets take every flow from every queue of %s", ifn);
+		return;
+	}
+	ret = rx_tx_queues(c, ifn, &rx, &tx);
+	if (ret) {
+		hc_unknown(f, "the interface's queues", ret);
+		return;
+	}
+	q = first_served(c->cfg->serve, rx, list, sizeof(list));
+	if (rx <= 1) {
+		hc_found(f, HC_OK, "%s has one RX queue: every steered flow lands on it", ifn);
+		return;
+	}
+	hc_found(f, c->cfg->serve ? HC_WARN : HC_OK, "%u flows steered into AF_XDP, each hashed "
+		 "to a queue of its own by RSS:", c->cfg->n_flows);
+	for (unsigned int i = 0; i < c->cfg->n_flows; i++) {
+		hc_flow_describe(&c->cfg->flows[i], what, sizeof(what));
+		hc_flow_rule(&c->cfg->flows[i], q, rule, sizeof(rule));
+		hc_cat(f->found, sizeof(f->found), "%s %s", i ? "," : "", what);
+		hc_cat(f->fix, sizeof(f->fix), "%s%s", i ? "; " : "", rule);
+	}
+	hc_cat(f->fix, sizeof(f->fix), " (or one queue: ethtool -L %s combined 1). %s", ifn,
+	       c->cfg->serve ? "Needed: the gateway serves only queues " :
+	       "Optional, as every queue is served; with them --queues ");
+	hc_cat(f->fix, sizeof(f->fix), "%s", c->cfg->serve ? list : "");
+	if (!c->cfg->serve)
+		hc_cat(f->fix, sizeof(f->fix), "%u polls one ring instead of %u", q, rx);
 }
 
 void hc_check_irqbalance(const struct hc_ctx *c, struct hc_finding *f)
@@ -288,7 +375,7 @@ void hc_check_rp_filter(const struct hc_ctx *c, struct hc_finding *f)
 		return;
 	}
 	how = mode == 1 ? "strict" : "loose";
-	if (c->cfg->one_queue) {
+	if (c->cfg->xsk) {
 		hc_found(f, HC_OK, "the reverse-path filter is %s on %s (rp_filter %ld), behind "
 			 "the XDP hook", how, ifn, mode);
 		return;

@@ -53,7 +53,8 @@ hc_check_fn hc_check_isolated, hc_check_nohz_full, hc_check_rcu_nocbs, hc_check_
 hc_check_fn hc_check_kthreads, hc_check_tasks, hc_check_irqs, hc_check_ipis,
 	hc_check_softirqs;
 /* check_net.c: the feed interface. */
-hc_check_fn hc_check_net_irqs, hc_check_net_queues, hc_check_rp_filter, hc_check_irqbalance;
+hc_check_fn hc_check_net_irqs, hc_check_net_queues, hc_check_net_flows, hc_check_rp_filter,
+	hc_check_irqbalance;
 /* check_mem.c */
 hc_check_fn hc_check_thp, hc_check_hugepages;
 /* check_kernel.c: sysctls and the clock. */

@@ -25,12 +25,12 @@
 #include "latency/order_rec.h"
 
 #define MON_MAGIC		"T2TMON\r\n"	/* 8 bytes, no NUL */
-#define MON_VERSION		1
+#define MON_VERSION		2
 #define MON_DIR			"/dev/shm"
 #define MON_PREFIX		"t2t-"		/* the file is MON_DIR/MON_PREFIX<name> */
 #define MON_NAME_MAX		48		/* name: 1..47 of [A-Za-z0-9_.-] */
 
-#define MON_MAX_COUNTERS	256
+#define MON_MAX_COUNTERS	384
 #define MON_COUNTER_NAME	48		/* "group.name", NUL terminated */
 #define MON_MAX_SYMBOLS		16
 #define MON_SYMBOL_LEN		12		/* 1..8 characters, NUL terminated */

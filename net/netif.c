@@ -7,6 +7,8 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <linux/ethtool.h>
+#include <linux/sockios.h>
 
 #include "net/netif.h"
 
@@ -125,6 +127,47 @@ int netif_mtu(const char *ifname)
 	ret = ioctl(fd, SIOCGIFMTU, &ifr) ? -errno : ifr.ifr_mtu;
 	close(fd);
 	return ret;
+}
+
+int netif_queues(const char *ifname, unsigned int *rx, unsigned int *tx)
+{
+	struct ethtool_channels ch = { .cmd = ETHTOOL_GCHANNELS };
+	struct ifreq ifr;
+	int fd, ret;
+
+	if (strlen(ifname) >= IFNAMSIZ)
+		return -EINVAL;
+	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	memset(&ifr, 0, sizeof(ifr));
+	strcpy(ifr.ifr_name, ifname);
+	ifr.ifr_data = (void *)&ch;
+	ret = ioctl(fd, SIOCETHTOOL, &ifr) ? -errno : 0;
+	close(fd);
+	/* A device that reports no channels has its one queue each way. */
+	if (ret == -EOPNOTSUPP) {
+		*rx = *tx = 1;
+		return 0;
+	}
+	if (ret)
+		return ret;
+	/* Channels are "rx" or "tx" only, or "combined" rx+tx pairs, or both. */
+	*rx = ch.rx_count + ch.combined_count;
+	*tx = ch.tx_count + ch.combined_count;
+	if (!*rx)
+		*rx = 1;
+	if (!*tx)
+		*tx = 1;
+	return 0;
+}
+
+int netif_rx_queues(const char *ifname)
+{
+	unsigned int rx, tx;
+	int ret = netif_queues(ifname, &rx, &tx);
+
+	return ret ? ret : (int)rx;
 }
 
 int netif_routed(uint32_t ip)

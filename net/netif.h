@@ -21,6 +21,16 @@ int netif_neigh_mac(const char *ifname, uint32_t ip, uint8_t mac[6],
 /* Is there a route to @ip (host order) from this namespace?  0, or -errno. */
 int netif_routed(uint32_t ip);
 
+/*
+ * The receive queues in use on @ifname (ethtool's channels, rx and
+ * combined; a device that has none to report has one), or -errno.  Read
+ * through the namespace's own socket, so it is right under nsenter, where
+ * /sys still shows the namespace the caller came from.
+ */
+int netif_rx_queues(const char *ifname);
+/* Both counts, receive and transmit.  0, or -errno. */
+int netif_queues(const char *ifname, unsigned int *rx, unsigned int *tx);
+
 /* The interface's MTU, or -errno. */
 int netif_mtu(const char *ifname);
 

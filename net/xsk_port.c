@@ -3,56 +3,50 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <linux/if_xdp.h>
 
 #include "net/xsk_port.h"
-#include "util/table_mem.h"
 
-/* The UMEM's frames, touched now, and its registration with the kernel. */
-static int umem_open(struct xsk_port *p, const struct xsk_port_cfg *cfg, char *err,
-		     size_t errlen)
+/* The UMEM the socket is on: the caller's, or one of its own. */
+static int use_area(struct xsk_port *p, const struct xsk_port_cfg *cfg, char *err,
+		    size_t errlen)
 {
-	struct xsk_umem_config ucfg = {
-		.fill_size = cfg->ring_size,
-		.comp_size = cfg->ring_size,
-		.frame_size = cfg->frame_size,
-		.frame_headroom = 0,
-		.flags = 0,
-	};
 	int ret;
 
-	/*
-	 * 2 MB pages when some are reserved, else 4 KB pages with THP asked for
-	 * (populated now either way): the loop walks thousands of frames, and
-	 * on 4 KB pages each is a TLB entry of its own.
-	 */
-	ret = table_mem_map(&p->mem, (size_t)(cfg->rx_frames + cfg->tx_frames) * cfg->frame_size,
-			    TABLE_MEM_THP);
-	if (ret) {
-		snprintf(err, errlen, "UMEM allocation of %zu bytes failed: %s",
-			 (size_t)(cfg->rx_frames + cfg->tx_frames) * cfg->frame_size,
-			 strerror(-ret));
-		return ret;
+	if (cfg->area) {
+		p->umem = cfg->area;
+	} else {
+		ret = xsk_area_open(&p->own, cfg->rx_frames + cfg->tx_frames, cfg->frame_size,
+				    cfg->ring_size, err, errlen);
+		if (ret)
+			return ret;
+		p->umem = &p->own;
 	}
-	p->area = p->mem.addr;
-	p->area_size = p->mem.size;
-	p->hugepages = p->mem.kind == TABLE_MEM_KIND_HUGETLB;
-
-	p->tx_free = calloc(cfg->tx_frames, sizeof(*p->tx_free));
-	if (!p->tx_free) {
-		snprintf(err, errlen, "out of memory");
-		return -ENOMEM;
+	p->area = p->umem->base;
+	p->frame_size = p->umem->frame_size;
+	if (xsk_area_take(p->umem, cfg->rx_frames, &p->rx_first) ||
+	    xsk_area_take(p->umem, cfg->tx_frames, &p->tx_first)) {
+		snprintf(err, errlen, "the UMEM has no frames left for %s queue %u",
+			 cfg->ifname, cfg->queue);
+		return -ENOSPC;
 	}
-	ret = xsk_umem__create(&p->umem, p->area, p->area_size, &p->fq, &p->cq, &ucfg);
-	if (ret)
-		snprintf(err, errlen, "UMEM registration failed: %s", strerror(-ret));
-	return ret;
+	if (cfg->tx_frames) {
+		p->tx_free = calloc(cfg->tx_frames, sizeof(*p->tx_free));
+		if (!p->tx_free) {
+			snprintf(err, errlen, "out of memory");
+			return -ENOMEM;
+		}
+	}
+	return 0;
 }
 
-/* The AF_XDP socket on the queue, its busy polling, its slot in the XSKMAP. */
+/*
+ * The AF_XDP socket on the queue, with a fill and a completion ring of its
+ * own (the area's first socket takes over the ones made with the UMEM),
+ * its busy polling and its slot in the XSKMAP.
+ */
 static int socket_open(struct xsk_port *p, const struct xsk_port_cfg *cfg, char *err,
 		       size_t errlen)
 {
@@ -61,19 +55,29 @@ static int socket_open(struct xsk_port *p, const struct xsk_port_cfg *cfg, char 
 		.tx_size = cfg->ring_size,
 		/* The gateway loads and attaches its own program. */
 		.libxdp_flags = XSK_LIBXDP_FLAGS__INHIBIT_PROG_LOAD,
-		.bind_flags = cfg->zero_copy ? XDP_ZEROCOPY : XDP_COPY,
+		.bind_flags = (cfg->zero_copy ? XDP_ZEROCOPY : XDP_COPY) |
+			      (cfg->need_wakeup ? XDP_USE_NEED_WAKEUP : 0),
 	};
+	bool first = p->umem->sockets == 0;
 	int ret;
 
-	ret = xsk_socket__create(&p->xsk, cfg->ifname, cfg->queue, p->umem,
-				 &p->rx, &p->tx, &scfg);
+	ret = xsk_socket__create_shared(&p->xsk, cfg->ifname, cfg->queue, p->umem->umem,
+					&p->rx, cfg->tx_frames ? &p->tx : NULL,
+					&p->fq, &p->cq, &scfg);
 	if (ret) {
 		snprintf(err, errlen, "AF_XDP socket on %s queue %u failed: %s%s",
 			 cfg->ifname, cfg->queue, strerror(-ret),
 			 ret == -EOPNOTSUPP && cfg->zero_copy ?
-			 " (this driver has no zero-copy: drop --zero-copy)" : "");
+			 " (this driver has no zero-copy: drop --zero-copy)" :
+			 ret == -EBUSY ? " (another AF_XDP socket holds that queue)" :
+			 ret == -EINVAL ? " (no such queue: see ethtool -l)" : "");
 		return ret;
 	}
+	p->umem->sockets++;
+	/* The first socket's bind flags hold for every socket on the UMEM. */
+	p->need_wakeup = first ? cfg->need_wakeup : p->umem->need_wakeup;
+	if (first)
+		p->umem->need_wakeup = cfg->need_wakeup;
 	p->fd = xsk_socket__fd(p->xsk);
 	ret = busy_poll_set(p->fd, &cfg->busy_poll, err, errlen);
 	if (ret)
@@ -82,10 +86,12 @@ static int socket_open(struct xsk_port *p, const struct xsk_port_cfg *cfg, char 
 	/* The key is the program's (interface slot, queue), not just the queue. */
 	if (bpf_map_update_elem(cfg->xskmap_fd, &cfg->xskmap_key, &p->fd, 0)) {
 		ret = -errno;
-		snprintf(err, errlen, "cannot add the socket to the XSKMAP: %s",
-			 strerror(-ret));
+		snprintf(err, errlen, "cannot add the socket of %s queue %u to the XSKMAP: %s",
+			 cfg->ifname, cfg->queue, strerror(-ret));
 		return ret;
 	}
+	p->xskmap_fd = cfg->xskmap_fd;
+	p->xskmap_key = cfg->xskmap_key;
 	return 0;
 }
 
@@ -99,16 +105,16 @@ static int frames_init(struct xsk_port *p, const struct xsk_port_cfg *cfg, char 
 		unsigned int n = cfg->ring_size - i < 256 ? cfg->ring_size - i : 256;
 
 		for (unsigned int j = 0; j < n; j++)
-			fill[j] = (uint64_t)(i + j) * cfg->frame_size;
+			fill[j] = p->rx_first + (uint64_t)(i + j) * p->frame_size;
 		xsk_port_refill(p, fill, n);
 	}
 	if (p->fill_short) {
-		snprintf(err, errlen, "fill ring refused the initial frames");
+		snprintf(err, errlen, "the fill ring of %s queue %u refused the initial frames",
+			 cfg->ifname, cfg->queue);
 		return -ENOSPC;
 	}
 	for (unsigned int i = 0; i < cfg->tx_frames; i++)
-		p->tx_free[p->tx_free_n++] =
-			(uint64_t)(cfg->rx_frames + i) * cfg->frame_size;
+		p->tx_free[p->tx_free_n++] = p->tx_first + (uint64_t)i * p->frame_size;
 	return 0;
 }
 
@@ -119,16 +125,19 @@ int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
 
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
-	p->frame_size = cfg->frame_size;
+	p->xskmap_fd = -1;
+	snprintf(p->ifname, sizeof(p->ifname), "%s", cfg->ifname);
+	p->queue = cfg->queue;
 	p->ring_size = cfg->ring_size;
 	p->rx_frames = cfg->rx_frames;
 	p->tx_frames = cfg->tx_frames;
+	p->tx_on = cfg->tx_frames != 0;
 	if (cfg->rx_frames < cfg->ring_size) {
 		snprintf(err, errlen, "rx frames (%u) must cover the fill ring (%u)",
 			 cfg->rx_frames, cfg->ring_size);
 		return -EINVAL;
 	}
-	ret = umem_open(p, cfg, err, errlen);
+	ret = use_area(p, cfg, err, errlen);
 	if (ret)
 		goto fail;
 	ret = socket_open(p, cfg, err, errlen);
@@ -145,15 +154,18 @@ fail:
 
 void xsk_port_close(struct xsk_port *p)
 {
-	if (p->xsk)
+	if (p->xskmap_fd >= 0)
+		bpf_map_delete_elem(p->xskmap_fd, &p->xskmap_key);
+	if (p->xsk) {
 		xsk_socket__delete(p->xsk);
-	if (p->umem)
-		xsk_umem__delete(p->umem);
-	if (p->area)
-		table_mem_unmap(&p->mem);
+		p->umem->sockets--;
+	}
+	if (p->umem == &p->own)
+		xsk_area_close(&p->own);
 	free(p->tx_free);
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
+	p->xskmap_fd = -1;
 }
 
 int xsk_port_kernel_stats(const struct xsk_port *p, struct xdp_statistics *st)
@@ -161,6 +173,8 @@ int xsk_port_kernel_stats(const struct xsk_port *p, struct xdp_statistics *st)
 	socklen_t len = sizeof(*st);
 
 	memset(st, 0, sizeof(*st));
+	if (p->fd < 0)
+		return -EBADF;
 	if (getsockopt(p->fd, SOL_XDP, XDP_STATISTICS, st, &len))
 		return -errno;
 	return 0;
@@ -168,6 +182,10 @@ int xsk_port_kernel_stats(const struct xsk_port *p, struct xdp_statistics *st)
 
 int xsk_port_kick(struct xsk_port *p)
 {
+	if (p->need_wakeup && !xsk_ring_prod__needs_wakeup(&p->tx)) {
+		p->kicks_saved++;
+		return 0;
+	}
 	/*
 	 * In copy mode one sendto() sends at most 32 descriptors: kick until
 	 * the kernel has taken everything queued (bounded, in case it stalls).

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * One AF_XDP socket on one receive queue, with its UMEM.
+ * One AF_XDP socket on one receive queue of one interface.
  *
- * The UMEM is split once at start-up: the first rx_frames frames belong to
- * receive (they cycle fill ring -> RX ring -> back to the fill ring), the
- * rest form a separate TX pool (free stack -> TX ring -> completion ring ->
- * free stack).  Everything is allocated, prefaulted and locked at open; the
- * inline functions below are what the hot loop calls, and the only syscall
- * among them is the TX kick.
+ * The socket's frames are its share of a UMEM (net/xsk_area.h), taken at
+ * open: its receive frames cycle fill ring -> RX ring -> back to the fill
+ * ring, and a socket that transmits has a separate TX pool (free stack ->
+ * TX ring -> completion ring -> free stack).  Everything is allocated,
+ * prefaulted and locked at open; the inline functions below are what the
+ * hot loop calls, and the only syscalls among them are the TX kick and a
+ * fill-ring wakeup the kernel asked for.
  */
 #ifndef NET_XSK_PORT_H
 #define NET_XSK_PORT_H
@@ -18,19 +19,26 @@
 #include <sys/socket.h>
 #include <xdp/xsk.h>
 
-#include "util/table_mem.h"
 #include "util/touch.h"
 
 #include "net/busy_poll.h"
+#include "net/xsk_area.h"
 
 struct xsk_port_cfg {
 	const char *ifname;
 	unsigned int queue;
-	unsigned int frame_size;	/* power of two, 2048 or 4096 */
+	struct xsk_area *area;		/* the UMEM it shares; NULL: one of its own */
+	unsigned int frame_size;	/* with an area of its own: power of two, 2048 or 4096 */
 	unsigned int rx_frames;		/* fill ring + RX ring frames */
-	unsigned int tx_frames;		/* TX pool */
+	unsigned int tx_frames;		/* TX pool; 0: the socket only receives */
 	unsigned int ring_size;		/* fill, RX, TX and completion rings */
 	bool zero_copy;			/* ask for zero-copy (veth refuses it) */
+	/*
+	 * XDP_USE_NEED_WAKEUP: the kernel says when the TX ring needs a kick
+	 * and the fill ring a wakeup.  The area's first socket decides for
+	 * every socket on it.
+	 */
+	bool need_wakeup;
 	int xskmap_fd;			/* the steering program's XSKMAP */
 	unsigned int xskmap_key;	/* this socket's entry in it */
 	struct busy_poll_cfg busy_poll;	/* all 0: off */
@@ -42,28 +50,40 @@ struct xsk_port {
 	struct xsk_ring_prod tx;
 	struct xsk_ring_cons cq;
 	struct xsk_socket *xsk;
-	struct xsk_umem *umem;
-	uint8_t *area;
-	size_t area_size;
-	struct table_mem mem;		/* the area's mapping */
-	bool hugepages;
+	uint8_t *area;			/* the UMEM's base: frame addresses are offsets in it */
+	struct xsk_area *umem;		/* the UMEM the socket is on */
+	struct xsk_area own;		/* the UMEM when it has one of its own */
+	char ifname[16];		/* IFNAMSIZ */
+	unsigned int queue;
 	int fd;
 	bool busy_poll;			/* RX is driven by xsk_port_poll() */
+	bool need_wakeup;		/* bound with XDP_USE_NEED_WAKEUP */
+	bool tx_on;			/* it has a TX ring and pool */
 	unsigned int frame_size;
 	unsigned int ring_size;
 	unsigned int rx_frames;
+	uint64_t rx_first;		/* the address of its first receive frame */
+	uint64_t tx_first;		/* the address of its first TX frame */
+	int xskmap_fd;			/* its entry, removed at close; -1: none */
+	unsigned int xskmap_key;
 	uint64_t *tx_free;		/* stack of free TX frame addresses */
 	unsigned int tx_free_n;
 	unsigned int tx_frames;
 	unsigned int tx_inflight;	/* on the TX or completion ring */
+	uint64_t rx_packets;		/* descriptors taken from the RX ring (the caller counts) */
 	uint64_t tx_ring_full;		/* a TX reservation was refused */
 	uint64_t tx_pool_empty;		/* no free TX frame */
 	uint64_t fill_short;		/* fill ring took fewer frames than returned */
+	uint64_t fill_wakeups;		/* receive calls the fill ring asked for */
+	uint64_t kicks_saved;		/* TX kicks not made: the ring did not ask */
 	uint64_t kick_errors;		/* sendto() failed with something but EAGAIN/EBUSY */
 	uint64_t kick_repeats;		/* extra sendto()s: more than 32 frames queued */
 };
 
-/* 0, or a negative errno with one line of what went wrong (and what to do). */
+/*
+ * 0, or a negative errno with one line of what went wrong (and what to do).
+ * On failure nothing of the socket is left (its XSKMAP entry included).
+ */
 int xsk_port_open(struct xsk_port *p, const struct xsk_port_cfg *cfg,
 		  char *err, size_t errlen);
 void xsk_port_close(struct xsk_port *p);
@@ -76,14 +96,20 @@ static inline uint8_t *xsk_port_data(struct xsk_port *p, uint64_t addr)
 }
 
 /*
- * With busy polling, packets reach the RX ring when we ask: a non-blocking
- * receive call runs the interface's NAPI poll (the XDP program and the
- * copy into the UMEM) here, on this core.  Without it, nothing to do.
+ * The RX ring is empty.  With busy polling, packets reach it when we ask: a
+ * non-blocking receive call runs the interface's NAPI poll (the XDP program
+ * and the copy into the UMEM) here, on this core.  With need_wakeup, the
+ * same call wakes a driver that ran out of fill-ring frames, but only when
+ * the kernel asked for it.  Otherwise nothing to do.
  */
 static inline void xsk_port_poll(struct xsk_port *p)
 {
-	if (p->busy_poll)
+	if (p->busy_poll) {
 		recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+	} else if (p->need_wakeup && xsk_ring_prod__needs_wakeup(&p->fq)) {
+		p->fill_wakeups++;
+		recvfrom(p->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+	}
 }
 
 /* Give RX frames back to the fill ring, so it never runs dry. */
@@ -175,7 +201,8 @@ static inline int xsk_port_tx_queue(struct xsk_port *p, uint64_t addr,
 
 /*
  * The TX kick: in copy mode the kernel transmits inside this call.  It is
- * the one syscall the hot loop makes.
+ * the one syscall the hot loop makes per batch, and with need_wakeup it is
+ * made only when the TX ring asks for it (copy mode always asks).
  */
 int xsk_port_kick(struct xsk_port *p);
 

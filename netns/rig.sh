@@ -14,6 +14,19 @@
 #                  side) and P-vgb (gateway side), on the /24 S (.1 and .2),
 #                  carrying the B group.  Env RIG_LINE_B.  Default: none.
 #   --group-b G    the B line's group.  Env RIG_GROUP_B.  Default 239.1.1.2.
+#   --queues N     N receive and N transmit queues at both ends of each veth
+#                  pair (1 to 64; default 1, veth's own default).  Env
+#                  RIG_QUEUES.  veth delivers a frame on the peer's receive
+#                  queue of the sender's transmit queue, so the exchange's
+#                  choice of transmit queue plays the part of a NIC's RSS.
+#   --spread S     how the exchange spreads its flows over them: hash (the
+#                  kernel's flow hash per flow: no XPS; the default) or cpu
+#                  (XPS: each CPU's sends leave on one queue, --xps).  Env
+#                  RIG_SPREAD.
+#   --xps MAP      with --spread cpu: CPU:QUEUE,... (e.g. 0:5,1:6).  Default:
+#                  CPU c on queue N-1-(c mod N), which keeps every flow off
+#                  queue 0 when N > 2 and the machine has N-1 CPUs or fewer.
+#                  Env RIG_XPS.
 #   --line a|b     which line's exchange side netem acts on (default a).
 #   --dir D        which way netem hurts that line: both (default), out
 #                  (exchange -> gateway) or in (gateway -> exchange).
@@ -69,6 +82,9 @@ subnet=${RIG_SUBNET:-10.201.0.0/24}
 group=${RIG_GROUP:-239.1.1.1}
 subnet_b=${RIG_LINE_B:-}
 group_b=${RIG_GROUP_B:-239.1.1.2}
+queues=${RIG_QUEUES:-1}
+spread=${RIG_SPREAD:-hash}
+xps=${RIG_XPS:-}
 line=a
 dir=both
 cmd=
@@ -87,6 +103,11 @@ while [ $# -gt 0 ]; do
 	--group=*) group=${1#*=}; shift ;;
 	--line-b) [ $# -ge 2 ] || usage; subnet_b=$2; shift 2 ;;
 	--group-b) [ $# -ge 2 ] || usage; group_b=$2; shift 2 ;;
+	--queues) [ $# -ge 2 ] || usage; queues=$2; shift 2 ;;
+	--queues=*) queues=${1#*=}; shift ;;
+	--spread) [ $# -ge 2 ] || usage; spread=$2; shift 2 ;;
+	--spread=*) spread=${1#*=}; shift ;;
+	--xps) [ $# -ge 2 ] || usage; xps=$2; shift 2 ;;
 	--line) [ $# -ge 2 ] || usage; line=$2; shift 2 ;;
 	--dir) [ $# -ge 2 ] || usage; dir=$2; shift 2 ;;
 	--dir=*) dir=${1#*=}; shift ;;
@@ -128,6 +149,12 @@ if [ -n "$subnet_b" ]; then
 	[ "$group_b" != "$group" ] || die "--group-b: line B needs a group of its own"
 fi
 case "$line" in a|b) ;; *) die "--line is a or b" ;; esac
+[[ "$queues" =~ ^[0-9]+$ ]] && [ "$queues" -ge 1 ] && [ "$queues" -le 64 ] ||
+	die "--queues '$queues': give 1 to 64"
+case "$spread" in hash|cpu) ;; *) die "--spread is hash or cpu" ;; esac
+[ -z "$xps" ] || [ "$spread" = cpu ] || die "--xps goes with --spread cpu"
+[ -z "$xps" ] || [[ "$xps" =~ ^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$ ]] ||
+	die "--xps '$xps': give CPU:QUEUE,... such as 0:5,1:6"
 case "$dir" in both|in|out) ;; *) die "--dir is both, in or out" ;; esac
 
 ns_ex=$prefix-ex
@@ -230,10 +257,9 @@ setup_end() {
 	# that flag says; gso_max_segs below is what makes skbs single ones.
 	run nsrun "$ns" ethtool -K "$dev" tx off tso off gro off >/dev/null
 
-	# One RX and one TX queue (veth's default, made explicit): an AF_XDP
-	# socket serves one queue, and packets on a queue without a socket
-	# would fall through to the kernel stack unseen.
-	run nsrun "$ns" ethtool -L "$dev" rx 1 tx 1
+	# The queues in use (one, veth's default, unless --queues): the
+	# gateway opens an AF_XDP socket on each (--queues all).
+	run nsrun "$ns" ethtool -L "$dev" rx "$queues" tx "$queues"
 
 	# Exactly our address: drop any other IPv4 address (a rig re-upped
 	# with another subnet), then set ours.
@@ -258,21 +284,70 @@ setup_end() {
 # of many segments (GSO, whatever the device's gso flag) and the kernel cuts
 # them only after the tc egress hook, so netem "out" would drop, duplicate
 # or delay 20-odd segments at a time (measured: 58 skbs for 1393 segments);
-# one segment per skb makes its faults per segment, as on a wire.
+# one segment per skb makes its faults per segment, as on a wire.  Then the
+# spread of its flows over the queues (XPS).
 exchange_end() {
 	run ip -n "$ns_ex" link set dev "$1" gso_max_segs 1
+	spread_flows "$1"
+}
+
+# The CPUs (a hex mask) whose sends leave on transmit queue $2, out of $1
+# queues, by --xps or its default.
+xps_mask() {
+	local n=$1 k=$2 ncpu c q m=0 pair
+	ncpu=$(nproc --all)
+	if [ -n "$xps" ]; then
+		for pair in ${xps//,/ }; do
+			c=${pair%%:*}
+			q=${pair##*:}
+			[ "$q" -lt "$n" ] || die "--xps $pair: queue $q, but the rig has $n"
+			[ "$c" -lt "$ncpu" ] || die "--xps $pair: CPU $c, but the machine has $ncpu"
+			[ "$q" -ne "$k" ] || m=$((m | 1 << c))
+		done
+	else
+		for ((c = 0; c < ncpu; c++)); do
+			q=$((n - 1 - c % n))
+			[ "$q" -ne "$k" ] || m=$((m | 1 << c))
+		done
+	fi
+	printf '%x' "$m"
+}
+
+# spread_flows DEV: XPS on the exchange's veth.  hash clears it: each flow
+# then leaves on the queue its hash picks (a TCP connection's may change
+# after a retransmission timeout, as the kernel rehashes it); cpu sets it.
+spread_flows() {
+	local dev=$1 k mask
+	# One queue: nothing to spread (and a single-queue device has no XPS).
+	[ "$queues" -gt 1 ] || return 0
+	for ((k = 0; k < queues; k++)); do
+		mask=0
+		[ "$spread" = hash ] || mask=$(xps_mask "$queues" "$k")
+		nsrun "$ns_ex" sh -c "echo $mask > /sys/class/net/$dev/queues/tx-$k/xps_cpus" ||
+			die "cannot set XPS on $dev tx-$k (a kernel without CONFIG_XPS?)"
+	done
+}
+
+# The most queues the pair was made with (ethtool's pre-set maximum), or 0.
+max_queues() {
+	ip netns exec "$1" ethtool -l "$2" 2>/dev/null |
+		awk '/^Pre-set/ {pre = 1} pre && /^RX:/ {print $2; exit}' || echo 0
 }
 
 # make_pair EX_DEV GW_DEV: the veth pair, made anew unless both ends are
 # where they belong.
 make_pair() {
-	if ! link_in "$ns_ex" "$1" || ! link_in "$ns_gw" "$2"; then
-		# A half-made pair (one end missing or in the wrong place)
-		# cannot be completed: remove what exists and make it anew.
+	if ! link_in "$ns_ex" "$1" || ! link_in "$ns_gw" "$2" ||
+	   [ "$(max_queues "$ns_ex" "$1")" -lt "$queues" ]; then
+		# A half-made pair (one end missing or in the wrong place), or
+		# one with fewer queues than asked, cannot be completed: remove
+		# what exists and make it anew.
 		remove_pair "$1" "$2"
 		# Both ends created directly inside their namespaces, never in
 		# the caller's: nothing appears outside the rig, even briefly.
-		run ip -n "$ns_ex" link add "$1" type veth peer name "$2" netns "$ns_gw"
+		run ip -n "$ns_ex" link add "$1" numtxqueues "$queues" numrxqueues "$queues" \
+			type veth peer name "$2" netns "$ns_gw" \
+			numtxqueues "$queues" numrxqueues "$queues"
 	fi
 }
 
@@ -334,6 +409,7 @@ do_up() {
 	fi
 
 	echo "rig $prefix up: $ns_ex/$if_ex $ip_ex $mac_ex <-> $ns_gw/$if_gw $ip_gw $mac_gw, feed group $group"
+	echo "  $queues receive and transmit queue(s) at both ends; the exchange spreads its flows by ${spread/cpu/CPU (XPS${xps:+ $xps})}"
 	echo "  static neighbours both ways (no ARP), tx checksum, TSO and GRO off both ends, one segment per skb"
 	echo "  on the exchange end (gso_max_segs 1), IPv6 off on the veth,"
 	[ -z "$base_b" ] ||
@@ -396,7 +472,7 @@ do_down() {
 # (IFB given) its netem too.
 show_end() {
 	local ns=$1 dev=$2 peer_ip=$3 group=${4:-$group} ifb=${5:-} ifbo=${6:-} line addr offl csum tso gro
-	local segs queues xdp prog neigh route
+	local segs nq xinfo xdp prog neigh route
 
 	if ! ns_exists "$ns"; then
 		echo "  $ns: absent"
@@ -413,8 +489,10 @@ show_end() {
 	tso=$(awk -F': ' '$1 == "tcp-segmentation-offload" {print $2}' <<<"$offl")
 	gro=$(awk -F': ' '$1 == "generic-receive-offload" {print $2}' <<<"$offl")
 	segs=$(ip -n "$ns" -d link show dev "$dev" | grep -oE 'gso_max_segs [0-9]+' | cut -d' ' -f2 || true)
-	queues=$(nsrun "$ns" ethtool -l "$dev" 2>/dev/null |
+	nq=$(nsrun "$ns" ethtool -l "$dev" 2>/dev/null |
 		awk '/^Current/ {cur = 1} cur && /^(RX|TX):/ {printf "%s%s", sep, $2; sep = "/"}')
+	xinfo=
+	[ "$ns" != "$ns_ex" ] || xinfo=$(xps_of "$dev" "${nq%/*}")
 	# ip names the attach mode on the first line ("xdp" = driver mode,
 	# "xdpgeneric" = SKB mode) and the program as "prog/xdp id N".
 	xdp=$(ip -n "$ns" -o link show dev "$dev" |
@@ -429,7 +507,7 @@ show_end() {
 	neigh=$(ip -n "$ns" neigh show "$peer_ip" dev "$dev")
 	route=$(ip -n "$ns" route show "$group/32" dev "$dev")
 	echo "  $ns: $line"
-	echo "      addr ${addr:-none}| queues rx/tx ${queues:-?}"
+	echo "      addr ${addr:-none}| queues rx/tx ${nq:-?}$xinfo"
 	echo "      tx-checksumming ${csum:-?} | tso ${tso:-?} | gro ${gro:-?} | gso_max_segs ${segs:-?}"
 	echo "      xdp ${xdp:-none}"
 	echo "      neighbour ${neigh:-none}"
@@ -437,9 +515,20 @@ show_end() {
 	[ -z "$ifb" ] || show_netem "$dev" "$ifb" "$ifbo"
 
 	[ -n "$addr" ] && [ "$csum" = off ] && [ "$tso" = off ] && [ "$gro" = off ] &&
-		{ [ "$ns" != "$ns_ex" ] || [ "$segs" = 1 ]; } && [ "$queues" = 1/1 ] &&
+		{ [ "$ns" != "$ns_ex" ] || [ "$segs" = 1 ]; } && [ "${nq%/*}" = "${nq#*/}" ] &&
 		[[ "$neigh" == *PERMANENT* ]] && [ -n "$route" ] &&
 		[[ "$line" == *UP* ]]
+}
+
+# xps_of DEV N: ", XPS tx-K cpus MASK ..." for the queues that have one set.
+xps_of() {
+	local k m out=
+	for ((k = 0; k < ${2:-0}; k++)); do
+		m=$(nsrun "$ns_ex" cat "/sys/class/net/$1/queues/tx-$k/xps_cpus" 2>/dev/null) || continue
+		m=${m//,/}
+		[ -z "${m//0/}" ] || out+=" tx-$k:$m"
+	done
+	[ -z "$out" ] && echo ", flows by hash" || echo ", XPS$out"
 }
 
 # show_netem DEV IFB IFB_OUT: which faults the exchange veth DEV has, each way.
@@ -534,6 +623,7 @@ RIG_MAC_EX=$mac_ex
 RIG_MAC_GW=$mac_gw
 RIG_GROUP=$group
 RIG_GROUP_MAC=$group_mac
+RIG_QUEUES=$queues
 RIG_FEED_PORT=$feed_port
 RIG_ORDER_PORT=$order_port
 RIG_REREQUEST_PORT=$rereq_port

@@ -10,6 +10,8 @@
 #   - the order session: every reply the exchange sequenced was applied by
 #     the gateway, once (across however many connections), and every order
 #     the gateway sent reached the exchange once,
+#   - the gateway namespace's kernel sent no TCP reset (nstat's TcpOutRsts:
+#     a steered segment passed to the kernel by mistake is answered with one),
 #   - the XDP program is detached after the gateway exits,
 # and print a side-by-side summary of the paths.  The rig is torn down on
 # exit, also on failure.  The paper paths (paper_xdp, paper_udp: the
@@ -19,6 +21,8 @@
 #
 #   scripts/paper-run.sh [options]
 #     --prefix P        rig prefix (default: pap<pid>)      --subnet A.B.C
+#     --rig-opts OPTS   more rig options (word-split), e.g. "--queues 4 --spread cpu"
+#                       (netns/rig.sh --help)
 #     --paths LIST      af_xdp,udp_spin,udp_block (default all three), and the
 #                       paper paths paper_xdp, paper_udp (with --day)
 #     --paper-latency NS  the paper paths' --paper-latency (default 0)
@@ -71,6 +75,7 @@ xdp_mode=generic
 out=build/paper
 exsim_extra=()
 gw_extra=()
+rig_opts=()
 netem=
 netem_dir=both
 expect_gaps=0
@@ -90,6 +95,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--prefix) prefix=$2; shift 2 ;;
 	--subnet) subnet=$2; shift 2 ;;
+	--rig-opts) rig_opts+=($2); shift 2 ;;
 	--paths) paths=$2; shift 2 ;;
 	--count) count=$2; shift 2 ;;
 	--rate) rate=$2; shift 2 ;;
@@ -113,7 +119,7 @@ while [ $# -gt 0 ]; do
 	--speed) speed=$2; shift 2 ;;
 	--day-symbols) day_symbols=$2; shift 2 ;;
 	--paper-latency) paper_ns=$2; shift 2 ;;
-	-h|--help) sed -n '2,43s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h|--help) sed -n '2,48s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "unknown option '$1' (see --help)" ;;
 	esac
 done
@@ -123,7 +129,7 @@ for b in build/t2t-gateway build/t2t-exsim build/t2t-backtest; do
 done
 [ -z "$day" ] || [ -r "$day" ] || die "--day $day: no such file"
 
-rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
+rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet" "${rig_opts[@]}")
 gw_pid=
 cleanup() {
 	# (under set -e a killed gateway's 143 from wait would end this trap
@@ -212,8 +218,14 @@ paper_checks() {	# paper_checks PATH BASE
 		bash -c "! nsenter --net='$RIG_NETNS_GW' ip link show '$RIG_IF_GW' | grep -q xdp"
 }
 
+# TCP resets the gateway namespace's kernel has sent (/proc/net/snmp, as
+# nstat's TcpOutRsts; /proc/net is the reader's namespace's).
+out_rsts() {
+	nsenter --net="$RIG_NETNS_GW" awk '/^Tcp:/ { if (!h) { for (i = 1; i <= NF; i++) if ($i == "OutRsts") c = i; h = 1 } else print $c }' /proc/net/snmp
+}
+
 run_path() {
-	local p=$1 mode
+	local p=$1 mode rsts0
 	local base=$out/$p
 	local paper=0
 	case $p in
@@ -234,6 +246,7 @@ run_path() {
 	local session=(--exchange "$RIG_IP_EX:$RIG_ORDER_PORT") wait_login=(--wait-login 5000)
 	# A paper run logs in nowhere: the exchange starts once the gateway is up.
 	[ "$paper" = 1 ] && session=(--rerequest "$RIG_IP_EX:$RIG_REREQUEST_PORT") wait_login=()
+	rsts0=$(out_rsts)
 	nsenter --net="$RIG_NETNS_GW" build/t2t-gateway -i "$RIG_IF_GW" "${mode[@]}" \
 		--feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
 		"${session[@]}" "${gw_symbols[@]}" "${feed_clock[@]}" \
@@ -331,6 +344,8 @@ run_path() {
 	check "$p" "orders: the gateway sent $sent, the exchange took $taken ($(jq '.orders.dup_tokens' "$base.ex.json") sent again and ignored; $((sent - taken)) in flight at a last drop, still open and in doubt, at most $doubt)" \
 		[ "$sent" -ge "$taken" -a $((sent - taken)) -le "$doubt" ]
 	gap_check "$p" "$base"
+	local rsts=$(($(out_rsts) - rsts0))
+	check "$p" "the gateway namespace's kernel sent $rsts TCP reset(s) (TcpOutRsts)" [ "$rsts" = 0 ]
 	check "$p" "no XDP program left on $RIG_IF_GW" \
 		bash -c "! nsenter --net='$RIG_NETNS_GW' ip link show '$RIG_IF_GW' | grep -q xdp"
 }

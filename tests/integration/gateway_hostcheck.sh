@@ -15,7 +15,8 @@ GW=build/t2t-gateway
 CPU=1
 WIN=200		# ms: short, the sample is not what is asserted
 KEYS="cpu.isolated cpu.nohz_full cpu.rcu_nocbs cpu.smt cpu.governor cpu.idle cpu.kthreads
-cpu.tasks cpu.irqs cpu.ipis cpu.softirqs net.irqs net.queues net.rp_filter irqbalance mem.thp
+cpu.tasks cpu.irqs cpu.ipis cpu.softirqs net.irqs net.queues net.flows net.rp_filter irqbalance
+mem.thp
 mem.hugepages
 kernel.sched_rt_runtime_us kernel.timer_migration vm.stat_interval kernel.watchdog clocksource"
 
@@ -154,6 +155,13 @@ test_check_host_says_what_is_true_here() {
 	# the interface: its queues, and every IRQ of its device named
 	n=$(ls "/sys/class/net/$IF/queues" | grep -c '^rx-')
 	check "net.queues: $IF has $n RX queue(s)" grep -qF "$IF has $n RX" <<<"$(line net.queues)"
+	# every flow named with its rule where the interface has several queues
+	if [ "$n" -gt 1 ]; then
+		check "net.flows: the feed's rule" grep -qF "ethtool -N $IF flow-type udp4 dst-ip" \
+			<<<"$(grep -F net.flows "$T_TMP/out")"
+	else
+		expect_level net.flows ok "one RX queue"
+	fi
 	if [ ! -e "/sys/class/net/$IF/device" ]; then
 		expect_level net.irqs ok "$IF is virtual"
 	else

@@ -10,8 +10,8 @@
  * a counter collected out of the table's order, or a row no code fills,
  * fails here, as t2t-monwriter writes the table as the gateway's schema.
  *
- * The AF_XDP path's counters come from BPF maps and an XSK socket: the
- * three calls that read them are stubbed below, so the test needs neither
+ * The AF_XDP path's counters come from BPF maps and XSK sockets: the
+ * four calls that read them are stubbed below, so the test needs neither
  * (and links neither the loader nor libbpf's use of them).
  */
 #include <setjmp.h>
@@ -43,6 +43,13 @@ int xdp_steer_line_counters(const struct xdp_steer *s,
 	return 0;
 }
 
+int xdp_steer_queue_stats(const struct xdp_steer *s, struct steer_queue_stats *out)
+{
+	(void)s;
+	memset(out, 0, sizeof(*out));
+	return 0;
+}
+
 int xsk_port_kernel_stats(const struct xsk_port *p, struct xdp_statistics *st)
 {
 	(void)p;
@@ -53,6 +60,7 @@ int xsk_port_kernel_stats(const struct xsk_port *p, struct xdp_statistics *st)
 static struct gw_engine e;
 static struct gw_opts o;
 static struct xsk_path x;
+static struct xsk_port ports[2 * GW_QUEUE_ROWS];
 static struct udp_path u;
 static struct tcp_conn tc;
 static struct counters t;
@@ -149,6 +157,13 @@ static void test_report_writes_the_table_in_its_order_and_uses_every_row(void **
 	r.x = &x;
 	o.mode = GW_MODE_XDP;
 	x.line_b = true;
+	/* Every queue that has rows, on both lines, served. */
+	for (unsigned int i = 0; i < 2 * GW_QUEUE_ROWS; i++)
+		ports[i].queue = i % GW_QUEUE_ROWS;
+	x.q.port = ports;
+	x.q.n = 2 * GW_QUEUE_ROWS;
+	x.q.n_if[0] = x.q.n_if[1] = x.q.queues[0] = x.q.queues[1] = GW_QUEUE_ROWS;
+	x.q.tx = &ports[0];
 	x.xs.oc.cfg.stack = OC_STACK_OWN;
 	x.xs.oc.tcp = &tc;
 	r.final = true;

@@ -254,8 +254,18 @@ static int teardown(void **state)
 static struct hc_cfg cfg_for(int cpu)
 {
 	struct hc_cfg c = {
-		.root = root, .cpu = cpu, .ifname = "eth0", .queue = 0, .one_queue = true,
-		.feed_port = 26400, .spins = true, .exclude_pid = SELF, .window_ns = 0,
+		.root = root, .cpu = cpu, .ifname = "eth0", .xsk = true, .serve = 0,
+		.spins = true, .exclude_pid = SELF, .window_ns = 0,
+		.flows = {
+			{ .kind = HC_FLOW_FEED, .ifname = "eth0", .daddr = 0xEF010101,
+			  .dport = 26400 },
+			{ .kind = HC_FLOW_RETRANS, .ifname = "eth0", .saddr = 0x0AC90001,
+			  .daddr = 0x0AC90002, .dport = 26404 },
+			{ .kind = HC_FLOW_ORDERS, .ifname = "eth0", .saddr = 0x0AC90001,
+			  .sport = 26401, .daddr = 0x0AC90002, .dport = 26402,
+			  .dport_last = 26465 },
+		},
+		.n_flows = 3,
 	};
 
 	return c;
@@ -465,10 +475,40 @@ static void test_queues_rps_irqbalance_thp(void **state)
 	task(900, 900, "irqbalance", false, 0, 1 * MS, 1, "0-1");
 	put("/sys/kernel/mm/transparent_hugepage/enabled", "[always] madvise never\n");
 	put("/sys/kernel/mm/transparent_hugepage/defrag", "[always] defer defer+madvise madvise never\n");
+	/* Every queue served (the default): RPS to the loop's CPU is what is wrong. */
 	report(&cfg, NULL, &rep);
-	expect(&rep, "net.queues", HC_WARN, "4 RX and 4 TX queues; the gateway reads queue 0");
-	expect(&rep, "net.queues", HC_WARN, "ethtool -N eth0 flow-type udp4 dst-port 26400 action 0");
+	expect(&rep, "net.queues", HC_WARN, "4 RX and 4 TX queues; the gateway serves all 4");
 	expect(&rep, "net.queues", HC_WARN, "RPS sends the receive work of rx-3 to CPU 1");
+	/* Each flow and its rule, optional while every queue is served. */
+	expect(&rep, "net.flows", HC_OK, "3 flows steered");
+	expect(&rep, "net.flows", HC_OK, "feed 239.1.1.1:26400");
+	expect(&rep, "net.flows", HC_OK, "re-request answers 10.201.0.1 -> 10.201.0.2:26404");
+	expect(&rep, "net.flows", HC_OK, "order connection 10.201.0.1:26401 -> "
+	       "10.201.0.2:26402-26465");
+	assert_non_null(strstr(hc_find(&rep, "net.flows")->fix, "Optional"));
+	/* One queue served: the rules are needed, each to that queue. */
+	cfg.serve = 1u << 2;
+	report(&cfg, NULL, &rep);
+	expect(&rep, "net.queues", HC_WARN, "the gateway serves 2 only");
+	expect(&rep, "net.flows", HC_WARN, "3 flows steered");
+	{
+		const char *fix = hc_find(&rep, "net.flows")->fix;
+
+		assert_non_null(strstr(fix, "ethtool -N eth0 flow-type udp4 dst-ip 239.1.1.1 "
+				       "dst-port 26400 action 2"));
+		assert_non_null(strstr(fix, "ethtool -N eth0 flow-type udp4 src-ip 10.201.0.1 "
+				       "dst-ip 10.201.0.2 dst-port 26404 action 2"));
+		assert_non_null(strstr(fix, "ethtool -N eth0 flow-type tcp4 src-ip 10.201.0.1 "
+				       "src-port 26401 dst-ip 10.201.0.2 action 2"));
+		assert_non_null(strstr(fix, "ethtool -L eth0 combined 1"));
+		assert_non_null(strstr(fix, "Needed"));
+	}
+	/* The namespace's own count (ethtool's) wins over /sys. */
+	cfg.rx_queues = cfg.tx_queues = 1;
+	report(&cfg, NULL, &rep);
+	expect(&rep, "net.flows", HC_OK, "one RX queue");
+	cfg.rx_queues = cfg.tx_queues = 0;
+	cfg.serve = 0;
 	expect(&rep, "irqbalance", HC_WARN, "irqbalance runs (pid 900)");
 	expect(&rep, "mem.thp", HC_WARN, "enabled always, defrag always");
 	expect(&rep, "mem.thp", HC_WARN, "direct compaction");
@@ -486,11 +526,12 @@ static void test_queues_rps_irqbalance_thp(void **state)
 	       "on 0");
 	assert_null(strstr(hc_find(&rep, "net.irqs")->found, "46"));
 
-	cfg.queue = 5;
+	cfg.serve = 1u << 5;
 	report(&cfg, NULL, &rep);
-	expect(&rep, "net.queues", HC_BAD, "queue 5 (--queue) is none of them");
+	expect(&rep, "net.queues", HC_BAD, "--queues 5 names queues it does not have");
 	/* the kernel path reads every queue */
-	cfg.one_queue = false;
+	cfg.serve = 0;
+	cfg.xsk = false;
 	report(&cfg, NULL, &rep);
 	expect(&rep, "net.queues", HC_WARN, "RPS sends");
 }
@@ -508,7 +549,7 @@ static void test_rp_filter(void **state)
 	put("/proc/sys/net/ipv4/conf/eth0/rp_filter", "1\n");
 	report(&cfg, NULL, &rep);
 	expect(&rep, "net.rp_filter", HC_OK, "strict on eth0 (rp_filter 1), behind the XDP hook");
-	cfg.one_queue = false;
+	cfg.xsk = false;
 	report(&cfg, NULL, &rep);
 	expect(&rep, "net.rp_filter", HC_WARN, "dropped before the socket");
 	expect(&rep, "net.rp_filter", HC_WARN, "ip route add SOURCE/32 dev eth0");
