@@ -35,7 +35,8 @@ INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_
 	tests/integration/gateway_overload.sh tests/integration/gateway_session.sh \
 	tests/integration/gateway_monitor.sh tests/integration/gateway_lines.sh \
 	tests/integration/gateway_clocks.sh tests/integration/gateway_soup.sh \
-	tests/integration/gateway_paper.sh tests/integration/gateway_hostcheck.sh
+	tests/integration/gateway_paper.sh tests/integration/gateway_hostcheck.sh \
+	tests/integration/gateway_queues.sh
 
 # The counter table (gateway/counters.h) against what report_collect()
 # writes from it; the AF_XDP path's BPF and socket reads are stubbed in the

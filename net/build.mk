@@ -32,3 +32,10 @@ $(ASAN)/tests/unit/test_order_conn_kernel: $(ASAN)/tests/unit/test_order_conn_ke
 		$(ASAN)/libnet.a $(ASAN)/libproto.a $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_order_conn_kernel
+
+# The per-queue sockets on one UMEM, on a veth pair of several queues in a
+# network namespace of the test's own (root).
+$(ASAN)/tests/unit/test_xsk_queues: $(ASAN)/tests/unit/test_xsk_queues.o $(ASAN)/libnet.a \
+		$(ASAN)/libsteer.a $(ASAN)/libutil.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lxdp -lbpf -lelf -lz $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_xsk_queues

@@ -9,6 +9,10 @@
 
 #include "net/xsk_port.h"
 
+/* A queue still held by a socket closed a moment ago: how long to wait for it. */
+#define BUSY_TRIES	40
+#define BUSY_WAIT_US	5000
+
 /* The UMEM the socket is on: the caller's, or one of its own. */
 static int use_area(struct xsk_port *p, const struct xsk_port_cfg *cfg, char *err,
 		    size_t errlen)
@@ -61,9 +65,19 @@ static int socket_open(struct xsk_port *p, const struct xsk_port_cfg *cfg, char 
 	bool first = p->umem->sockets == 0;
 	int ret;
 
-	ret = xsk_socket__create_shared(&p->xsk, cfg->ifname, cfg->queue, p->umem->umem,
-					&p->rx, cfg->tx_frames ? &p->tx : NULL,
-					&p->fq, &p->cq, &scfg);
+	/*
+	 * The kernel lets a closed socket's queue go in a worker, after the
+	 * close: a queue a run (or a test) closed a moment ago is still busy
+	 * for a few milliseconds.  Another socket's queue stays busy.
+	 */
+	for (int tries = 0;; tries++) {
+		ret = xsk_socket__create_shared(&p->xsk, cfg->ifname, cfg->queue, p->umem->umem,
+						&p->rx, cfg->tx_frames ? &p->tx : NULL,
+						&p->fq, &p->cq, &scfg);
+		if (ret != -EBUSY || tries == BUSY_TRIES)
+			break;
+		usleep(BUSY_WAIT_US);
+	}
 	if (ret) {
 		snprintf(err, errlen, "AF_XDP socket on %s queue %u failed: %s%s",
 			 cfg->ifname, cfg->queue, strerror(-ret),
