@@ -19,7 +19,8 @@
 #     prints the strategy trades (t2t-backtest's orders on that day, so both
 #     send the same orders), each back to back with its responder's GBM run
 #     of the same repetition (the report's day / GBM pairs them);
-#   - the sustained zero-loss rate through AF_XDP (1 M ticks/s and flat out);
+#   - the sustained zero-loss rate through AF_XDP (1 M ticks/s, the same
+#     with the feed on queue 5 of 8 served queues, and flat out);
 #   - t2t-watch samples the machine all along; a run another session
 #     disturbed is run again (up to --attempts in all), and the report takes
 #     each run's first quiet attempt, marking runs that had none.
@@ -96,15 +97,36 @@ for t in sockperf gnuplot; do
 done
 runs=$out/runs
 
+# The XDP mode the gateway and the floor attach in unless told (their
+# --help says), and the other one: the xdp_mode knob runs the other.
+mode_dflt=$(build/t2t-gateway --help 2>&1 | tr -s ' \n' ' ' |
+	grep -o -- '--xdp-mode generic|drv [^(]*([^)]*) (default [a-z]*)' | sed 's/.*(default //; s/)$//')
+case $mode_dflt in
+generic) mode_other=drv ;;
+drv) mode_other=generic ;;
+*) die "cannot read the gateway's default --xdp-mode from its --help" ;;
+esac
+# Where the exchange (CPU 0) sends to land on the gateway's receive queue
+# 5: veth hands transmit queue k to the peer's receive queue k in driver
+# mode, k - 1 in generic mode (docs/platform.md).
+q5_tx=$([ "$mode_dflt" = drv ] && echo 5 || echo 6)
+Q8_RIG="--queues 8 --spread cpu --xps 0:$q5_tx,1:$q5_tx"
+
 # The knobs, each run as a variant against the default runs of the same
 # repetition: KNOB|RESPONDER|VARIANT|DEFAULT|RIG TUNING|OPTIONS.  Rig
 # tunings (the gateway veth, inside the rig's namespace only): gro (GRO on),
 # defer (GRO on, napi_defer_hard_irqs 2, gro_flush_timeout 200 us: what
-# preferred busy polling wants), rps (receive packet steering to CPU 1).
+# preferred busy polling wants), rps (receive packet steering to CPU 1),
+# q8 (8 queues at both ends, all served, the feed on queue 5).  Busy
+# polling on AF_XDP needs a NAPI: driver mode, named in its options.
 KNOBS=(
-	"xdp_mode|floor_xdp|drv|generic|-|--xdp-mode drv"
-	"xdp_mode|af_xdp|drv|generic|-|--xdp-mode drv"
-	"busy_poll|floor_xdp|prefer, 20 us, budget 64, deferred IRQs|off|defer|--busy-poll 20 --busy-poll-budget 64 --prefer-busy-poll"
+	"xdp_mode|floor_xdp|$mode_other|$mode_dflt|-|--xdp-mode $mode_other"
+	"xdp_mode|af_xdp|$mode_other|$mode_dflt|-|--xdp-mode $mode_other"
+	"queues|af_xdp|8 queues served, the feed on queue 5|1 queue|q8|"
+	"need_wakeup|af_xdp|off|on|-|--no-need-wakeup"
+	"busy_poll|af_xdp|drv, 20 us, budget 64|$mode_dflt, off|-|--xdp-mode drv --busy-poll 20 --busy-poll-budget 64"
+	"busy_poll|af_xdp|drv, prefer, 20 us, budget 64, deferred IRQs|$mode_dflt, off|defer|--xdp-mode drv --busy-poll 20 --busy-poll-budget 64 --prefer-busy-poll"
+	"busy_poll|floor_xdp|drv, prefer, 20 us, budget 64, deferred IRQs|$mode_dflt, off|defer|--xdp-mode drv --busy-poll 20 --busy-poll-budget 64 --prefer-busy-poll"
 	"rps|floor_xdp|RPS to CPU 1|no RPS|rps|"
 	"spin_frame|floor_xdp|on|off|-|--spin-frame"
 	"answer_every|floor_xdp|one tick in 13|every tick|-|--answer-every 13"
@@ -126,6 +148,7 @@ KNOBS=(
 . scripts/rig_names.sh
 read -r prefix subnet < <(rig_names latency)
 rig=(./netns/rig.sh --prefix "$prefix" --subnet "$subnet")
+rig_extra=()
 bg_pid=
 watch_pid=
 cleanup() {
@@ -153,6 +176,7 @@ run_gw() {	# run_gw DIR PATH RATE COUNT [paper-run options]
 	local dir=$1 p=$2 rate=$3 count=$4
 	shift 4
 	scripts/paper-run.sh --keep-rig --prefix "$prefix" --subnet "$subnet" --capture \
+		--rig-opts "${rig_extra[*]}" --xdp-mode "$mode_dflt" \
 		--paths "$p" --rate "$rate" --count "$count" --out "$dir" "$@" >"$dir/run.log" 2>&1
 }
 
@@ -160,6 +184,7 @@ run_floor() {	# run_floor DIR MODE RATE COUNT [t2t-floor options]
 	local dir=$1 mode=$2 rate=$3 count=$4 rc=0
 	local base=$dir/floor
 	shift 4
+	[ "$mode" = xdp ] && set -- --xdp-mode "$mode_dflt" "$@"
 	nsenter --net="$RIG_NETNS_GW" build/t2t-floor --mode "$mode" -i "$RIG_IF_GW" \
 		--feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
 		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" --cpu 1 --exit-on-end --duration 300 \
@@ -185,8 +210,9 @@ run_floor() {	# run_floor DIR MODE RATE COUNT [t2t-floor options]
 
 run_floor_day() {	# run_floor_day DIR MODE: the floor on the day's replay
 	local dir=$1 mode=$2 rc=0
-	local base=$dir/floor
-	nsenter --net="$RIG_NETNS_GW" build/t2t-floor --mode "$mode" -i "$RIG_IF_GW" \
+	local base=$dir/floor xm=()
+	[ "$mode" = xdp ] && xm=(--xdp-mode "$mode_dflt")
+	nsenter --net="$RIG_NETNS_GW" build/t2t-floor --mode "$mode" -i "$RIG_IF_GW" "${xm[@]}" \
 		--feed "$RIG_GROUP:$RIG_FEED_PORT" --feed-source "$RIG_IP_EX" \
 		--exchange "$RIG_IP_EX:$RIG_ORDER_PORT" --cpu 1 --exit-on-end --duration 600 \
 		--answer-seqs "$runs/day.bt.csv" \
@@ -221,8 +247,8 @@ run_sockperf() {	# run_sockperf DIR default|nonblocked
 	return $rc
 }
 
-# tune gro|defer|rps|-: the gateway veth's receive side for one variant;
-# "-" puts the rig's defaults back.
+# tune gro|defer|rps|q8|-: the gateway veth's receive side for one
+# variant; "-" puts the rig's defaults back.
 gw_sys() { ip netns exec "$RIG_NS_GW" sh -c "echo $2 > /sys/class/net/$RIG_IF_GW/$1"; }
 tune() {
 	local gro=off defer=0 flush=0 rps=0
@@ -230,7 +256,10 @@ tune() {
 	gro) gro=on ;;
 	defer) gro=on defer=2 flush=200000 ;;
 	rps) rps=2 ;;
+	q8) read -ra rig_extra <<<"$Q8_RIG" ;;
+	-) [ ${#rig_extra[@]} -eq 0 ] || { rig_extra=(); "${rig[@]}" up >>"$runs/rig.log"; } ;;
 	esac
+	[ ${#rig_extra[@]} -eq 0 ] || "${rig[@]}" "${rig_extra[@]}" up >>"$runs/rig.log"
 	ip netns exec "$RIG_NS_GW" ethtool -K "$RIG_IF_GW" gro "$gro" >/dev/null
 	gw_sys napi_defer_hard_irqs "$defer"
 	gw_sys gro_flush_timeout "$flush"
@@ -332,11 +361,10 @@ knob_rep() {	# knob_rep REP
 				"$variant|$dflt" floor run_floor "${resp#floor_}" "$low_rate" \
 				"$low_count" $opts ;;
 		*)
-			p=(--gw-extra "$opts")
-			[[ $opts == --xdp-mode* ]] && p=(--xdp-mode "${opts#--xdp-mode }")
+			# (the gateway takes the last of an option given twice)
 			attempt "$name" gw "$resp" low "$low_rate" "$low_count" "$r" "$knob" \
 				"$variant|$dflt" "$resp" run_gw "$resp" "$low_rate" "$low_count" \
-				"${p[@]}" ;;
+				--gw-extra "$opts" ;;
 		esac
 		[ "$tuning" = - ] || tune -
 	done
@@ -381,6 +409,8 @@ if [ "$report_only" = 0 ]; then
 		echo "sockperf_s=$sp_time"
 		[ "$day_on" = 0 ] || echo "day=$day x$day_speed, $day_msgs messages, $(($(wc -l <"$runs/day.bt.csv") - 1)) orders"
 		echo "pinning=simulator, sockperf client, scripts, watcher: CPU 0; hot loops, sockperf server: CPU 1"
+		echo "xdp_mode=$mode_dflt (the default; the xdp_mode knob runs $mode_other)"
+		echo "q8_rig=$Q8_RIG"
 	} >"$runs/env.txt"
 	echo "latency-bench: rig $prefix ($subnet), $reps rep(s) of ${low_rate}/s x $low_count," \
 		"${load_rate}/s x $load_count, $((knobs * ${#KNOBS[@]})) knob variant(s); zero loss ${zl_rate}/s x" \
@@ -393,7 +423,7 @@ if [ "$report_only" = 0 ]; then
 	# Each repetition: 4 gateway runs and 2 floors at the low rate, 2 sockperf,
 	# 3 gateway runs under load, the day (gateway and floor), the knobs; then
 	# the 3 zero-loss runs.
-	planned=$((reps * (11 + 2 * day_on + knobs * ${#KNOBS[@]}) + 3))
+	planned=$((reps * (11 + 2 * day_on + knobs * ${#KNOBS[@]}) + 4))
 	for rep in $(seq "$reps"); do
 		echo "rep $rep/$reps"
 		headline_rep "$rep"
@@ -402,6 +432,10 @@ if [ "$report_only" = 0 ]; then
 	echo "zero loss"
 	attempt zl-default gw af_xdp zl_default "$zl_rate" "$zl_count" 1 - - af_xdp \
 		run_gw af_xdp "$zl_rate" "$zl_count"
+	tune q8
+	attempt zl-q8 gw af_xdp zl_q8 "$zl_rate" "$zl_count" 1 - - af_xdp \
+		run_gw af_xdp "$zl_rate" "$zl_count"
+	tune -
 	attempt zl-long gw af_xdp zl_long "$zl_rate" "$zl_count" 1 - - af_xdp \
 		run_gw af_xdp "$zl_rate" "$zl_count" --symbols "$long_symbols"
 	attempt zl-flat gw af_xdp zl_flat 0 "$((zl_count * 5 / 3))" 1 - - af_xdp \

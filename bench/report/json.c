@@ -62,7 +62,7 @@ static void headline(FILE *o, const struct runs *rs)
 		"sockperf_default", "sockperf_nonblocked",
 	};
 	static const char *const loads[] = {
-		"low", "load", "day", "zl_default", "zl_long", "zl_flat",
+		"low", "load", "day", "zl_default", "zl_q8", "zl_long", "zl_flat",
 	};
 	bool first = true;
 

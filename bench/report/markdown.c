@@ -415,15 +415,16 @@ static void machine(FILE *o, const struct runs *rs)
 
 static void zero_loss(FILE *o, const struct runs *rs)
 {
-	static const char *const loads[] = { "zl_default", "zl_long", "zl_flat" };
+	static const char *const loads[] = { "zl_default", "zl_q8", "zl_long", "zl_flat" };
 	static const char *const what[] = {
-		"1 M/s, default strategy", "1 M/s, HMA 256 (fewer orders)", "flat out, HMA 256",
+		"1 M/s, default strategy", "1 M/s, default strategy, the feed on queue 5 of 8",
+		"1 M/s, HMA 256 (fewer orders)", "flat out, HMA 256",
 	};
 
 	fputs("| run | offered ticks/s | ticks sent | decoded | XDP drops (rx_dropped + ring full "
 	      "+ fill ring empty) | orders sent | in-gw p50 / p99 (µs) |\n"
 	      "|-----|----------------:|-----------:|--------:|-----:|-----:|-----:|\n", o);
-	for (size_t i = 0; i < 3; i++) {
+	for (size_t i = 0; i < sizeof(loads) / sizeof(loads[0]); i++) {
 		const struct run *r[MAXR];
 		unsigned int n = runs_pick(rs, "af_xdp", loads[i], NULL, NULL, r, MAXR);
 

@@ -178,6 +178,24 @@ static void zero_loss(const struct runs *rs, struct target *t, unsigned int *n,
 	}
 }
 
+/* A knob's paired difference (variant minus default) at (stage, q); NaN: no pairs. */
+static double knob_diff(const struct runs *rs, const char *knob, const char *resp,
+			const char *variant_prefix, int stage, int q, struct paired *p)
+{
+	static struct knob_row k[64];
+	unsigned int n = knob_rows(rs, k, 64);
+
+	for (unsigned int i = 0; i < n; i++) {
+		if (strcmp(k[i].knob, knob) || strcmp(k[i].resp, resp) ||
+		    strncmp(k[i].variant, variant_prefix, strlen(variant_prefix)))
+			continue;
+		paired_compare(k[i].base, k[i].nb, k[i].var, k[i].nv, stage, q, p);
+		return p->diff;
+	}
+	p->pairs = 0;
+	return NAN;
+}
+
 unsigned int targets_eval(const struct runs *rs, struct target *t, unsigned int max)
 {
 	double gw_g = q_of(rs, "af_xdp", "low", STAGE_HOOK_QUEUED, Q_P50);
@@ -237,6 +255,31 @@ unsigned int targets_eval(const struct runs *rs, struct target *t, unsigned int 
 	}
 	zero_loss(rs, t, &n, max, "zl_default", "AF_XDP zero-loss rate, default strategy "
 		  "(ticks/s)", true);
+	zero_loss(rs, t, &n, max, "zl_q8", "AF_XDP zero-loss rate, the feed on queue 5 of 8 "
+		  "served (ticks/s)", true);
+	{
+		struct paired p;
+		double d = knob_diff(rs, "queues", "af_xdp", "8", STAGE_HOOK_QUEUED, Q_P50, &p);
+
+		x = isnan(d) ? NULL :
+		    add(t, &n, max, "39", "AF_XDP in-gateway p50, 8 queues served minus 1, paired "
+			"(ns)", 30, round(d), false);
+		if (x)
+			snprintf(x->note, sizeof(x->note), "%u pairs, %.0f against %.0f ns", p.pairs,
+				 p.knob, p.base);
+		/* The other XDP mode's wire-to-wire minus the default's: the default wins. */
+		d = knob_diff(rs, "xdp_mode", "af_xdp", "", STAGE_SEND_ACK, Q_P50, &p);
+		x = isnan(d) ? NULL :
+		    add(t, &n, max, "39", "AF_XDP wire-to-wire p50, the other XDP mode minus the "
+			"default, paired (ns)", 0, round(d), true);
+		if (x) {
+			struct paired h;
+
+			knob_diff(rs, "xdp_mode", "af_xdp", "", STAGE_HOOK_QUEUED, Q_P50, &h);
+			snprintf(x->note, sizeof(x->note), "%u pairs, %.0f against %.0f ns; in-gateway "
+				 "p50 %.0f against %.0f ns", p.pairs, p.knob, p.base, h.knob, h.base);
+		}
+	}
 	zero_loss(rs, t, &n, max, "zl_long", "AF_XDP zero-loss rate, HMA 256 (ticks/s)", true);
 	zero_loss(rs, t, &n, max, "zl_flat", "AF_XDP zero-loss, flat out, HMA 256 (ticks/s)",
 		  false);
