@@ -81,3 +81,10 @@ $(ASAN)/tests/unit/test_warm: $(ASAN)/tests/unit/test_warm.o $(ASAN)/gateway/war
 		$(ASAN)/libstrategy.a $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_warm
+
+# The whole queue matrix (not make test, which runs a cell of each kind):
+# 4 and 8 queues x XPS or hash with loss x both order stacks x both XDP
+# modes x one or two lines, 32 runs of about 5 s.
+.PHONY: queues-matrix
+queues-matrix: deps $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim $(BUILD)/t2t-backtest
+	./tests/integration/gateway_queues_matrix.sh
