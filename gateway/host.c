@@ -58,8 +58,13 @@ static void *host_thread(void *arg)
 		fprintf(stderr, "t2t-gateway: host: out of memory for the report\n");
 		return NULL;
 	}
-	hc_print(stderr, "t2t-gateway: host: ", &h->rep, HC_WARN);
-	hc_print_counts(stderr, "t2t-gateway: host: ", &h->rep);
+	/* One line, unless asked for the list: a start must not flood the terminal. */
+	if (h->verbose) {
+		hc_print(stderr, "t2t-gateway: host: ", &h->rep, HC_WARN);
+		hc_print_counts(stderr, "t2t-gateway: host: ", &h->rep);
+	} else {
+		hc_print_brief(stderr, "t2t-gateway: host: ", &h->rep);
+	}
 	return NULL;
 }
 
@@ -69,6 +74,7 @@ void gw_host_start(struct gw_host *h, const struct gw_opts *o, const volatile in
 
 	memset(h, 0, sizeof(*h));
 	host_cfg(&h->cfg, o);
+	h->verbose = o->verbose;
 	h->cfg.stop = stop;
 	ret = pthread_create(&h->th, NULL, host_thread, h);
 	if (ret) {

@@ -25,12 +25,13 @@ struct gw_host {
 	struct hc_report rep;
 	pthread_t th;
 	bool started;
+	bool verbose;		/* every warn and bad finding, not one line */
 };
 
 /*
- * The warn and bad findings on stderr, one line each, once the window is
- * over (or *stop is set).  A report that cannot start says so; the run
- * goes on.
+ * Once the window is over (or *stop is set), one line on stderr: the
+ * counts and the bad findings' keys; with -v, every warn and bad finding,
+ * one line each.  A report that cannot start says so; the run goes on.
  */
 void gw_host_start(struct gw_host *h, const struct gw_opts *o, const volatile int *stop);
 void gw_host_join(struct gw_host *h);

@@ -366,6 +366,9 @@ static const struct opt opts[] = {
 	  "add K=V to the capture's header (rig, rate, ...); repeatable, up to 16",
 	  .call = capture_note),
 	OPT("quiet", 'q', OPT_FLAG, G(quiet), NULL, "no status line once a second"),
+	OPT("verbose", 'v', OPT_FLAG, G(verbose), NULL,
+	  "print every warn and bad host finding a second after start (by default one "
+	  "line of counts and the bad ones' keys)"),
 	OPT("monitor", 0, OPT_STR, G(monitor), "NAME|off",
 	  "publish the live state in /dev/shm/t2t-NAME for t2t-top and t2t-monitor "
 	  "(default: the interface's name)", .max = 47),
@@ -373,7 +376,8 @@ static const struct opt opts[] = {
 	OPT("check-host", 0, OPT_FLAG, G(check_host), NULL,
 	  "report what decides the tail here for --cpu and -i (isolation, what ran on the "
 	  "CPU, IRQs, THP, hugepages, RT throttling, ...), one line per finding, and exit: "
-	  "0 when none is bad, 3 when one is; a run prints its warn and bad ones at start"),
+	  "0 when none is bad, 3 when one is; a run prints their count at start (-v: the "
+	  "warn and bad ones)"),
 	OPT("check-host-window", 0, OPT_MS, G(check_host_window_ns), "MS",
 	  "how long the report watches what runs on the hot CPU (0: not at all)",
 	  .max = 60000),

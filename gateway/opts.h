@@ -58,6 +58,7 @@ struct gw_opts {
 	const char *capture_note[GW_CAPTURE_NOTES];	/* KEY=VALUE for its header */
 	unsigned int n_capture_notes;
 	bool quiet;
+	bool verbose;			/* the host findings at start, not their count */
 	bool check_host;		/* --check-host: the host report, then exit */
 	uint64_t check_host_window_ns;	/* its watch of the hot CPU */
 	const char *host_root;		/* read ROOT/proc, ROOT/sys; NULL: / */

@@ -226,6 +226,23 @@ void hc_print(FILE *out, const char *prefix, const struct hc_report *rep, enum h
 	}
 }
 
+void hc_print_brief(FILE *out, const char *prefix, const struct hc_report *rep)
+{
+	const char *sep = "";
+
+	fprintf(out, "%s%u bad, %u warn, %u ok, %u unknown", prefix, rep->count[HC_BAD],
+		rep->count[HC_WARN], rep->count[HC_OK], rep->count[HC_UNKNOWN]);
+	if (rep->window_ns)
+		fprintf(out, " (what ran on the hot CPU: over %.0f ms)", (double)rep->window_ns / 1e6);
+	for (unsigned int i = 0; i < rep->n; i++) {
+		if (rep->f[i].level != HC_BAD)
+			continue;
+		fprintf(out, "%s%s", *sep ? sep : "; bad: ", rep->f[i].key);
+		sep = ", ";
+	}
+	fprintf(out, "; --check-host for the list\n");
+}
+
 void hc_print_counts(FILE *out, const char *prefix, const struct hc_report *rep)
 {
 	fprintf(out, "%s%u ok, %u warn, %u bad, %u unknown", prefix, rep->count[HC_OK],

@@ -92,6 +92,11 @@ const struct hc_finding *hc_find(const struct hc_report *rep, const char *key);
 
 /* One line per finding of level min or above, each led by prefix. */
 void hc_print(FILE *out, const char *prefix, const struct hc_report *rep, enum hc_level min);
+/*
+ * One line for a run's start: "N bad, N warn, N ok, N unknown (...); bad:
+ * KEY, ...; --check-host for the list".
+ */
+void hc_print_brief(FILE *out, const char *prefix, const struct hc_report *rep);
 /* "N ok, N warn, N bad, N unknown (sample over W ms)". */
 void hc_print_counts(FILE *out, const char *prefix, const struct hc_report *rep);
 

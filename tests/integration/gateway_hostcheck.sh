@@ -230,7 +230,14 @@ test_a_run_prints_its_findings_at_start() {
 	# gateway, so $! is the gateway's PID
 	ip netns exec "$ns" "$GW" --mode udp --paper -i hcv0 --exchange 10.79.0.1:26401 \
 		--rerequest off --book-orders 1024 --duration 1.5 --check-host-window "$WIN" \
-		--monitor off -q >"$T_TMP/run.out" 2>"$T_TMP/run.err" &
+		--monitor off -q >"$T_TMP/brief.out" 2>"$T_TMP/brief.err"
+	grep 'host: ' "$T_TMP/brief.err"
+	expect_eq "by default, one line of host findings" "$(grep -c 'host: ' "$T_TMP/brief.err")" 1
+	check "it counts them and names the bad ones" grep -qE "host: [0-9]+ bad, [0-9]+ warn, [0-9]+ ok, [0-9]+ unknown \(what ran on the hot CPU: over 2[0-9]{2} ms\)(; bad: [a-z_.]+(, [a-z_.]+)*)?; --check-host for the list$" "$T_TMP/brief.err"
+	# -v: every warn and bad finding
+	ip netns exec "$ns" "$GW" --mode udp --paper -i hcv0 --exchange 10.79.0.1:26401 \
+		--rerequest off --book-orders 1024 --duration 1.5 --check-host-window "$WIN" \
+		--monitor off -q -v >"$T_TMP/run.out" 2>"$T_TMP/run.err" &
 	pid=$!
 	wait "$pid" || st=$?
 	expect_eq "the run's status" "$st" 0
