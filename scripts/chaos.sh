@@ -174,7 +174,7 @@ run_seed() {
 			why+=("prints: gateway $(jq .book.prints "$d/gw.json"), the day's $(jq .prints "$d/bt.stats.json")")
 		[ "$(jq .gaps.stale "$d/gw.json")" = false ] || why+=("the session went stale")
 		scripts/parity.sh "$d/bt.csv" "$d/gw.orders.csv" "$d/gw.json" >"$d/parity.txt" 2>&1 ||
-			why+=("parity: $(tail -1 "$d/parity.txt")")
+			why+=("$(tail -1 "$d/parity.txt")")
 	fi
 	printf 'chaos: seed %-4s %-4s late %s s, A %s, B %s; gaps %s, re-requests %s%s\n' "$s" \
 		"$([ ${#why[@]} -eq 0 ] && echo ok || echo FAIL)" "$late" \

@@ -312,6 +312,8 @@ run_path() {
 		local verdict
 		verdict=$(scripts/parity.sh ${exact:+--exact} "$base.bt.csv" "$base.orders.csv" \
 			  "$base.gw.json" 2>&1) && ok=1 || ok=0
+		# (its last line says ok or FAIL, as the check does)
+		verdict=$(grep -v '^parity: ' <<<"$verdict" || true)
 		check "$p" "parity: $verdict" [ "$ok" = 1 ]
 		if [ "$ok" = 0 ]; then
 			# What the gateway counted, for the log.

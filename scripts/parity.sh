@@ -22,7 +22,9 @@
 #     when a reply ended one of them: it carries that change's tick, its
 #     side is the change's, and the change is listed untraded (covered).
 # Anything else fails.  --exact also fails on any A, R or untraded change:
-# the gateway sent exactly the backtester's orders.  One line says which.
+# the gateway sent exactly the backtester's orders.  One line counts them;
+# the last says "parity: ok" or "parity: FAIL (why)", as the exit status
+# does.
 set -euo pipefail
 
 exact=0
@@ -35,9 +37,11 @@ bt=$1 gw=$2 json=$3
 lost=$(jq '.orders.log_overwritten + .orders.untraded_overwritten' "$json")
 if [ "$lost" != 0 ]; then
 	echo "the gateway's order log overflowed ($lost records gone): raise --order-log"
+	echo "parity: FAIL (the order log overflowed)"
 	exit 1
 fi
 
+st=0
 awk -F, -v exact="$exact" '
 FNR == 1 { file++ }
 file == 1 && FNR > 1 { bt[$1 "," $2] = $3 "," $4; nbt++ }
@@ -77,7 +81,10 @@ END {
 	for (k in onreply) if (!(k in done)) { bad++; if (bad <= 5) printf "  order made up on a reply at %s names no covered change\n", k }
 	printf "%d strategy orders: %d exactly, %d resized, %d traded on the reply that uncovered them, %d untraded%s; %d restores",
 		nbt, same, resized, traded_on_reply, nun, (reasons == "" ? "" : " (" substr(reasons, 2) ")"), restores
-	if (bad) { printf "; %d unexplained\n", bad; exit 1 }
-	if (exact && (resized || nun || restores || traded_on_reply)) { printf "; not exact\n"; exit 1 }
-	printf "\n"
-}' "$bt" "$gw"
+	if (bad) { printf "; %d unexplained\nparity: FAIL (%d unexplained)\n", bad, bad; exit 1 }
+	if (exact && (resized || nun || restores || traded_on_reply)) {
+		printf "; not exact\nparity: FAIL (not exact: --exact)\n"; exit 1
+	}
+	printf "\nparity: ok\n"
+}' "$bt" "$gw" || st=$?
+exit "$st"

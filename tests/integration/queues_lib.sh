@@ -41,8 +41,10 @@ as_on_one_queue() {
 		"$(j "$gw" '.xdp.unserved + ([.queue_table[].dropped] | add)')" 0
 	build/t2t-backtest --ticks "$T_TMP/$name.ticks.csv" "${SYMS[@]}" -o "$T_TMP/$name.bt.csv" \
 		2>/dev/null
-	check "$name: parity with the backtester" \
-		scripts/parity.sh "$T_TMP/$name.bt.csv" "$T_TMP/$name.orders.csv" "$gw"
+	scripts/parity.sh "$T_TMP/$name.bt.csv" "$T_TMP/$name.orders.csv" "$gw" \
+		>"$T_TMP/$name.parity" 2>&1
+	expect_eq "$name: parity with the backtester ($(head -1 "$T_TMP/$name.parity"))" \
+		"$(tail -1 "$T_TMP/$name.parity")" "parity: ok"
 	check "$name: positions and cash reconciled" \
 		diff <(jq -r '.symbols[] | "\(.symbol) \(.position) \(.cash)"' "$gw" | sort) \
 		     <(jq -r '.positions[] | "\(.symbol) \(.position) \(.cash)"' "$ex" | sort)
