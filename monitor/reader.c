@@ -146,26 +146,39 @@ uint64_t mon_heartbeat(const struct mon_reader *r)
 	return mon_ld(&r->seg->hdr.heartbeat_ns);
 }
 
-int mon_find_one(char *name, size_t len)
+int mon_find_one(char *name, size_t len, char *why, size_t whylen)
 {
 	DIR *d = opendir(MON_DIR);
+	char list[256] = "";
 	struct dirent *e;
+	size_t off = 0;
 	int n = 0;
 
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		const char *s = e->d_name;
+	if (d) {
+		while ((e = readdir(d))) {
+			const char *s = e->d_name + strlen(MON_PREFIX);
 
-		if (strncmp(s, MON_PREFIX, strlen(MON_PREFIX)) ||
-		    !mon_name_ok(s + strlen(MON_PREFIX)))
-			continue;
-		if (!n)
-			snprintf(name, len, "%s", s + strlen(MON_PREFIX));
-		n++;
+			if (strncmp(e->d_name, MON_PREFIX, strlen(MON_PREFIX)) || !mon_name_ok(s))
+				continue;
+			if (!n)
+				snprintf(name, len, "%s", s);
+			if (off < sizeof(list))
+				off += (size_t)snprintf(list + off, sizeof(list) - off, "%s%s",
+							n ? ", " : "", s);
+			n++;
+		}
+		closedir(d);
 	}
-	closedir(d);
-	return n > 1 ? -E2BIG : n;
+	if (n == 1)
+		return 1;
+	if (!n)
+		snprintf(why, whylen, "no gateway is running: no segment %s/%s* (a run removes "
+			 "its own when it ends; start one, or use --name for one still to come)",
+			 MON_DIR, MON_PREFIX);
+	else
+		snprintf(why, whylen, "%d gateways are running (%s): choose one with --name", n,
+			 list);
+	return n ? -E2BIG : 0;
 }
 
 int mon_read_counters(const struct mon_reader *r, uint64_t *v, uint64_t *t_ns)

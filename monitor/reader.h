@@ -56,10 +56,11 @@ bool mon_writer_alive(const struct mon_reader *r);
 uint64_t mon_heartbeat(const struct mon_reader *r);
 
 /*
- * The one segment under /dev/shm when there is exactly one: 1 and its name,
- * 0 when there is none, -E2BIG when there are several.
+ * The one segment under /dev/shm when there is exactly one: 1 and its name.
+ * 0 when there is none, -E2BIG when there are several, each with why set
+ * for a person (no gateway running; the names to choose from).
  */
-int mon_find_one(char *name, size_t len);
+int mon_find_one(char *name, size_t len, char *why, size_t whylen);
 
 /* Every counter (hdr.n_counters values) as last published; 0 or -EAGAIN. */
 int mon_read_counters(const struct mon_reader *r, uint64_t *v, uint64_t *t_ns);

@@ -107,13 +107,9 @@ static int attach(struct server *s)
 	if (s->cfg->name) {
 		snprintf(name, sizeof(name), "%s", s->cfg->name);
 	} else {
-		ret = mon_find_one(name, sizeof(name));
-		if (ret != 1) {
-			snprintf(s->why, sizeof(s->why), ret ? "several segments in %s: choose "
-				 "one with --name" : "no segment in %s (is a writer running?)",
-				 MON_DIR);
+		ret = mon_find_one(name, sizeof(name), s->why, sizeof(s->why));
+		if (ret != 1)
 			return -ENOENT;
-		}
 	}
 	ret = mon_open(&nr, name, s->why, sizeof(s->why));
 	if (ret)

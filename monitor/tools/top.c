@@ -162,8 +162,8 @@ static void counters(struct frame *f, const struct mon_snap *s, const struct rat
 		const char *dot = strchr(c->name, '.');
 		size_t glen = dot ? (size_t)(dot - c->name) : 0;
 		uint64_t v = s->counters[i];
-		bool alarm = false;
-		char val[64];
+		bool alarm = false, unit_ms = false;
+		char val[64], label[MON_COUNTER_NAME];
 
 		if (strlen(group) != glen || strncmp(group, c->name, glen)) {
 			if (group[0])
@@ -185,20 +185,25 @@ static void counters(struct frame *f, const struct mon_snap *s, const struct rat
 			snprintf(val, sizeof(val), "%s", v ? "YES" : "no");
 			alarm = v && strcmp(c->name, "feed.end_of_session");
 		} else if (c->unit == MON_UNIT_NS) {
+			/* Shown in ms: the label drops its "_ns" so the two agree. */
 			snprintf(val, sizeof(val), "%.3fms", (double)v / 1e6);
+			unit_ms = true;
 		} else if (rated(c->name) && dt > 0 && v >= prev->v[i]) {
 			snprintf(val, sizeof(val), "%" PRIu64 " (%.0f/s)", v, (double)(v - prev->v[i]) / dt);
 		} else {
 			snprintf(val, sizeof(val), "%" PRIu64, v);
 		}
+		snprintf(label, sizeof(label), "%s", dot ? dot + 1 : c->name);
+		if (unit_ms && strlen(label) > 3 && !strcmp(label + strlen(label) - 3, "_ns"))
+			label[strlen(label) - 3] = '\0';
 		if (alarm) {
 			char tmp[96];
 
 			snprintf(tmp, sizeof(tmp), "%s%s%s", bold(f, true), val, bold(f, false));
 			f->col -= (int)(strlen(tmp) - strlen(val));	/* escapes take no room */
-			item(f, dot ? dot + 1 : c->name, tmp);
+			item(f, label, tmp);
 		} else {
-			item(f, dot ? dot + 1 : c->name, val);
+			item(f, label, val);
 		}
 	}
 	if (group[0])
@@ -346,18 +351,28 @@ static void nap(uint64_t ns)
 /* Open the named segment, or the only one there is.  0, -ENOENT, -EPROTO... */
 static int attach(const struct cfg *c, struct mon_reader *r, char *err, size_t errlen)
 {
-	char name[MON_NAME_MAX];
+	char name[MON_NAME_MAX], why[384];
+	int ret;
 
-	if (c->name)
-		return mon_open(r, c->name, err, errlen);
-	switch (mon_find_one(name, sizeof(name))) {
+	if (c->name) {
+		ret = mon_open(r, c->name, err, errlen);
+		/* Not there: say which are (a typo, or the gateway not started). */
+		if (ret == -ENOENT && mon_find_one(name, sizeof(name), why, sizeof(why)) != 0) {
+			size_t len = strlen(err);
+
+			snprintf(err + len, errlen - len, "; running: %s",
+				 strstr(why, "(") ? why : name);
+		} else if (ret == -ENOENT) {
+			snprintf(err + strlen(err), errlen - strlen(err), "; no gateway is running");
+		}
+		return ret;
+	}
+	switch (mon_find_one(name, sizeof(name), err, errlen)) {
 	case 1:
 		return mon_open(r, name, err, errlen);
 	case 0:
-		snprintf(err, errlen, "no segment in %s (is a writer running?)", MON_DIR);
 		return -ENOENT;
 	default:
-		snprintf(err, errlen, "several segments in %s: choose one with --name", MON_DIR);
 		return -E2BIG;
 	}
 }

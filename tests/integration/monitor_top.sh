@@ -51,6 +51,17 @@ test_once_shows_the_values_api_state_reads() {
 	check "--once: the writer and its pid" grep -q "t2t-monwriter pid $writer_pid" "$T_TMP/once.out"
 	check "--once: every stage's percentiles" test "$(grep -cE '^(send|hook|seen|decided|queued)->[a-z]+ +[1-9]' "$T_TMP/once.out")" -eq 9
 	check "--once: no escapes" sh -c "! grep -q $'\033' $T_TMP/once.out"
+	# A time in ns is shown in ms, and its label says no "_ns" then.
+	check "--once: times shown in ms" grep -qE ' [a-z_]+ [0-9]+\.[0-9]{3}ms' "$T_TMP/once.out"
+	check "--once: no label ends in _ns" sh -c "! grep -qE '_ns [0-9]' $T_TMP/once.out"
+}
+
+test_a_name_not_running_is_said() {
+	build/t2t-top --once --name "${MON_NAME}x" --wait 0 >/dev/null 2>"$T_TMP/x.err"
+	check "--once --name with no such gateway exits 1" test $? -eq 1
+	check "it names the segment it looked for" grep -q "/dev/shm/t2t-${MON_NAME}x" "$T_TMP/x.err"
+	check "it says what runs instead (or that none does)" \
+		grep -qE "; (running: |no gateway is running)" "$T_TMP/x.err"
 }
 
 # Live, in a terminal: the frame in place, the writer gone, a new one.
