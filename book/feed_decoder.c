@@ -8,9 +8,8 @@
 #include "proto/be.h"
 #include "proto/itch.h"
 #include "proto/mold_check.h"
+#include "util/compiler.h"
 
-#define likely(x)	__builtin_expect(!!(x), 1)
-#define unlikely(x)	__builtin_expect(!!(x), 0)
 
 int feed_decoder_init(struct feed_decoder *d,
 		      const struct feed_decoder_config *cfg)

@@ -47,10 +47,8 @@
 #include "gateway/risk.h"
 #include "book/feed_decoder.h"
 #include "strategy/inst_spec.h"
+#include "util/compiler.h"
 
-#ifndef unlikely
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#endif
 
 #define GW_MAX_DECISIONS 64	/* orders one feed packet can trigger */
 

@@ -23,13 +23,8 @@
 
 #include "proto/moldudp64.h"
 #include "proto/proto_err.h"
+#include "util/compiler.h"
 
-#ifndef likely
-#define likely(x) __builtin_expect(!!(x), 1)
-#endif
-#ifndef unlikely
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#endif
 /* With orders on the kernel's TCP, replies are read every this many RX batches. */
 #define KERNEL_REPLY_BATCHES 16
 

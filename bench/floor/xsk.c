@@ -19,15 +19,13 @@
 #include "net/xsk_session.h"
 #include "proto/frame.h"
 #include "util/clock.h"
+#include "util/compiler.h"
 
 #define FRAME_SIZE	2048
 #define TX_FRAMES	1024
 #define MAX_BATCH	256
 #define IDLE_CHECK	64	/* idle spins between looks at the clock */
 
-#ifndef unlikely
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#endif
 
 struct floor_xsk {
 	struct xdp_steer steer;
