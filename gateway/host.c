@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gateway/host.h"
 #include "gateway/queues.h"
 #include "net/netif.h"
+
+/* How often the hot CPU is looked at after the start, and what counts. */
+#define WATCH_NS	(2ull * 1000 * 1000 * 1000)
+#define WATCH_STEP_NS	(50 * 1000 * 1000)
+#define WATCH_MIN_NS	(20ull * 1000 * 1000)	/* 1 % of the window */
 
 static void host_cfg(struct hc_cfg *c, const struct gw_opts *o)
 {
@@ -50,6 +57,85 @@ int gw_host_check(const struct gw_opts *o)
 	return rep.count[HC_BAD] ? GW_HOST_BAD_EXIT : 0;
 }
 
+/* Sleep @ns in steps, so that a run that stops is not held up.  false once stopped. */
+static bool nap(const struct gw_host *h, uint64_t ns)
+{
+	for (uint64_t t = 0; t < ns && !*h->cfg.stop; t += WATCH_STEP_NS) {
+		struct timespec ts = { 0, WATCH_STEP_NS };
+
+		nanosleep(&ts, NULL);
+	}
+	return !*h->cfg.stop;
+}
+
+/* Was @pid said already?  Remember it if not. */
+static bool said_before(struct gw_host *h, int pid)
+{
+	for (unsigned int i = 0; i < sizeof(h->said) / sizeof(h->said[0]); i++)
+		if (h->said[i] == pid)
+			return true;
+	h->said[h->n_said++ % (sizeof(h->said) / sizeof(h->said[0]))] = pid;
+	return false;
+}
+
+/*
+ * What the start's report cannot see: a process started later on the hot
+ * CPU (a simulator run by hand, a build).  Every WATCH_NS, the other
+ * processes' threads that took the CPU from the loop (a thread is seen
+ * when it lived through the whole look); the one that took most, once, in
+ * one line with the fix.  Kernel threads are the start
+ * report's (bound ones cannot be moved).
+ */
+static void watch_hot_cpu(struct gw_host *h)
+{
+	const char *root = h->cfg.root ? h->cfg.root : "";
+	struct hc_snap a = { 0 }, b = { 0 };
+
+	if (h->cfg.cpu < 0 || hc_snap_take(root, h->cfg.cpu, &a))
+		return;
+	while (nap(h, WATCH_NS)) {
+		struct hc_delta d = { 0 };
+
+		if (hc_snap_take(root, h->cfg.cpu, &b))
+			break;
+		if (!hc_delta_make(&a, &b, h->cfg.cpu, h->cfg.exclude_pid, &d)) {
+			for (size_t i = 0; i < d.n_ran; i++) {
+				const struct hc_ran *r = &d.ran[i];
+
+				if (r->t.kthread || r->ns < WATCH_MIN_NS)
+					continue;
+				if (!said_before(h, r->t.pid))
+					fprintf(stderr, "t2t-gateway: %s[%d] took %.0f ms of CPU %d, the "
+						"hot loop's, in %.0f s: move it (taskset -apc %s %d) or "
+						"isolate CPU %d (--check-host)\n", r->t.comm, r->t.pid,
+						(double)r->ns / 1e6, h->cfg.cpu, WATCH_NS / 1e9,
+						h->others, r->t.pid, h->cfg.cpu);
+				break;
+			}
+			hc_delta_free(&d);
+		}
+		hc_snap_free(&a);
+		a = b;
+		memset(&b, 0, sizeof(b));
+	}
+	hc_snap_free(&a);
+	hc_snap_free(&b);
+}
+
+/* "0,2-3": the online CPUs but @cpu, for taskset. */
+static void others(int cpu, char *buf, size_t len)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (long c = 0; c < n && off < len; c++)
+		if (c != cpu)
+			off += (size_t)snprintf(buf + off, len - off, "%s%ld", off ? "," : "", c);
+	if (!buf[0])
+		snprintf(buf, len, "%d", cpu);
+}
+
 static void *host_thread(void *arg)
 {
 	struct gw_host *h = arg;
@@ -65,6 +151,7 @@ static void *host_thread(void *arg)
 	} else {
 		hc_print_brief(stderr, "t2t-gateway: host: ", &h->rep);
 	}
+	watch_hot_cpu(h);
 	return NULL;
 }
 
@@ -76,6 +163,7 @@ void gw_host_start(struct gw_host *h, const struct gw_opts *o, const volatile in
 	host_cfg(&h->cfg, o);
 	h->verbose = o->verbose;
 	h->cfg.stop = stop;
+	others(o->cpu, h->others, sizeof(h->others));
 	ret = pthread_create(&h->th, NULL, host_thread, h);
 	if (ret) {
 		fprintf(stderr, "t2t-gateway: host: no report (%s)\n", strerror(ret));

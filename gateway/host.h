@@ -26,12 +26,17 @@ struct gw_host {
 	pthread_t th;
 	bool started;
 	bool verbose;		/* every warn and bad finding, not one line */
+	char others[64];	/* the CPUs but the hot one, for the advice */
+	int said[8];		/* processes already said to share the hot CPU */
+	unsigned int n_said;
 };
 
 /*
  * Once the window is over (or *stop is set), one line on stderr: the
  * counts and the bad findings' keys; with -v, every warn and bad finding,
- * one line each.  A report that cannot start says so; the run goes on.
+ * one line each.  Then, every 2 s until *stop, a process that took the
+ * hot CPU from the loop is named in one line with its fix (once each).  A
+ * report that cannot start says so; the run goes on.
  */
 void gw_host_start(struct gw_host *h, const struct gw_opts *o, const volatile int *stop);
 void gw_host_join(struct gw_host *h);

@@ -252,4 +252,26 @@ test_a_run_prints_its_findings_at_start() {
 		check "cpu.isolated said at start" grep -q "host: bad     cpu.isolated" "$T_TMP/run.err"
 }
 
+# A process started on the hot CPU after the start is named, with its fix.
+test_a_process_on_the_hot_cpu_later_is_named() {
+	local ns=${T_ID}s pid
+	at_exit ip netns del "$ns"
+	ip netns add "$ns" && ip -n "$ns" link set lo up &&
+		ip -n "$ns" link add hcw0 type veth peer name hcw1 &&
+		ip -n "$ns" addr add 10.79.1.2/24 dev hcw0 && ip -n "$ns" link set hcw0 up &&
+		ip -n "$ns" link set hcw1 up || { fail "namespace $ns"; return 1; }
+	ip netns exec "$ns" "$GW" --mode udp --paper -i hcw0 --exchange 10.79.1.1:26401 \
+		--rerequest off --book-orders 1024 --duration 7 --check-host-window "$WIN" \
+		--cpu "$CPU" --monitor off -q >"$T_TMP/gw.out" 2>"$T_TMP/gw.err" &
+	pid=$!
+	sleep 1
+	# A process seen at both ends of a 2 s look: for 5 s it spans one.
+	bg hog taskset -c "$CPU" timeout 5 sh -c 'while :; do :; done'
+	wait "$pid"
+	grep "hot loop's" "$T_TMP/gw.err" || true
+	check "the hog is named, with the CPU, its share and the fix" \
+		grep -qE "t2t-gateway: sh\[[0-9]+\] took [0-9]+ ms of CPU $CPU, the hot loop's, in 2 s: move it \(taskset -apc [0-9,-]+ [0-9]+\)" "$T_TMP/gw.err"
+	expect_eq "said once" "$(grep -c "sh\[[0-9]*\] took" "$T_TMP/gw.err")" 1
+}
+
 run_tests "$@"
