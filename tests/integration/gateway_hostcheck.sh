@@ -261,12 +261,12 @@ test_a_process_on_the_hot_cpu_later_is_named() {
 		ip -n "$ns" addr add 10.79.1.2/24 dev hcw0 && ip -n "$ns" link set hcw0 up &&
 		ip -n "$ns" link set hcw1 up || { fail "namespace $ns"; return 1; }
 	ip netns exec "$ns" "$GW" --mode udp --paper -i hcw0 --exchange 10.79.1.1:26401 \
-		--rerequest off --book-orders 1024 --duration 7 --check-host-window "$WIN" \
+		--rerequest off --book-orders 1024 --duration 8 --check-host-window "$WIN" \
 		--cpu "$CPU" --monitor off -q >"$T_TMP/gw.out" 2>"$T_TMP/gw.err" &
 	pid=$!
 	sleep 1
-	# A process seen at both ends of a 2 s look: for 5 s it spans one.
-	bg hog taskset -c "$CPU" timeout 5 sh -c 'while :; do :; done'
+	# A process seen at both ends of a 2 s look: for 6 s it spans one.
+	bg hog taskset -c "$CPU" timeout 6 sh -c 'while :; do :; done'
 	wait "$pid"
 	grep "hot loop's" "$T_TMP/gw.err" || true
 	check "the hog is named, with the CPU, its share and the fix" \
