@@ -8,7 +8,8 @@ EXSIM_SRCS := netns/exsim/main.c netns/exsim/opts.c netns/exsim/gen.c \
 	netns/exsim/hostile.c netns/exsim/rereq.c netns/exsim/attack.c netns/exsim/line_b.c netns/exsim/delayq.c \
 	netns/exsim/bookfill.c netns/exsim/daysrc.c netns/exsim/replay.c \
 	netns/exsim/genday.c netns/exsim/soup_server.c netns/exsim/soup_store.c \
-	netns/exsim/soup_login.c netns/exsim/soup_fault.c netns/exsim/tokens.c
+	netns/exsim/soup_login.c netns/exsim/soup_fault.c netns/exsim/tokens.c \
+	netns/exsim/cpu_pick.c
 # libbook before libproto (day files, ITCH) and -lz.
 EXSIM_LIBS := $(BUILD)/libbook.a $(BUILD)/libproto.a $(BUILD)/libstrategy.a \
 	$(BUILD)/liblatency.a $(BUILD)/libutil.a

@@ -143,7 +143,7 @@ struct exsim_cfg {
 	const char *record_path;
 	const char *orders_log_path;
 	const char *json_path;
-	int cpu;			/* -1: no pinning */
+	int cpu;			/* EXSIM_CPU_ANY: no pinning; EXSIM_CPU_AUTO */
 	bool quiet;
 	bool host_netns;		/* allow multicast from the initial netns */
 };

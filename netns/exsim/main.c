@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "netns/exsim/cpu_pick.h"
 #include "netns/exsim/attack.h"
 #include "netns/exsim/bookfill.h"
 #include "netns/exsim/daysrc.h"
@@ -584,6 +585,16 @@ static int check_run(struct sim *S)
 	if ((cfg->source != EXSIM_SRC_REPLAY && plan_ticks(cfg, S->nprices, &S->run.total)) ||
 	    check_netns(cfg))
 		return EXIT_USAGE;
+	if (cfg->cpu == EXSIM_CPU_AUTO) {
+		char why[96];
+
+		cfg->cpu = cpu_pick(why, sizeof(why));
+		if (cfg->cpu >= 0)
+			fprintf(stderr, "t2t-exsim: on CPU %d, off the gateway's (%s; --cpu N or "
+				"any to choose)\n", cfg->cpu, why);
+		else
+			fprintf(stderr, "t2t-exsim: not pinned: %s\n", why);
+	}
 	if (cfg->cpu >= 0 && pin_cpu(cfg->cpu))
 		return EXIT_RUNTIME;
 	return 0;

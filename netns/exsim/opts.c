@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "netns/exsim/cpu_pick.h"
 #include "netns/exsim/exsim.h"
 #include "book/daygen.h"
 #include "netns/exsim/hostile.h"
@@ -241,6 +242,27 @@ void exsim_cfg_free(struct exsim_cfg *c)
 	c->fa.ndrop_seqs = c->fb.ndrop_seqs = 0;
 }
 
+static int cpu_opt(void *cfg, const char *a, char *why, size_t n)
+{
+	struct exsim_cfg *c = cfg;
+	char *end;
+	long v;
+
+	if (!strcmp(a, "auto")) {
+		c->cpu = EXSIM_CPU_AUTO;
+		return 0;
+	}
+	if (!strcmp(a, "any")) {
+		c->cpu = EXSIM_CPU_ANY;
+		return 0;
+	}
+	v = strtol(a, &end, 10);
+	if (end == a || *end || v < 0 || v > 4095)
+		return snprintf(why, n, "wants a CPU number, auto or any"), -1;
+	c->cpu = (int)v;
+	return 0;
+}
+
 static const struct opt opts[] = {
 	OPT_SECTION("Feed:"),
 	OPT("feed", 0, OPT_INADDR, X(feed.sin_addr), "ADDR",
@@ -461,8 +483,9 @@ static const struct opt opts[] = {
 	OPT("orders-log", 0, OPT_STR, X(orders_log_path), "FILE",
 	    "every order received, CSV (see README)"),
 	OPT("json", 0, OPT_STR, X(json_path), "FILE", "the summary as JSON"),
-	OPT("cpu", 0, OPT_INT, X(cpu), "N", "pin to CPU N", .min = 0, .max = 4095,
-	    .def = "not pinned"),
+	OPT("cpu", 0, OPT_CALL, 0, "N|auto|any",
+	    "pin to CPU N; auto: the lowest CPU no running gateway's (or floor's) hot "
+	    "loop spins on, said at start; any: not pinned", .call = cpu_opt, .def = "auto"),
 	OPT("host-netns", 0, OPT_FLAG, X(host_netns), NULL,
 	    "allow a multicast feed outside a named network namespace (refused by "
 	    "default: it would leave on the host's own network, not the rig's veth)"),
@@ -516,7 +539,7 @@ static void defaults(struct exsim_cfg *c)
 	c->soup_hb_ns = SOUP_HEARTBEAT_NS;
 	c->soup_timeout_ns = SOUP_TIMEOUT_NS;
 	c->soup_keep = SOUP_STORE_DEFAULT;
-	c->cpu = -1;
+	c->cpu = EXSIM_CPU_AUTO;
 	c->rereq_port = EXSIM_DEFAULT_REREQ_PORT;
 	c->rereq_max = EXSIM_REREQ_MAX_COUNT;
 	c->rereq_rate = EXSIM_REREQ_RATE;
