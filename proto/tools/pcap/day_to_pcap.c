@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/progress.h"
 #include "proto/be.h"
 #include "proto/dayfile.h"
 #include "proto/frame.h"
@@ -248,6 +249,7 @@ int pt_day_to_pcap(const struct pt_cfg *c)
 	struct frame_endpoint dst = { .ip = c->group, .port = c->port };
 	static struct packer p;
 	struct dayfile_reader rd;
+	struct progress pr;
 	const uint8_t *m;
 	uint64_t seq;
 	uint16_t len;
@@ -267,9 +269,13 @@ int pt_day_to_pcap(const struct pt_cfg *c)
 		fprintf(stderr, PT_NAME ": %s\n", p.w.err);
 		goto out_day;
 	}
-	while ((ret = dayfile_next(&rd, &m, &len, &seq)) == 1)
+	progress_init(&pr, PT_NAME, c->quiet);
+	while ((ret = dayfile_next(&rd, &m, &len, &seq)) == 1) {
 		if (add(&p, c->from_day, seq, m, len))
 			goto out_pcap;
+		progress_step(&pr, seq, "messages");
+	}
+	progress_done(&pr);
 	if (ret < 0) {
 		fprintf(stderr, PT_NAME ": %s\n", rd.err);
 		goto out_pcap;

@@ -21,6 +21,7 @@
 #include "proto/proto_err.h"
 #include "proto/tools/pcap/pcap_tool.h"
 #include "util/json.h"
+#include "util/progress.h"
 
 #define ETH_P_8021Q	0x8100
 #define ETH_P_8021AD	0x88a8
@@ -244,6 +245,8 @@ static int read_all(struct extract *x)
 {
 	struct mold_merge_hole h;
 	struct pcap_record rec;
+	struct progress pr;
+	uint64_t n = 0;
 	int ret;
 
 	if (x->rd.linktype != PCAP_LINKTYPE_ETHERNET) {
@@ -251,7 +254,9 @@ static int read_all(struct extract *x)
 			"(tcpdump -i IFACE, not -i any)\n", x->c->from_pcap, x->rd.linktype);
 		return 1;
 	}
+	progress_init(&pr, PT_NAME, x->c->quiet);
 	while ((ret = pcap_next(&x->rd, &rec)) == 1) {
+		progress_step(&pr, ++n, "packets");
 		ret = record(x, &rec);
 		if (ret == -ENOBUFS) {
 			mold_merge_finish(&x->mm, &h);
@@ -264,6 +269,7 @@ static int read_all(struct extract *x)
 			return 1;
 		}
 	}
+	progress_done(&pr);
 	if (ret < 0) {
 		fprintf(stderr, PT_NAME ": %s\n", x->rd.err);
 		return 1;
