@@ -32,6 +32,7 @@ static void read_row(struct gw_queue *r, const struct steer_queue_stats *qs,
 		return;
 	r->received = __atomic_load_n(&p->rx_packets, __ATOMIC_RELAXED);
 	xsk_port_kernel_stats(p, &r->st);
+	r->napi_id = busy_poll_napi_id(p->fd);
 	r->dropped += r->st.rx_dropped + r->st.rx_invalid_descs;
 	r->ring_full = r->st.rx_ring_full + r->st.rx_fill_ring_empty_descs +
 		       __atomic_load_n(&p->fill_short, __ATOMIC_RELAXED);
@@ -202,6 +203,7 @@ void gw_queues_json(FILE *out, const struct xsk_path *x)
 			fprintf(out, ", \"%s\": %" PRIu64 ", \"unserved_%s\": %" PRIu64,
 				steer_class_names[c], r->steered[c], steer_class_names[c],
 				r->unserved[c]);
+		fprintf(out, ", \"napi_id\": %u", r->napi_id);
 		fprintf(out, ", \"dropped\": %" PRIu64 ", \"ring_full\": %" PRIu64
 			", \"rx_dropped\": %llu, \"rx_invalid\": %llu, \"rx_ring_full\": %llu"
 			", \"fill_ring_empty\": %llu}", r->dropped, r->ring_full,

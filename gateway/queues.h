@@ -33,6 +33,7 @@ struct gw_queue {
 	uint64_t dropped;		/* unserved, and the socket's own drops */
 	uint64_t ring_full;		/* RX ring full, fill ring empty */
 	struct xdp_statistics st;	/* the socket's, when served */
+	unsigned int napi_id;		/* the NAPI its packets came from (busy polling's); 0: none */
 };
 
 struct gw_queues {
