@@ -25,11 +25,21 @@ static inline void sar_init(struct sar *s)
 	s->pnl_pct = 0.0;
 }
 
+/*
+ * Return of closing position pos, entered at e, at price x, less @fee
+ * percentage points.  The operations and their order are the rule's: the
+ * kernel in lanes (hma_lanes.h) computes them in the same order, so that
+ * both give the same bits.
+ */
+static inline double sar_trade_return_fee(int pos, uint32_t e, uint32_t x, double fee)
+{
+	return (double)pos * ((double)x - (double)e) / (double)e * 100.0 - fee;
+}
+
 /* Return of closing position pos, entered at e, at price x. */
 static inline double sar_trade_return(int pos, uint32_t e, uint32_t x)
 {
-	return (double)pos * ((double)x - (double)e) / (double)e * 100.0 -
-	       SAR_FEE_PCT;
+	return sar_trade_return_fee(pos, e, x, SAR_FEE_PCT);
 }
 
 /*
