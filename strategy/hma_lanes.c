@@ -289,10 +289,5 @@ void hma_lanes_result(const struct hma_lanes *hl, unsigned int lane, struct sar 
 	out->entry = (uint32_t)hl->entry[lane];
 	out->trades = (uint64_t)hl->trades[lane];
 	out->pnl_pct = hl->pnl[lane];
-	/* sar_finish() with the lane's fee */
-	if (out->pos != 0) {
-		out->pnl_pct += sar_trade_return_fee(out->pos, out->entry, hl->last, hl->fee[lane]);
-		out->trades++;
-		out->pos = 0;
-	}
+	sar_finish_fee(out, hl->last, hl->fee[lane]);
 }
