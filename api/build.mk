@@ -28,3 +28,6 @@ $(BUILD)/t2t-research: python/t2t-research.sh | $(BUILD)/libt2t.so
 	install -m 755 $< $@
 
 BINS += $(BUILD)/libt2t.so $(BUILD)/t2t-research
+
+# The equivalence gate (tests/python, pytest) under make test.
+INT_TESTS += tests/integration/python_t2t.sh

@@ -148,12 +148,7 @@ int t2t_paper_day(t2t *h, const char *path, const struct t2t_combo *combos, size
 	if (!paper_day_orders(&c->e, &c->next, true, take_order, c))
 		c->lost = true;
 	if (ret) {
-		FILE *f = fopen(path, "rb");
-
-		ret = t2t_fail(h, f && c->e.dec.cnt.bad_length + c->e.st.feed_packets ?
-			       T2T_EFORMAT : T2T_EIO, "%s", err);
-		if (f)
-			fclose(f);
+		ret = t2t_day_error(h, path, err);
 		goto out;
 	}
 	for (unsigned int k = 0; k < c->e.n_inst; k++)

@@ -276,16 +276,8 @@ static int read_day(t2t *h, const char *path, bool strategies, struct t2t_day *d
 	if (day)
 		*day = (struct t2t_day){ .messages = st.messages, .prints = rs->prints,
 					 .seconds = st.seconds };
-	if (ret) {
-		/* opening the file failed, or its content is bad */
-		FILE *f = fopen(path, "rb");
-
-		if (!f)
-			return t2t_fail(h, T2T_EIO, "%s", err);
-		fclose(f);
-		return t2t_fail(h, st.messages || strstr(err, "offset") ? T2T_EFORMAT : T2T_EIO,
-				"%s", err);
-	}
+	if (ret)
+		return t2t_day_error(h, path, err);
 	return T2T_OK;
 }
 

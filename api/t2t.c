@@ -35,6 +35,16 @@ int t2t_fail(t2t *h, int status, const char *fmt, ...)
 	return status;
 }
 
+int t2t_day_error(t2t *h, const char *path, const char *err)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (!f)
+		return t2t_fail(h, T2T_EIO, "%s", err);
+	fclose(f);
+	return t2t_fail(h, T2T_EFORMAT, "%s", err);
+}
+
 const char *t2t_error(const t2t *h)
 {
 	return h ? h->err : "no handle";

@@ -66,6 +66,12 @@ struct t2t {
 /* Set the handle's message; returns @status. */
 int t2t_fail(t2t *h, int status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/*
+ * A day file that could not be read through: T2T_EIO when it cannot be
+ * opened, else T2T_EFORMAT (it opened, so its content is what failed).
+ */
+int t2t_day_error(t2t *h, const char *path, const char *err);
+
 int research_open(t2t *h);
 void research_close(t2t *h);
 

@@ -326,7 +326,7 @@ def read_capture(path):
     df = pd.DataFrame({
         "order_no": r["order_no"].astype(np.int64),
         "md_seq": r["md_seq"].astype(np.int64),
-        "symbol": r["symbol"].astype("U9"),
+        "symbol": np.ascontiguousarray(r["symbol"]).view("S9")[:, 0].astype("U9"),
         "side": r["side"].astype("U1"),
         "shares": r["shares"].astype(np.int64),
         "price": r["price"].astype(np.int64),
