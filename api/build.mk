@@ -31,3 +31,16 @@ BINS += $(BUILD)/libt2t.so $(BUILD)/t2t-research
 
 # The equivalence gate (tests/python, pytest) under make test.
 INT_TESTS += tests/integration/python_t2t.sh
+
+# make bench-boundary: the study's table with this kernel (bench/boundary/).
+$(BUILD)/bench/bench_boundary: $(BUILD)/bench/boundary/boundary.o $(BUILD)/libt2t.so \
+		$(BUILD)/libstrategy.a $(BUILD)/libutil.a
+	$(CC) $(CFLAGS) -o $@ $< $(BUILD)/libstrategy.a $(BUILD)/libutil.a \
+		-L$(BUILD) -lt2t -Wl,-rpath,'$$ORIGIN/..' $(LDLIBS)
+BINS += $(BUILD)/bench/bench_boundary
+
+.PHONY: bench-boundary
+bench-boundary: $(BUILD)/bench/bench_boundary $(BUILD)/libt2t.so $(BUILD)/t2t-research \
+		$(BUILD)/t2t-backtest $(BUILD)/t2t-genday
+	./bench/boundary/boundary.sh
+BENCHES += bench-boundary

@@ -208,15 +208,11 @@ static void flush(struct research *rs, struct rsym *sy)
 	sy->nbuf = 0;
 }
 
-static void on_msg(void *ctx, uint64_t seq, const uint8_t *m, uint16_t len)
+static void on_directory(void *ctx, const uint8_t *m)
 {
 	struct research *rs = ctx;
-	uint16_t loc;
+	uint16_t loc = be16_load(m + ITCH_OFF_LOCATE);
 
-	(void)seq;
-	if (len != ITCH_LEN_R || m[0] != 'R')
-		return;
-	loc = be16_load(m + ITCH_OFF_LOCATE);
 	/* a locate listed again as another stock is no longer ours (t2t-backtest --itch: the same) */
 	for (unsigned int j = 0; j < rs->nsym; j++)
 		if (!memcmp(m + ITCH_R_OFF_STOCK, rs->sym[j].sym8, 8)) {
@@ -257,7 +253,7 @@ static void on_nothing(void *ctx, const struct tape_print *p)
 static int read_day(t2t *h, const char *path, bool strategies, struct t2t_day *day)
 {
 	struct research *rs = h->rs;
-	struct day_replay_hooks hk = { .on_msg = strategies ? on_msg : NULL,
+	struct day_replay_hooks hk = { .on_directory = strategies ? on_directory : NULL,
 				       .on_print = strategies ? on_print : on_nothing, .ctx = rs };
 	struct day_replay_stats st;
 	struct itch_filter filt;

@@ -2,7 +2,11 @@
 /*
  * The sweep (t2t_api.h): the lengths split into groups of HMA_LANES, one
  * group per job on the handle's threads, each group reading the whole
- * series in its lanes.  The batch and scalar kernels run a length per job.
+ * series in its lanes.  A last group of fewer than LANES_WORTH lengths
+ * runs them one by one on the scalar kernel instead: the lanes cost the
+ * same whether one of them is used or eight, and the two kernels decide
+ * the same trades to the bit (test_hma_lanes).  The batch and scalar
+ * kernels run a length per job.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,6 +16,9 @@
 #include "api/t2t_int.h"
 #include "strategy/hma.h"
 #include "strategy/sar.h"
+
+/* Fewer lengths than this go to the scalar kernel: four of its runs cost about one of the lanes'. */
+#define LANES_WORTH	4
 
 struct sweep_call {
 	t2t *h;
@@ -25,6 +32,7 @@ struct sweep_call {
 	uint64_t *trades;
 	double *pnl;
 	int err;			/* the first job's failure (-ENOMEM) */
+	size_t groups;			/* incremental: jobs in lanes, then a length per job */
 };
 
 /* A dollar close as Price(4), if it is exactly one: 0 when not. */
@@ -74,11 +82,18 @@ static const uint32_t *closes(const struct sweep_call *c, size_t off, size_t m, 
 	return buf;
 }
 
+static void scalar_job(void *ctx, unsigned int worker, size_t job);
+
 static void lanes_job(void *ctx, unsigned int worker, size_t job)
 {
 	struct sweep_call *c = ctx;
 	struct sweep_worker *w = &c->h->sw[worker];
 	size_t first = job * HMA_LANES;
+
+	if (job >= c->groups) {
+		scalar_job(ctx, worker, c->groups * HMA_LANES + (job - c->groups));
+		return;
+	}
 	unsigned int nl = c->nlen - first < HMA_LANES ? (unsigned int)(c->nlen - first) : HMA_LANES;
 	unsigned int L[HMA_LANES] = { 0 };
 
@@ -178,7 +193,10 @@ static int sweep(t2t *h, struct sweep_call *c)
 	c->h = h;
 	switch (c->kernel) {
 	case T2T_KERNEL_INCREMENTAL:
-		pool_run(&h->pool, lanes_job, c, (c->nlen + HMA_LANES - 1) / HMA_LANES);
+		c->groups = c->nlen / HMA_LANES + (c->nlen % HMA_LANES >= LANES_WORTH);
+		pool_run(&h->pool, lanes_job, c,
+			 c->groups + (c->nlen - (c->groups * HMA_LANES < c->nlen ?
+						  c->groups * HMA_LANES : c->nlen)));
 		break;
 	case T2T_KERNEL_SCALAR:
 		pool_run(&h->pool, scalar_job, c, c->nlen);

@@ -5,6 +5,7 @@
 #include "book/book_apply.h"
 #include "book/day_replay.h"
 #include "proto/dayfile.h"
+#include "proto/itch.h"
 #include "util/clock.h"
 
 int day_replay(const char *path, struct book *b, struct itch_filter *filt,
@@ -39,6 +40,8 @@ int day_replay(const char *path, struct book *b, struct itch_filter *filt,
 				continue;
 			if (h->on_msg)
 				h->on_msg(h->ctx, seq, m, len);
+			if (h->on_directory && len == ITCH_LEN_R && m[0] == 'R')
+				h->on_directory(h->ctx, m);
 			if (book_apply(b, m, len, seq, &p) == 1 && h->on_print)
 				h->on_print(h->ctx, &p);
 		}

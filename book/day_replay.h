@@ -20,6 +20,8 @@
 struct day_replay_hooks {
 	/* every kept message, with its number, before the book applies it (may be NULL) */
 	void (*on_msg)(void *ctx, uint64_t seq, const uint8_t *m, uint16_t len);
+	/* every kept Stock Directory (R) message, before the book applies it (may be NULL) */
+	void (*on_directory)(void *ctx, const uint8_t *m);
 	/* every print of the tape, in order (may be NULL) */
 	void (*on_print)(void *ctx, const struct tape_print *p);
 	void *ctx;

@@ -41,8 +41,9 @@ static void pad8(char dst[ITCH_SYMBOL_LEN], const char *s)
 }
 
 /* A Stock Directory message: the locates of the symbols asked for. */
-static void directory(struct run *r, const uint8_t *m)
+static void directory(void *ctx, const uint8_t *m)
 {
+	struct run *r = ctx;
 	const char *stock = (const char *)m + ITCH_R_OFF_STOCK;
 	uint16_t loc = be16_load(m + ITCH_OFF_LOCATE);
 
@@ -87,16 +88,15 @@ static void on_msg(void *ctx, uint64_t seq, const uint8_t *m, uint16_t len)
 {
 	struct run *r = ctx;
 
-	if (r->dump)
-		dump_msg(r->dump, seq, m, len);
-	if (len == ITCH_LEN_R && m[0] == 'R')
-		directory(r, m);
+	dump_msg(r->dump, seq, m, len);
 }
 
 /* The whole day through the books (book/day_replay.h). */
 static int run_day(struct run *r)
 {
-	const struct day_replay_hooks h = { .on_msg = on_msg, .on_print = on_print, .ctx = r };
+	const struct day_replay_hooks h = { .on_msg = r->dump ? on_msg : NULL,
+					    .on_directory = directory, .on_print = on_print,
+					    .ctx = r };
 	struct day_replay_stats st;
 	char err[DAYFILE_ERR_LEN + 64];
 	int ret = day_replay(r->o->path, &r->book, &r->filt, &h, &st, err, sizeof(err));
