@@ -89,6 +89,13 @@ class Progress:
         self.total, self.done, self.failed, self.quiet = total, 0, 0, quiet
         self.t0 = time.perf_counter()
 
+    def start(self):
+        """The clock starts when the work does (after the cluster is up)."""
+        self.t0 = time.perf_counter()
+
+    def elapsed(self):
+        return time.perf_counter() - self.t0
+
     def note(self, day, err, seconds):
         self.done += 1
         if err:
@@ -128,6 +135,7 @@ def run_dask(days, args, progress):
             where = args.scheduler or "a local cluster"
             print(f"t2t-research: {len(days)} days on {where}, {n} workers", file=sys.stderr,
                   flush=True)
+        progress.start()
         futures = client.map(run_day, days, symbols=args.symbols, lengths=args.lengths,
                              unit=args.unit, pure=False)
         day_of = {f.key: d for f, d in zip(futures, days)}
@@ -156,6 +164,8 @@ def cmd_sweep(args):
     table = (pd.concat(parts, ignore_index=True) if parts else pd.DataFrame(columns=COLUMNS))
     table = table.sort_values(["day", "symbol", "length"], kind="stable").reset_index(drop=True)
     summary = summarize(table)
+    if not args.quiet:
+        print(f"t2t-research: {len(days)} days in {progress.elapsed():.3f} s", file=sys.stderr)
     if args.output:
         table.to_csv(args.output, index=False, float_format="%.4f")
     if args.summary_out:
