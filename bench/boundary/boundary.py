@@ -120,7 +120,7 @@ def main():
     share = lambda t, base: f"{100 * (t - base) / t:.1f} %"
     print(f"\nReference sweep: 150,000 GBM ticks (seed 42) x 80 lengths (6..200), lanes on "
           f"{c['isa']}, {int(c['threads'])} threads; medians of {REPS} (per-length, spawn: "
-          f"{max(3, REPS // 3)})\n")
+          f"{max(3, REPS // 3)}; C and Python once: the median of 3 rounds taken in turns)\n")
     print("| path | time | vs C | boundary's share |")
     print("|---|---:|---:|---:|")
     print(f"| C in process, t2t_sweep_u32(), one call | {cs * 1e3:.1f} ms | 1.00x | - |")
