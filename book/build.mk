@@ -6,7 +6,7 @@
 BOOK_SRCS := book/book.c book/levels.c book/fill.c book/book_check.c book/daygen.c \
 	book/daygen_msg.c book/daygen_flat.c book/daygen_real.c book/daygen_clock.c \
 	book/daygen_admin.c book/dayshape.c book/dayshape_report.c book/feed_decoder.c \
-	book/tick_ring.c book/stock_dir.c
+	book/tick_ring.c book/stock_dir.c book/day_replay.c
 BOOK_HDRS := $(wildcard book/*.h)
 
 BOOK_LIB      := $(BUILD)/libbook.a

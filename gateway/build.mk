@@ -4,8 +4,10 @@
 ENGINE_SRCS := gateway/engine.c gateway/gap.c gateway/inst.c gateway/risk.c \
 	gateway/orders.c gateway/paper.c
 
-# The engine is a library too: t2t-backtest --paper runs it on day files.
-$(BUILD)/libengine.a: $(call objs,$(ENGINE_SRCS))
+# The engine is a library too: t2t-backtest --paper and libt2t run it on
+# day files (paper_day.c, which the gateway itself has no use for).
+ENGINE_LIB_SRCS := $(ENGINE_SRCS) gateway/paper_day.c
+$(BUILD)/libengine.a: $(call objs,$(ENGINE_LIB_SRCS))
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 

@@ -8,7 +8,8 @@ PKGS="gcc make clang llvm libbpf-dev libxdp-dev bpftool libelf-dev zlib1g-dev
 pkg-config libcmocka-dev libclang-rt-14-dev xdp-tools iproute2 ethtool
 tcpdump tcpreplay tshark sockperf gnuplot-nox iputils-ping netcat-openbsd
 linux-perf jq
-libmicrohttpd-dev prometheus chromium tmux curl fonts-dejavu-core"
+libmicrohttpd-dev prometheus chromium tmux curl fonts-dejavu-core
+python3-numpy python3-pandas python3-distributed python3-pytest"
 
 missing=""
 for p in $PKGS; do

@@ -7,11 +7,11 @@
 #include <string.h>
 
 #include "book/book_apply.h"
+#include "book/day_replay.h"
 #include "proto/dayfile.h"
 #include "proto/itch_filter.h"
 #include "strategy/backtest_itch.h"
 #include "strategy/trader.h"
-#include "util/clock.h"
 #include "util/json.h"
 
 #define EXIT_BAD	2
@@ -41,8 +41,9 @@ static void pad8(char dst[ITCH_SYMBOL_LEN], const char *s)
 }
 
 /* A Stock Directory message: the locates of the symbols asked for. */
-static void directory(struct run *r, const uint8_t *m)
+static void directory(void *ctx, const uint8_t *m)
 {
+	struct run *r = ctx;
 	const char *stock = (const char *)m + ITCH_R_OFF_STOCK;
 	uint16_t loc = be16_load(m + ITCH_OFF_LOCATE);
 
@@ -59,8 +60,9 @@ static void directory(struct run *r, const uint8_t *m)
 	}
 }
 
-static void on_print(struct run *r, const struct tape_print *p)
+static void on_print(void *ctx, const struct tape_print *p)
 {
+	struct run *r = ctx;
 	int k = r->locate_spec[p->locate];
 
 	if (r->tape)
@@ -82,50 +84,29 @@ static void dump_msg(FILE *f, uint64_t seq, const uint8_t *m, uint16_t len)
 	putc('\n', f);
 }
 
-/*
- * The whole day, span by span, with the book's look-ahead prefetch.  With
- * --symbols only the filtered session reaches the book, numbered as a
- * replay of it would be (proto/itch_filter.h).
- */
+static void on_msg(void *ctx, uint64_t seq, const uint8_t *m, uint16_t len)
+{
+	struct run *r = ctx;
+
+	dump_msg(r->dump, seq, m, len);
+}
+
+/* The whole day through the books (book/day_replay.h). */
 static int run_day(struct run *r)
 {
-	struct dayfile_reader rd;
-	struct dayfile_span sp;
-	uint64_t t0;
-	int ret;
+	const struct day_replay_hooks h = { .on_msg = r->dump ? on_msg : NULL,
+					    .on_directory = directory, .on_print = on_print,
+					    .ctx = r };
+	struct day_replay_stats st;
+	char err[DAYFILE_ERR_LEN + 64];
+	int ret = day_replay(r->o->path, &r->book, &r->filt, &h, &st, err, sizeof(err));
 
-	if (dayfile_open(&rd, r->o->path, 0)) {
-		fprintf(stderr, "t2t-backtest: %s\n", rd.err);
-		return EXIT_BAD;
-	}
-	r->gzip = rd.gzip;
-	t0 = mono_ns();
-	while ((ret = dayfile_span(&rd, &sp)) == 1) {
-		uint64_t seq;
-		struct book_walk w;
-		const uint8_t *m;
-		uint16_t len;
-
-		book_walk_init(&w, &r->book, sp.p, sp.len);
-		while (book_walk_next(&w, &r->book, &m, &len)) {
-			struct tape_print p;
-
-			if (!itch_filter_keep(&r->filt, m, len, &seq))
-				continue;
-			if (r->dump)
-				dump_msg(r->dump, seq, m, len);
-			if (len == ITCH_LEN_R && m[0] == 'R')
-				directory(r, m);
-			if (book_apply(&r->book, m, len, seq, &p) == 1)
-				on_print(r, &p);
-		}
-	}
-	r->seconds = (double)(mono_ns() - t0) / 1e9;
-	r->messages = rd.msgs;
-	if (ret < 0)
-		fprintf(stderr, "t2t-backtest: %s\n", rd.err);
-	dayfile_close(&rd);
-	return ret < 0 ? EXIT_BAD : 0;
+	r->gzip = st.gzip;
+	r->seconds = st.seconds;
+	r->messages = st.messages;
+	if (ret)
+		fprintf(stderr, "t2t-backtest: %s\n", err);
+	return ret ? EXIT_BAD : 0;
 }
 
 static void write_book(struct run *r, FILE *f)

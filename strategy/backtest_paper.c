@@ -6,15 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gateway/engine.h"
+#include "gateway/paper_day.h"
 #include "proto/dayfile.h"
 #include "proto/itch_filter.h"
-#include "proto/moldudp64.h"
 #include "strategy/backtest_paper.h"
 
 #define EXIT_BAD	2
-/* One message and its MoldUDP64 header: the largest ITCH message is 50 bytes. */
-#define PKT_MAX		(MOLD_HDR_LEN + MOLD_BLOCK_HDR_LEN + 64)
 
 struct paper_run {
 	const struct itch_opts *o;
@@ -33,28 +30,25 @@ static int sym_len(const char sym[8])
 	return n;
 }
 
-/*
- * The orders decided so far, in the order they were made.  Paper orders
- * are decided in that order too (gateway/paper.h), so every order before
- * the first one still waiting is final.
- */
+static void write_order(void *ctx, const struct gw_order *o)
+{
+	struct paper_run *r = ctx;
+	const struct gw_inst *in = &r->e.inst[o->inst];
+
+	fprintf(r->o->out, "%" PRIu64 ",%.*s,%c,%u,%u,%" PRIu64 "\n", o->md_seq,
+		sym_len(in->symbol), in->symbol, o->side, o->shares, o->filled, o->cash);
+}
+
+/* The orders final so far (paper_day_orders()), or all of them at the end. */
 static void write_orders(struct paper_run *r, bool all)
 {
-	const struct orders *ord = &r->e.ord;
-
-	if (ord->next - r->printed > ord->mask + 1) {
+	if (!paper_day_orders(&r->e, &r->printed, all, write_order, r))
 		r->lost = true;
-		r->printed = ord->next - (ord->mask + 1);
-	}
-	for (; r->printed != ord->next; r->printed++) {
-		const struct gw_order *o = &ord->log[r->printed & ord->mask];
-		const struct gw_inst *in = &r->e.inst[o->inst];
+}
 
-		if (!all && orders_is_open(o))
-			break;
-		fprintf(r->o->out, "%" PRIu64 ",%.*s,%c,%u,%u,%" PRIu64 "\n", o->md_seq,
-			sym_len(in->symbol), in->symbol, o->side, o->shares, o->filled, o->cash);
-	}
+static void after_msg(void *ctx)
+{
+	write_orders(ctx, false);
 }
 
 static int setup(struct paper_run *r, char *err, size_t errlen)
@@ -63,23 +57,16 @@ static int setup(struct paper_run *r, char *err, size_t errlen)
 	struct gw_cfg c;
 	int ret;
 
-	gw_cfg_defaults(&c);
 	if (!o->nspec || o->nspec > GW_MAX_INST) {
 		snprintf(err, errlen, "--paper trades 1 to %d --symbol, not %u", GW_MAX_INST,
 			 o->nspec);
 		return -EINVAL;
 	}
-	memcpy(c.inst, o->spec, o->nspec * sizeof(*o->spec));
-	c.n_inst = o->nspec;
-	c.books = o->track_named ? GW_BOOKS_OURS : GW_BOOKS_ALL;
+	paper_day_config(&c, o->spec, o->nspec, o->paper_ns,
+			 o->limit_bp == ITCH_LIMIT_GATEWAY ? PAPER_DAY_LIMIT_GATEWAY : o->limit_bp,
+			 !o->track_named);
 	c.book.max_orders = o->book_orders;
 	c.book.pages = o->pages;
-	if (o->limit_bp != ITCH_LIMIT_GATEWAY)
-		c.orders.limit_bp = o->limit_bp;
-	c.paper.on = true;
-	c.paper.latency_ns = o->paper_ns;
-	/* A file has no holes to recover. */
-	c.gap.no_recovery = true;
 	ret = itch_filter_init(&r->filt, o->symbols, o->nsymbols);
 	if (ret) {
 		snprintf(err, errlen, "--symbols: %s", strerror(-ret));
@@ -91,45 +78,16 @@ static int setup(struct paper_run *r, char *err, size_t errlen)
 	return ret;
 }
 
-/* Each kept message of the day as a packet of its own, numbered as a replay numbers it. */
+/* The day through the engine (gateway/paper_day.h), its orders as they become final. */
 static int run_day(struct paper_run *r)
 {
-	static const char session[MOLD_SESSION_LEN] = "BACKTEST  ";
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	struct dayfile_reader rd;
-	const uint8_t *m;
-	uint64_t day_seq, seq;
-	uint16_t len;
-	int ret;
+	char err[DAYFILE_ERR_LEN + 64];
+	int ret = paper_day_run(&r->e, r->o->path, &r->filt, after_msg, r, err, sizeof(err));
 
-	if (dayfile_open(&rd, r->o->path, 0)) {
-		fprintf(stderr, "t2t-backtest: %s\n", rd.err);
-		return EXIT_BAD;
-	}
-	while ((ret = dayfile_next(&rd, &m, &len, &day_seq)) == 1) {
-		uint8_t pkt[PKT_MAX];
-		struct mold_builder b;
-		uint8_t *blk;
-
-		if (!itch_filter_keep(&r->filt, m, len, &seq))
-			continue;
-		if (mold_builder_init(&b, pkt, sizeof(pkt), session, seq) ||
-		    !(blk = mold_builder_reserve(&b, len))) {
-			/* Not an ITCH message's length: a packet could not carry it either. */
-			r->e.dec.cnt.bad_length++;
-			continue;
-		}
-		memcpy(blk, m, len);
-		engine_on_feed(&r->e, pkt, mold_builder_finish(&b), 0, 0, dec, 0);
-		write_orders(r, false);
-	}
-	if (ret < 0)
-		fprintf(stderr, "t2t-backtest: %s\n", rd.err);
-	dayfile_close(&rd);
-	/* The end of the day: what still waits is decided on the books as they stand. */
-	engine_paper_flush(&r->e);
+	if (ret)
+		fprintf(stderr, "t2t-backtest: %s\n", err);
 	write_orders(r, true);
-	return ret < 0 ? EXIT_BAD : 0;
+	return ret ? EXIT_BAD : 0;
 }
 
 /* Per symbol: orders, fills, position, cash and PnL marked at its last print. */

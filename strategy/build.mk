@@ -2,8 +2,16 @@
 # trading rule, the GBM generator and the backtester (t2t-backtest).
 
 STRATEGY_SRCS := strategy/hma_params.c strategy/hma_batch.c \
-	strategy/hma_incr.c strategy/gbm.c strategy/prices.c strategy/sweep.c \
-	strategy/inst_spec.c strategy/ticks.c strategy/trader.c
+	strategy/hma_incr.c strategy/hma_lanes.c strategy/gbm.c strategy/prices.c \
+	strategy/sweep.c strategy/inst_spec.c strategy/ticks.c strategy/trader.c
+
+# The lanes' trade return must be the scalar rule's operations, not a fused
+# multiply-add of them; their vector helpers are static and inlined, so the
+# vector ABI GCC notes never meets another object.  (The position-
+# independent copy for libt2t.so is api/build.mk's.)
+LANES_FLAGS := -ffp-contract=off -Wno-psabi
+$(BUILD)/strategy/hma_lanes.o: CFLAGS += $(LANES_FLAGS)
+$(ASAN)/strategy/hma_lanes.o: ASAN_CFLAGS += $(LANES_FLAGS)
 
 $(BUILD)/libstrategy.a: $(call objs,$(STRATEGY_SRCS))
 	@mkdir -p $(@D)
@@ -26,7 +34,7 @@ $(BUILD)/bench/bench_strategy: $(BUILD)/strategy/bench_strategy.o $(BUILD)/libst
 BINS += $(BUILD)/t2t-backtest $(BUILD)/bench/bench_strategy
 
 STRATEGY_TESTS := test_hma_small test_hma_extremes test_hma_reference \
-	test_gbm test_prices
+	test_hma_lanes test_gbm test_prices
 
 STRATEGY_TEST_BINS := $(addprefix $(ASAN)/tests/unit/,$(STRATEGY_TESTS))
 

@@ -25,25 +25,36 @@ static inline void sar_init(struct sar *s)
 	s->pnl_pct = 0.0;
 }
 
+/*
+ * Return of closing position pos, entered at e, at price x, less @fee
+ * percentage points.  The operations and their order are the rule's: the
+ * kernel in lanes (hma_lanes.h) computes them in the same order, so that
+ * both give the same bits.
+ */
+static inline double sar_trade_return_fee(int pos, uint32_t e, uint32_t x, double fee)
+{
+	return (double)pos * ((double)x - (double)e) / (double)e * 100.0 - fee;
+}
+
 /* Return of closing position pos, entered at e, at price x. */
 static inline double sar_trade_return(int pos, uint32_t e, uint32_t x)
 {
-	return (double)pos * ((double)x - (double)e) / (double)e * 100.0 -
-	       SAR_FEE_PCT;
+	return sar_trade_return_fee(pos, e, x, SAR_FEE_PCT);
 }
 
 /*
- * Apply signal d at price x.  Returns the position change new - old
- * (0, +-1 for an entry, +-2 for a reversal): the order the gateway sends.
+ * Apply signal d at price x, a closed trade costing @fee percentage
+ * points.  Returns the position change new - old (0, +-1 for an entry, +-2
+ * for a reversal): the order the gateway sends.
  */
-static inline int sar_step(struct sar *s, int d, uint32_t x)
+static inline int sar_step_fee(struct sar *s, int d, uint32_t x, double fee)
 {
 	int old = s->pos;
 
 	if (d == 0 || d == old)
 		return 0;
 	if (old != 0) {
-		s->pnl_pct += sar_trade_return(old, s->entry, x);
+		s->pnl_pct += sar_trade_return_fee(old, s->entry, x, fee);
 		s->trades++;
 	}
 	s->pos = d;
@@ -51,14 +62,25 @@ static inline int sar_step(struct sar *s, int d, uint32_t x)
 	return d - old;
 }
 
+/* sar_step_fee() with the spec's fee. */
+static inline int sar_step(struct sar *s, int d, uint32_t x)
+{
+	return sar_step_fee(s, d, x, SAR_FEE_PCT);
+}
+
 /* End of series: an open position is closed at the last price. */
-static inline void sar_finish(struct sar *s, uint32_t last)
+static inline void sar_finish_fee(struct sar *s, uint32_t last, double fee)
 {
 	if (s->pos != 0) {
-		s->pnl_pct += sar_trade_return(s->pos, s->entry, last);
+		s->pnl_pct += sar_trade_return_fee(s->pos, s->entry, last, fee);
 		s->trades++;
 		s->pos = 0;
 	}
+}
+
+static inline void sar_finish(struct sar *s, uint32_t last)
+{
+	sar_finish_fee(s, last, SAR_FEE_PCT);
 }
 
 #endif /* STRATEGY_SAR_H */
