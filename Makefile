@@ -26,8 +26,9 @@ asan_objs = $(patsubst %.c,$(ASAN)/%.o,$(1))
 
 BINS        :=
 UNIT_TESTS  :=
-# The harness every integration test sources is tested first.
-INT_TESTS   := tests/integration/harness_selftest.sh
+# The harness every integration test sources is tested first; then that the
+# tree keeps its layers (docs/architecture.md §1).
+INT_TESTS   := tests/integration/harness_selftest.sh tests/integration/layers.sh
 BENCHES     :=
 
 .PHONY: all deps test unit-test integration-test demo bench clean
@@ -112,5 +113,9 @@ bench: deps
 
 clean:
 	rm -rf $(BUILD)
+
+# make print-VAR: a variable of the build, for scripts and tests.
+print-%:
+	@echo $($*)
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

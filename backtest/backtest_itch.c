@@ -10,7 +10,7 @@
 #include "book/day_replay.h"
 #include "proto/dayfile.h"
 #include "proto/itch_filter.h"
-#include "strategy/backtest_itch.h"
+#include "backtest/backtest_itch.h"
 #include "strategy/trader.h"
 #include "util/json.h"
 

@@ -9,7 +9,7 @@
 #ifndef STRATEGY_BACKTEST_PAPER_H
 #define STRATEGY_BACKTEST_PAPER_H
 
-#include "strategy/backtest_itch.h"
+#include "backtest/backtest_itch.h"
 
 #define PAPER_CSV_HEADER "seq,symbol,side,shares,filled,cash\n"
 

@@ -9,7 +9,7 @@
 #include "gateway/paper_day.h"
 #include "proto/dayfile.h"
 #include "proto/itch_filter.h"
-#include "strategy/backtest_paper.h"
+#include "backtest/backtest_paper.h"
 
 #define EXIT_BAD	2
 

@@ -14,8 +14,8 @@
 
 #include "book/book.h"
 #include "proto/itch_filter.h"
-#include "strategy/backtest_itch.h"
-#include "strategy/backtest_paper.h"
+#include "backtest/backtest_itch.h"
+#include "backtest/backtest_paper.h"
 #include "strategy/gbm.h"
 #include "strategy/hma.h"
 #include "strategy/inst_spec.h"
