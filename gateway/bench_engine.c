@@ -44,7 +44,7 @@
 #include "book/book_apply.h"
 #include "book/fill.h"
 #include "gateway/bench_feed.h"
-#include "gateway/engine.h"
+#include "gateway/engine_hot.h"
 #include "gateway/warm.h"
 #include "net/tcp.h"
 #include "latency/clock_cost.h"

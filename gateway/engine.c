@@ -1,11 +1,17 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The engine's set-up and the work off the hot path: the stock directory's
+ * callbacks, the sink a live run decides into, paper fills, the replies and
+ * the make-up rule.  The per-packet hot path, from a datagram to its orders,
+ * is in engine_hot.h.
+ */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "book/fill.h"
-#include "gateway/engine.h"
+#include "gateway/engine_hot.h"
 #include "util/clock.h"
 
 #define UNTRADED_NAME_(id, s) [id] = s,
@@ -49,6 +55,30 @@ static void paper_submit(struct gw_engine *e, const struct gw_decision *d, uint6
 }
 
 /*
+ * The make-up rule, for live replies and paper fills alike.  An order of
+ * instrument @k just ended; if it left the instrument's last strategy
+ * change covered (no order of its own, as orders in flight made the target)
+ * and the exposure no longer makes the target, that change trades now, at
+ * its own print: 1 with the order in *d, its t_hook @t_hook.  Not while the
+ * session is down, stale or the books unsafe, as at a print (engine_gate()).
+ */
+static int engine_make_up(struct gw_engine *e, unsigned int k, uint64_t t_hook, uint64_t now,
+			  struct gw_decision *d)
+{
+	struct gw_inst *in = &e->inst[k];
+
+	if (!in->covered || !e->ord.up || e->gap.stale || e->unsafe_from ||
+	    engine_decide(e, k, 0, in->covered_px, now, d) <= 0)
+		return 0;
+	in->covered = false;
+	d->md_seq = in->covered_seq;
+	d->t_exch48 = in->covered_ts;
+	d->t_hook = t_hook;
+	d->flags |= ORDER_F_ONREPLY;
+	return 1;
+}
+
+/*
  * Paper order @no reaches the matching engine at @t: filled from the book
  * as it stands (book/fill.h), booked like the replies a live exchange
  * sends at that moment, and the covered change made up on it as on a live
@@ -77,15 +107,8 @@ static void paper_fill(struct gw_engine *e, uint32_t no, uint64_t t)
 		else
 			p->st.canceled++;
 	}
-	if (!in->covered || e->gap.stale || e->unsafe_from ||
-	    engine_decide(e, r->inst, 0, in->covered_px, t, &d) <= 0)
-		return;
-	in->covered = false;
-	d.md_seq = in->covered_seq;
-	d.t_exch48 = in->covered_ts;
-	d.t_hook = e->step.t_hook;
-	d.flags |= ORDER_F_ONREPLY;
-	paper_submit(e, &d, t);
+	if (engine_make_up(e, r->inst, e->step.t_hook, t, &d))
+		paper_submit(e, &d, t);
 }
 
 /* The feed is at @ts: every paper order that arrived before it is filled. */
@@ -326,15 +349,7 @@ unsigned int engine_on_reply(struct gw_engine *e, const uint8_t *msg, size_t len
 		in->rejects++;
 		break;
 	}
-	if (!in->covered || !e->ord.up || e->gap.stale || e->unsafe_from ||
-	    engine_decide(e, r->inst, 0, in->covered_px, now, out) <= 0)
-		return 0;
-	in->covered = false;
-	out->md_seq = in->covered_seq;
-	out->t_exch48 = in->covered_ts;
-	out->t_hook = t_hook;
-	out->flags |= ORDER_F_ONREPLY;
-	return 1;
+	return engine_make_up(e, r->inst, t_hook, now, out);
 }
 
 int64_t engine_pnl(const struct gw_engine *e)

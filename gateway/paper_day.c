@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "gateway/paper_day.h"
+#include "gateway/engine_hot.h"
 #include "proto/dayfile.h"
 #include "proto/moldudp64.h"
 

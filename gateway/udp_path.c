@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "util/clock.h"
+#include "gateway/engine_hot.h"
 #include "util/rx_stamp.h"
 #include "gateway/mon.h"
 #include "gateway/path.h"

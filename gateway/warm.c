@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "gateway/warm.h"
+#include "gateway/engine_hot.h"
 #include "proto/be.h"
 #include "proto/itch.h"
 #include "proto/moldudp64.h"

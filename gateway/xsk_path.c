@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "util/clock.h"
+#include "gateway/engine_hot.h"
 #include "gateway/mon.h"
 #include "gateway/path.h"
 #include "gateway/queues.h"

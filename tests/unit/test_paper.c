@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gateway/engine.h"
+#include "gateway/engine_hot.h"
 #include "strategy/gbm.h"
 #include "tests/unit/feed_fixture.h"
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "gateway/engine.h"
+#include "gateway/engine_hot.h"
 #include "gateway/warm.h"
 #include "net/xsk_port.h"
 #include "proto/moldudp64.h"
