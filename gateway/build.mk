@@ -11,7 +11,7 @@ $(BUILD)/libengine.a: $(call objs,$(ENGINE_LIB_SRCS))
 	@mkdir -p $(@D)
 	$(AR) rcs $@ $^
 
-GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) \
+GATEWAY_SRCS := gateway/main.c gateway/opts.c $(ENGINE_SRCS) gateway/session.c \
 	gateway/xsk_path.c gateway/udp_path.c gateway/report.c gateway/warm.c gateway/mon.c \
 	gateway/host.c gateway/queues.c
 

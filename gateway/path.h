@@ -11,6 +11,7 @@
 
 #include "gateway/engine.h"
 #include "gateway/lines.h"
+#include "gateway/session.h"
 #include "gateway/opts.h"
 #include "gateway/warm.h"
 #include "bpf/steer_loader.h"
@@ -66,7 +67,6 @@ struct xsk_path {
 	bool own_tcp;			/* the session on the own TCP, in this socket */
 	bool paper;			/* no order session (engine.h: paper orders) */
 	uint64_t kicks;
-	uint64_t t_hook;		/* the arrival of what the session is reading */
 	struct gw_engine *e;		/* while running */
 	struct tx_batch batch;
 	struct warm *warm;		/* NULL: no idle-time warming */
@@ -76,6 +76,7 @@ struct xsk_path {
 	struct order_out dry_out;	/* the shadow's, onto the dry session */
 	uint64_t idle_mask;		/* idle turn every (mask + 1) empty spins */
 	struct xsk_session xs;		/* the order session (xs.oc) */
+	struct gw_session sess;		/* its glue (gateway/session.h) */
 };
 
 struct udp_path {
@@ -91,6 +92,7 @@ struct udp_path {
 	uint64_t send_errors;
 	struct gw_engine *e;		/* while running */
 	struct order_conn oc;		/* the order session, on the kernel's TCP */
+	struct gw_session sess;		/* its glue (gateway/session.h) */
 	bool paper;			/* no order session (engine.h: paper orders) */
 };
 

@@ -147,6 +147,9 @@ fail:
 }
 
 static int open_session(struct udp_path *u, const struct gw_opts *o, char *err, size_t errlen);
+static void on_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
+			 uint64_t t_seen);
+static void send_rerequest(void *ctx, const uint8_t *pkt, size_t len);
 
 int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 		  size_t errlen)
@@ -163,6 +166,10 @@ int udp_path_open(struct udp_path *u, const struct gw_opts *o, char *err,
 	u->rt_offset = realtime_offset();
 	u->paper = o->eng.paper.on;
 	u->no_kernel_stamp = u->send_errors = 0;
+	gw_session_init(&u->sess, u->paper ? NULL : &u->oc,
+			&(struct gw_session_out){ .send = on_decisions, .send_ctx = u,
+						  .rerequest = o->rerequest_port ? send_rerequest : NULL,
+						  .rerequest_ctx = u });
 
 	u->feed_fd = open_feed(o->feed_group, o->feed_port, o->ifname, "feed", err, errlen);
 	if (u->feed_fd < 0) {
@@ -269,49 +276,20 @@ static void on_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
 	send_orders(u, u->e, d, n, t_seen);
 }
 
-/* A reply, and the order it may let go now (sizing on replies). */
-static void on_msg(void *ctx, const struct soup_msg *m, uint64_t now)
-{
-	struct udp_path *u = ctx;
-	struct gw_decision d;
-
-	if (engine_on_reply(u->e, m->data, m->len, now, now, &d))
-		send_orders(u, u->e, &d, 1, now);
-}
-
-static void on_up(void *ctx, uint64_t now)
+/* A re-request on the connected socket. */
+static void send_rerequest(void *ctx, const uint8_t *pkt, size_t len)
 {
 	struct udp_path *u = ctx;
 
-	orders_session_up(&u->e->ord, now);
-}
-
-static void on_down(void *ctx, uint64_t now)
-{
-	struct udp_path *u = ctx;
-
-	(void)now;
-	orders_session_down(&u->e->ord);
-}
-
-/* Orders in doubt after a new login: once more, same token. */
-static void resend_orders(struct udp_path *u, struct gw_engine *e, uint64_t now)
-{
-	uint8_t pkt[OUCH_ENTER_PKT_LEN] __attribute__((aligned(8)));
-	struct gw_order *r;
-
-	while ((r = orders_resend_next(&e->ord, now))) {
-		orders_rebuild(&e->inst[r->inst], r, pkt);
-		order_conn_send(&u->oc, pkt, sizeof(pkt), now);
-	}
+	if (send(u->rq_fd, pkt, len, MSG_DONTWAIT) != (ssize_t)len)
+		u->send_errors++;
 }
 
 /* The session on a kernel TCP socket, from the exchange's address on the interface. */
 static int open_session(struct udp_path *u, const struct gw_opts *o, char *err, size_t errlen)
 {
 	struct order_conn_cfg c = o->session;
-	struct order_conn_ops ops = { .on_msg = on_msg, .on_up = on_up, .on_down = on_down,
-				      .ctx = u };
+	struct order_conn_ops ops;
 
 	if (netif_routed(o->exch_ip) == -ENETUNREACH) {
 		struct in_addr in = { .s_addr = htonl(o->exch_ip) };
@@ -321,21 +299,12 @@ static int open_session(struct udp_path *u, const struct gw_opts *o, char *err, 
 			 inet_ntoa(in));
 		return -ENETUNREACH;
 	}
+	gw_session_conn_ops(&u->sess, &ops);
 	c.stack = OC_STACK_KERNEL;
 	c.remote.ip = o->exch_ip;
 	c.remote.port = o->exch_port;
 	c.local.ip = 0;
 	return order_conn_init(&u->oc, &c, &ops, NULL, err, errlen);
-}
-
-/* Held packets that can be decoded now, GW_DRAIN_BUDGET at a time. */
-static void drain_held(struct udp_path *u, struct gw_engine *e, uint64_t now)
-{
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	unsigned int nd;
-
-	for (int i = 0; i < GW_DRAIN_BUDGET && engine_feed_held(e, now, dec, &nd); i++)
-		send_orders(u, e, dec, nd, now);
 }
 
 /* One feed datagram, then whatever it made decodable of the held ones. */
@@ -348,7 +317,7 @@ static void on_feed(struct udp_path *u, struct gw_engine *e,
 
 	send_orders(u, e, dec, nd, t_seen);
 	if (gap_open(&e->gap))
-		drain_held(u, e, t_seen);
+		gw_session_drain_held(&u->sess, t_seen);
 }
 
 /* Retransmissions from the re-request server, without blocking. */
@@ -371,30 +340,6 @@ static void drain_retrans(struct udp_path *u, struct gw_engine *e)
 			return;
 		on_feed(u, e, buf, (size_t)n, kernel_stamp(u, &m), mono_ns(), ORDER_F_RETRANS);
 	}
-}
-
-/* Re-requests, the order session, order timeouts: between datagrams. */
-static void housekeeping(struct udp_path *u, struct gw_engine *e, uint64_t now)
-{
-	uint8_t buf[MOLD_REREQ_LEN];
-	struct mold_rerequest rq;
-
-	if (gap_open(&e->gap)) {
-		memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
-		while (u->rq_fd >= 0 && engine_gap_request(e, now, &rq.seq, &rq.count)) {
-			mold_encode_rerequest(buf, sizeof(buf), &rq);
-			if (send(u->rq_fd, buf, MOLD_REREQ_LEN, MSG_DONTWAIT) != MOLD_REREQ_LEN)
-				u->send_errors++;
-		}
-		/* A timeout may have made the session stale: release what is held. */
-		drain_held(u, e, now);
-	}
-	/* A paper order waits for the feed's clock, not for a reply. */
-	if (u->paper)
-		return;
-	order_conn_idle(&u->oc, now);
-	resend_orders(u, e, now);
-	orders_expire(&e->ord, now);
 }
 
 /*
@@ -431,12 +376,9 @@ static void close_session(struct udp_path *u)
 {
 	uint64_t end = mono_ns() + CLOSE_NS;
 
-	if (u->paper) {
-		engine_paper_flush(u->e);
+	if (!gw_session_shutdown(&u->sess, mono_ns()))
 		return;
-	}
-	order_conn_shutdown(&u->oc, mono_ns());
-	while (!order_conn_stopped(&u->oc) && mono_ns() < end)
+	while (!gw_session_closed(&u->sess) && mono_ns() < end)
 		order_conn_idle(&u->oc, mono_ns());
 }
 
@@ -456,10 +398,9 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 	uint64_t end_at = 0, spins = 0;
 
 	u->e = e;
-	if (!u->paper) {
+	if (!u->paper)
 		engine_set_sink(e, on_decisions, u);
-		order_conn_start(&u->oc, mono_ns());
-	}
+	gw_session_start(&u->sess, e, mono_ns());
 	while (!ctl->stop) {
 		int got;
 
@@ -471,20 +412,18 @@ void udp_path_run(struct udp_path *u, struct gw_engine *e, struct run_ctl *ctl)
 		if (got) {
 			/* A busy feed must not starve the replies (nor the gap work). */
 			if (u->blocking || gap_open(&e->gap) || ++spins % 16 == 0) {
-				if (!u->paper)
-					order_conn_poll(&u->oc, mono_ns());
+				gw_session_poll(&u->sess, mono_ns());
 				drain_retrans(u, e);
-				housekeeping(u, e, mono_ns());
+				gw_session_housekeeping(&u->sess, mono_ns());
 			}
 			continue;
 		}
 		/* While something is missing, its answer is what we wait for. */
 		if (!u->blocking && ++spins % 64 && !gap_open(&e->gap))
 			continue;
-		if (!u->paper)
-			order_conn_poll(&u->oc, mono_ns());
+		gw_session_poll(&u->sess, mono_ns());
 		drain_retrans(u, e);
-		housekeeping(u, e, mono_ns());
+		gw_session_housekeeping(&u->sess, mono_ns());
 		gw_mon_idle(ctl->mon, e, mono_ns());
 		if (e->ended && ctl->exit_on_end) {
 			if (!end_at)

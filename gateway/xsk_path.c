@@ -189,46 +189,20 @@ static int open_warm(struct xsk_path *x, const struct gw_opts *o,
 	return 0;
 }
 
-/* ---- the order session's callbacks ---- */
-
 static void send_orders(const struct order_out *o, const struct gw_decision *dec,
 			unsigned int nd, uint64_t t_seen);
-
-/* A reply, and the order it may let go now (sizing on replies). */
-static void on_msg(void *ctx, const struct soup_msg *m, uint64_t now)
-{
-	struct xsk_path *x = ctx;
-	struct gw_decision d;
-
-	if (engine_on_reply(x->e, m->data, m->len, x->t_hook, now, &d))
-		send_orders(&x->live, &d, 1, now);
-}
-
-static void on_up(void *ctx, uint64_t now)
-{
-	struct xsk_path *x = ctx;
-
-	orders_session_up(&x->e->ord, now);
-}
-
-static void on_down(void *ctx, uint64_t now)
-{
-	struct xsk_path *x = ctx;
-
-	(void)now;
-	orders_session_down(&x->e->ord);
-}
+static void send_rerequest(void *ctx, const uint8_t *payload, size_t plen);
 
 static int open_session(struct xsk_path *x, const struct gw_opts *o,
 			const struct frame_endpoint *src, const struct frame_endpoint *dst,
 			char *err, size_t errlen)
 {
 	struct order_conn_cfg c = o->session;
-	struct order_conn_ops ops = { .on_msg = on_msg, .on_up = on_up, .on_down = on_down,
-				      .ctx = x };
+	struct order_conn_ops ops;
 	int mtu = netif_mtu(o->ifname);
 
 	x->own_tcp = c.stack == OC_STACK_OWN;
+	gw_session_conn_ops(&x->sess, &ops);
 	c.local = *src;
 	c.remote = *dst;
 	c.local.port = o->session.local.port;
@@ -262,6 +236,11 @@ int xsk_path_open(struct xsk_path *x, const struct gw_opts *o, char *err,
 	dst.port = o->exch_port;
 	set_up_frames(x, o, &src, &dst);
 
+	/* The session's glue: orders leave through send_orders(), re-requests by send_rerequest(). */
+	gw_session_init(&x->sess, x->paper ? NULL : &x->xs.oc,
+			&(struct gw_session_out){ .send = on_decisions, .send_ctx = &x->live,
+						  .rerequest = x->rq_enabled ? send_rerequest : NULL,
+						  .rerequest_ctx = x });
 	ret = xdp_steer_open(&x->steer, o->ifname, o->xdp_generic, o->replace_xdp,
 			     err, errlen);
 	if (ret)
@@ -411,28 +390,6 @@ static void on_decisions(void *ctx, const struct gw_decision *d, unsigned int n,
 	send_orders(ctx, d, n, t_seen);
 }
 
-/* Orders in doubt after a new login: once more, same token. */
-static void resend_orders(struct xsk_path *x, struct gw_engine *e, uint64_t now)
-{
-	uint8_t pkt[OUCH_ENTER_PKT_LEN] __attribute__((aligned(8)));
-	struct gw_order *r;
-
-	while ((r = orders_resend_next(&e->ord, now))) {
-		orders_rebuild(&e->inst[r->inst], r, pkt);
-		order_conn_send(&x->xs.oc, pkt, sizeof(pkt), now);
-	}
-}
-
-/* Held packets that can be decoded now, GW_DRAIN_BUDGET at a time. */
-static void drain_held(struct xsk_path *x, struct gw_engine *e, uint64_t now)
-{
-	struct gw_decision dec[GW_MAX_DECISIONS];
-	unsigned int nd;
-
-	for (int i = 0; i < GW_DRAIN_BUDGET && engine_feed_held(e, now, dec, &nd); i++)
-		send_orders(&x->live, dec, nd, now);
-}
-
 /* One feed datagram, then whatever it made decodable of the held ones. */
 static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 			   const uint8_t *pkt, size_t len, uint64_t t_hook,
@@ -447,13 +404,13 @@ static inline void on_feed(struct xsk_path *x, struct gw_engine *e,
 	if (unlikely(e->dec.last.new_session) && x->line_b)
 		xdp_steer_arm(&x->steer, (const uint8_t *)e->dec.session, e->dec.next_seq);
 	if (unlikely(gap_open(&e->gap)))
-		drain_held(x, e, t_seen);
+		gw_session_drain_held(&x->sess, t_seen);
 }
 
-/* A re-request through the TX ring. */
-static void send_control(struct xsk_path *x, struct frame_template *t,
-			 const uint8_t *payload, size_t plen)
+/* A re-request through the TX ring, from the re-request template. */
+static void send_rerequest(void *ctx, const uint8_t *payload, size_t plen)
 {
+	struct xsk_path *x = ctx;
 	struct xsk_port *tx = x->q.tx;
 	uint64_t addr = xsk_port_tx_frame(tx);
 	uint8_t *frame;
@@ -463,33 +420,9 @@ static void send_control(struct xsk_path *x, struct frame_template *t,
 		return;		/* counted as tx_pool_empty; asked again later */
 	frame = xsk_port_data(tx, addr);
 	memcpy(frame + FRAME_HDR_LEN, payload, plen);
-	len = frame_finish(t, frame, plen);
+	len = frame_finish(&x->rq_tmpl, frame, plen);
 	if (!xsk_port_tx_queue(tx, addr, (uint32_t)len))
 		x->batch.frames++;
-}
-
-/* Off the per-packet path: re-requests, the order session, order timeouts. */
-static void housekeeping(struct xsk_path *x, struct gw_engine *e, uint64_t now)
-{
-	uint8_t buf[MOLD_REREQ_LEN];
-	struct mold_rerequest rq;
-
-	if (gap_open(&e->gap)) {
-		memcpy(rq.session, e->dec.session, MOLD_SESSION_LEN);
-		while (x->rq_enabled && engine_gap_request(e, now, &rq.seq, &rq.count)) {
-			mold_encode_rerequest(buf, sizeof(buf), &rq);
-			send_control(x, &x->rq_tmpl, buf, MOLD_REREQ_LEN);
-		}
-		/* A timeout may have made the session stale: release what is held. */
-		drain_held(x, e, now);
-	}
-	/* A paper order waits for the feed's clock, not for a reply. */
-	if (x->paper)
-		return;
-	x->t_hook = now;
-	order_conn_idle(&x->xs.oc, now);
-	resend_orders(x, e, now);
-	orders_expire(&e->ord, now);
 }
 
 /* A TCP segment: the order connection's, or nobody's. */
@@ -498,7 +431,7 @@ static inline void on_tcp(struct xsk_path *x, struct gw_engine *e, const struct 
 {
 	int bad = XSK_SESSION_OK;
 
-	x->t_hook = t_hook;
+	x->sess.t_hook = t_hook;
 	if (x->own_tcp && xsk_session_on_tcp(&x->xs, ip, x->verify_csum, t_seen, &bad))
 		return;
 	if (bad == XSK_SESSION_UNPARSEABLE)
@@ -586,7 +519,7 @@ static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p, struct g
 	xsk_port_refill(p, recycle, n);
 	p->rx_packets += n;
 	if (unlikely(gap_open(&e->gap)))
-		housekeeping(x, e, t_seen);
+		gw_session_housekeeping(&x->sess, t_seen);
 	/*
 	 * A gap just closed: the packets that were ahead of the hook's next
 	 * number passed without moving it; bring it up to where decoding is,
@@ -608,13 +541,10 @@ static void close_session(struct xsk_path *x, struct gw_engine *e)
 {
 	uint64_t end = mono_ns() + CLOSE_NS;
 
-	if (x->paper) {
-		engine_paper_flush(e);
+	if (!gw_session_shutdown(&x->sess, mono_ns()))
 		return;
-	}
-	order_conn_shutdown(&x->xs.oc, mono_ns());
 	tx_flush(x);
-	while (!order_conn_stopped(&x->xs.oc) && mono_ns() < end) {
+	while (!gw_session_closed(&x->sess) && mono_ns() < end) {
 		for (unsigned int i = 0; i < x->q.n; i++)
 			rx_batch(x, &x->q.port[i], e);
 		xsk_port_reap(x->q.tx);
@@ -632,10 +562,9 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 	x->e = e;
 	x->live = (struct order_out){ .x = x, .e = e, .xs = &x->xs, .batch = &x->batch };
 	x->batch.n = x->batch.frames = 0;
-	if (!x->paper) {
+	if (!x->paper)
 		engine_set_sink(e, on_decisions, &x->live);
-		order_conn_start(&x->xs.oc, mono_ns());
-	}
+	gw_session_start(&x->sess, e, mono_ns());
 	tx_flush(x);
 	while (!ctl->stop) {
 		uint32_t n = 0;
@@ -651,8 +580,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 		if (n) {
 			/* A busy feed must not starve the kernel socket's replies. */
 			if (!x->own_tcp && !x->paper && ++spins % KERNEL_REPLY_BATCHES == 0) {
-				x->t_hook = mono_ns();
-				order_conn_poll(&x->xs.oc, x->t_hook);
+				gw_session_poll(&x->sess, mono_ns());
 				tx_flush(x);
 			}
 			continue;
@@ -678,7 +606,7 @@ void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)
 				xsk_session_warm(&x->xs);
 		}
 		now = mono_ns();
-		housekeeping(x, e, now);
+		gw_session_housekeeping(&x->sess, now);
 		tx_flush(x);
 		/* The hook's next lags after a gap filled: bring it up. */
 		if (x->line_b)
