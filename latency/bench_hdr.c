@@ -16,20 +16,12 @@
 
 #include "util/clock.h"
 #include "latency/hdr.h"
+#include "util/rng.h"
 
 #define NVALUES		(1u << 14)
 #define RECORDS		(200u * 1000 * 1000)
 #define QUERIES		20000u
 #define CLOCK_READS	(20u * 1000 * 1000)
-
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 static struct hdr_hist hist, other;
 static int64_t values[NVALUES];

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "monitor/sbuf.h"
+#include "util/json.h"
 
 static bool grow(struct sbuf *b, size_t need)
 {
@@ -48,20 +50,14 @@ void sbuf_printf(struct sbuf *b, const char *fmt, ...)
 	b->len += (size_t)n;
 }
 
+static void put_sbuf(void *ctx, const char *p, size_t len)
+{
+	sbuf_printf(ctx, "%.*s", (int)len, p);
+}
+
 void sbuf_json_str(struct sbuf *b, const char *s)
 {
-	sbuf_printf(b, "\"");
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			sbuf_printf(b, "\\%c", c);
-		else if (c < 0x20)
-			sbuf_printf(b, "\\u%04x", c);
-		else
-			sbuf_printf(b, "%c", c);
-	}
-	sbuf_printf(b, "\"");
+	json_escape(s, SIZE_MAX, put_sbuf, b);
 }
 
 void sbuf_free(struct sbuf *b)

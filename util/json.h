@@ -12,6 +12,14 @@
 #include <stdint.h>
 #include <stdio.h>
 
+/*
+ * The one escaping rule: at most @n bytes of @s (fewer if a NUL comes
+ * first), between quotes, handed to @put piece by piece.  The writers
+ * below, and any buffer of a program's own, go through it.
+ */
+void json_escape(const char *s, size_t n, void (*put)(void *ctx, const char *p, size_t len),
+		 void *ctx);
+
 /* At most @n bytes of @s, fewer if a NUL comes first, between quotes. */
 void json_strn(FILE *f, const char *s, size_t n);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bench/report/view.h"
+#include "util/json.h"
 
 static void num(FILE *o, double v)
 {
@@ -16,19 +17,10 @@ static void num(FILE *o, double v)
 		fprintf(o, "%.3f", v);
 }
 
-/* A string from our own files: quotes, backslashes and controls escaped. */
+/* A string from our own files, as JSON (util/json.h's one rule). */
 static void str(FILE *o, const char *s)
 {
-	fputc('"', o);
-	for (; *s; s++) {
-		if (*s == '"' || *s == '\\')
-			fprintf(o, "\\%c", *s);
-		else if ((unsigned char)*s < 0x20)
-			fprintf(o, "\\u%04x", *s);
-		else
-			fputc(*s, o);
-	}
-	fputc('"', o);
+	json_str(o, s);
 }
 
 static void dist(FILE *o, const struct dist *d)

@@ -17,7 +17,7 @@ BINS += $(BUILD)/t2t-latency-report
 # The JSON reader, the machine log, sockperf's output, the pairing rule.
 UNIT_TESTS += $(ASAN)/tests/unit/test_latency_report
 $(ASAN)/tests/unit/test_latency_report: $(ASAN)/tests/unit/test_latency_report.o \
-		$(call asan_objs,$(REPORT_SRCS)) $(ASAN)/liblatency.a
+		$(call asan_objs,$(REPORT_SRCS)) $(ASAN)/liblatency.a $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lz $(LDLIBS)
 
 # The report on a run directory made by hand, with known figures.
