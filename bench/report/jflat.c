@@ -45,6 +45,11 @@ static int push(struct parser *p, const char *key, const char *val, size_t vlen,
 		j->kv = n;
 		j->cap = cap;
 	}
+	/* Refused rather than cut: a cut key could never be looked up. */
+	if (strlen(key) >= sizeof(kv->key))
+		return fail(p, "a key longer than JFLAT_KEY_LEN - 1 bytes");
+	if (vlen >= sizeof(kv->val))
+		return fail(p, "a value longer than JFLAT_VAL_LEN - 1 bytes");
 	kv = &j->kv[j->n++];
 	snprintf(kv->key, sizeof(kv->key), "%s", key);
 	snprintf(kv->val, sizeof(kv->val), "%.*s", (int)vlen, val);
@@ -87,8 +92,9 @@ static int string(struct parser *p, char *out, size_t outlen)
 				return fail(p, "bad escape");
 			}
 		}
-		if (n + 1 < outlen)
-			out[n++] = c;
+		if (n + 1 >= outlen)
+			return fail(p, "a string longer than its limit (JFLAT_KEY_LEN or _VAL_LEN)");
+		out[n++] = c;
 	}
 	if (*p->s != '"')
 		return fail(p, "string not closed");
@@ -99,11 +105,12 @@ static int string(struct parser *p, char *out, size_t outlen)
 
 static int value(struct parser *p, const char *key);
 
-/* key.name; a path longer than the key limit is cut (and cannot be looked up). */
-static void child_key(char *out, size_t len, const char *key, const char *name)
+/* key.name; a path longer than the key limit is refused (it could not be looked up). */
+static int child_key(struct parser *p, char *out, size_t len, const char *key, const char *name)
 {
 	if (snprintf(out, len, "%s%s%s", key, key[0] ? "." : "", name) >= (int)len)
-		out[len - 1] = '\0';
+		return fail(p, "a key path longer than JFLAT_KEY_LEN - 1 bytes");
+	return 0;
 }
 
 static int object(struct parser *p, const char *key)
@@ -127,8 +134,7 @@ static int object(struct parser *p, const char *key)
 		if (*p->s != ':')
 			return fail(p, "expected ':'");
 		p->s++;
-		child_key(ck, sizeof(ck), key, name);
-		if (value(p, ck))
+		if (child_key(p, ck, sizeof(ck), key, name) || value(p, ck))
 			return -1;
 		skip_ws(p);
 		if (*p->s == ',') {
@@ -156,8 +162,7 @@ static int array(struct parser *p, const char *key)
 	}
 	for (;; i++) {
 		snprintf(idx, sizeof(idx), "%u", i);
-		child_key(ck, sizeof(ck), key, idx);
-		if (value(p, ck))
+		if (child_key(p, ck, sizeof(ck), key, idx) || value(p, ck))
 			return -1;
 		skip_ws(p);
 		if (*p->s == ',') {

@@ -5,7 +5,8 @@
  * elements are numbered: "symbols.0.position").  Enough to read the
  * summaries our own programs write (exsim --json, t2t-gateway --json,
  * t2t-floor --json) without a library; not a general JSON toolkit (no
- * \u escapes beyond ASCII, depth 16, keys and values cut at their limits).
+ * \u escapes beyond ASCII, depth 16).  A key or a value longer than its
+ * limit is refused with an error, never cut.
  */
 #ifndef BENCH_REPORT_JFLAT_H
 #define BENCH_REPORT_JFLAT_H
@@ -14,7 +15,7 @@
 #include <stddef.h>
 
 #define JFLAT_KEY_LEN	128
-#define JFLAT_VAL_LEN	128
+#define JFLAT_VAL_LEN	512
 
 struct jflat_kv {
 	char key[JFLAT_KEY_LEN];

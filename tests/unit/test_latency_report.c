@@ -60,6 +60,32 @@ static void test_jflat(void **state)
 	assert_non_null(strstr(err, "deep"));
 	assert_int_equal(jflat_load(&j, "/nonexistent/x.json", err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/x.json"));
+
+	/* Too long to keep whole: refused, never cut. */
+	{
+		static char doc[2048];
+		char name[JFLAT_KEY_LEN + 1], val[JFLAT_VAL_LEN + 1];
+
+		memset(name, 'k', sizeof(name) - 1);
+		name[sizeof(name) - 1] = '\0';
+		snprintf(doc, sizeof(doc), "{\"%s\": 1}", name);
+		assert_int_equal(jflat_parse(&j, doc, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "longer than"));
+		name[JFLAT_KEY_LEN - 10] = '\0';
+		snprintf(doc, sizeof(doc), "{\"%s\": {\"abcdefghijkl\": 1}}", name);
+		assert_int_equal(jflat_parse(&j, doc, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "key path longer"));
+		memset(val, 'v', sizeof(val) - 1);
+		val[sizeof(val) - 1] = '\0';
+		snprintf(doc, sizeof(doc), "{\"a\": \"%s\"}", val);
+		assert_int_equal(jflat_parse(&j, doc, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "longer than"));
+		val[JFLAT_VAL_LEN - 1] = '\0';
+		snprintf(doc, sizeof(doc), "{\"a\": \"%s\"}", val);
+		assert_int_equal(jflat_parse(&j, doc, err, sizeof(err)), 0);
+		assert_int_equal(strlen(jflat_get(&j, "a")), JFLAT_VAL_LEN - 1);
+		jflat_free(&j);
+	}
 }
 
 /* A machine log as t2t-watch and the run script write it. */
