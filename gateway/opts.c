@@ -9,7 +9,7 @@
 #include "gateway/opts.h"
 #include "gateway/warm.h"
 #include "latency/capture.h"
-#include "net/queue_list.h"
+#include "util/queue_list.h"
 #include "strategy/inst_spec.h"
 #include "util/opt.h"
 

@@ -4,7 +4,7 @@
 
 #include "gateway/queues.h"
 #include "net/order_conn.h"
-#include "net/queue_list.h"
+#include "util/queue_list.h"
 
 #define CLASS_NAME_(id, s) [id] = s,
 static const char *const steer_class_names[STEER_CLASS_NR] = { STEER_CLASS_NAMES(CLASS_NAME_) };

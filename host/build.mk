@@ -17,6 +17,7 @@ $(ASAN)/libhost.a: $(call asan_objs,$(HOST_SRCS))
 BINS += $(BUILD)/libhost.a $(ASAN)/libhost.a
 
 # Every check against made-up /proc and /sys trees (ASan+UBSan).
-$(ASAN)/tests/unit/test_host_check: $(ASAN)/tests/unit/test_host_check.o $(ASAN)/libhost.a
+$(ASAN)/tests/unit/test_host_check: $(ASAN)/tests/unit/test_host_check.o $(ASAN)/libhost.a \
+		$(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_host_check

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "host/checks.h"
+#include "util/queue_list.h"
 
 #define MAX_IRQS 64
 
@@ -196,20 +197,8 @@ static int rx_tx_queues(const struct hc_ctx *c, const char *ifn, unsigned int *r
 static unsigned int first_served(uint64_t serve, unsigned int rx, char *list, size_t len)
 {
 	uint64_t mask = serve ? serve : rx >= 64 ? ~0ull : (1ull << rx) - 1;
-	size_t off = 0;
 
-	list[0] = '\0';
-	for (unsigned int i = 0; i < 64 && off < len; i++) {
-		unsigned int j = i;
-
-		if (!(mask >> i & 1))
-			continue;
-		while (j + 1 < 64 && (mask >> (j + 1) & 1))
-			j++;
-		off += (size_t)snprintf(list + off, len - off, j > i ? "%s%u-%u" : "%s%u",
-					off ? "," : "", i, j);
-		i = j;
-	}
+	queue_list_format(mask, list, len);
 	return mask ? (unsigned int)__builtin_ctzll(mask) : 0;
 }
 

@@ -2,7 +2,7 @@
 # the rig's floor): the AF_XDP socket and its UMEM, what an interface and
 # its neighbour are, busy polling, and the order session's own TCP client.
 
-NET_SRCS := net/xsk_area.c net/xsk_port.c net/xsk_queues.c net/queue_list.c net/netif.c net/busy_poll.c net/tcp.c net/order_conn.c \
+NET_SRCS := net/xsk_area.c net/xsk_port.c net/xsk_queues.c net/netif.c net/busy_poll.c net/tcp.c net/order_conn.c \
 	net/xsk_session.c net/xsk_dry.c
 
 $(BUILD)/libnet.a: $(call objs,$(NET_SRCS))

@@ -3,7 +3,8 @@
 # string as JSON (json.[ch]), prefaulted memory on the largest pages there are
 # (table_mem.[ch]) and how much of a mapping got them (smaps.[ch]), the program's code on a 2 MB page (huge_text.[ch]).
 
-UTIL_SRCS := util/opt.c util/json.c util/table_mem.c util/smaps.c util/huge_text.c
+UTIL_SRCS := util/opt.c util/json.c util/table_mem.c util/smaps.c util/huge_text.c \
+	util/queue_list.c
 
 $(BUILD)/libutil.a: $(call objs,$(UTIL_SRCS))
 	@mkdir -p $(@D)

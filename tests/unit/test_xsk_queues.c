@@ -25,7 +25,7 @@
 #include <cmocka.h>
 
 #include "bpf/steer_loader.h"
-#include "net/queue_list.h"
+#include "util/queue_list.h"
 #include "net/xsk_queues.h"
 
 #define RING 64

@@ -3,8 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpf/steer.h"
-#include "net/queue_list.h"
+#include "util/queue_list.h"
 
 int queue_list_parse(const char *arg, uint64_t *mask, char *why, size_t n)
 {
@@ -25,9 +24,9 @@ int queue_list_parse(const char *arg, uint64_t *mask, char *why, size_t n)
 			if (end == p || hi < lo)
 				goto bad;
 		}
-		if (hi >= STEER_MAX_QUEUES) {
+		if (hi >= QUEUE_LIST_MAX) {
 			snprintf(why, n, "names queue %lu; queues are 0 to %d", hi,
-				 STEER_MAX_QUEUES - 1);
+				 QUEUE_LIST_MAX - 1);
 			return -1;
 		}
 		for (unsigned long i = lo; i <= hi; i++)
