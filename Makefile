@@ -27,8 +27,10 @@ asan_objs = $(patsubst %.c,$(ASAN)/%.o,$(1))
 BINS        :=
 UNIT_TESTS  :=
 # The harness every integration test sources is tested first; then that the
-# tree keeps its layers (docs/architecture.md §1).
-INT_TESTS   := tests/integration/harness_selftest.sh tests/integration/layers.sh
+# tree keeps its layers (docs/architecture.md §1) and that the documents
+# name what it has.
+INT_TESTS   := tests/integration/harness_selftest.sh tests/integration/layers.sh \
+	tests/integration/docs_names.sh
 BENCHES     :=
 
 .PHONY: all deps test unit-test integration-test demo bench clean
