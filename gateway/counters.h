@@ -121,6 +121,7 @@ enum val_kind {
 	GW_COUNTER(CNT_ORD_FAILED, "orders", "failed", V_NUM) \
 	GW_COUNTER(CNT_ORD_ACCEPTED, "orders", "accepted", V_NUM) \
 	GW_COUNTER(CNT_ORD_FILLED, "orders", "filled", V_NUM) \
+	GW_COUNTER(CNT_ORD_EXECUTIONS, "orders", "executions", V_NUM) \
 	GW_COUNTER(CNT_ORD_CANCELED, "orders", "canceled", V_NUM) \
 	GW_COUNTER(CNT_ORD_REJECTED, "orders", "rejected", V_NUM) \
 	GW_COUNTER(CNT_ORD_OPEN, "orders", "open", V_GAUGE) \

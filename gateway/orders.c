@@ -198,6 +198,7 @@ static inline void on_executed(struct orders *o, struct gw_order *r,
 	uint32_t n = ex->shares < left ? ex->shares : left;
 
 	o->st.fills++;
+	o->st.filled += !r->filled && n;
 	if (ex->shares > left)
 		o->st.overfills++;
 	if (orders_is_open(r))
@@ -271,6 +272,7 @@ void orders_paper_result(struct orders *o, struct gw_order *r, uint32_t filled,
 	o->st.replies += 1 + execs + (filled < r->shares);
 	o->st.accepted++;
 	o->st.fills += execs;
+	o->st.filled += filled > 0;
 	o->st.cancels += filled < r->shares;
 	r->answered = true;
 	if (orders_is_open(r))

@@ -82,7 +82,9 @@ struct orders_stats {
 	uint64_t orders;
 	uint64_t failed;		/* no TX frame / not taken by the session */
 	uint64_t replies;
-	uint64_t accepted, fills, cancels, rejects;
+	uint64_t accepted, cancels, rejects;
+	uint64_t fills;			/* executions: an Executed each (an IOC may have several) */
+	uint64_t filled;		/* orders with at least one execution, whole or in part */
 	uint64_t bad_replies;		/* undecodable reply messages */
 	uint64_t unknown_token;		/* reply for no order we know */
 	uint64_t timeouts;		/* orders with no final reply in time */

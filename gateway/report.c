@@ -84,9 +84,9 @@ void report_status(FILE *out, const struct gw_report *r, double dt_s,
 	uint64_t ticks = s->ticks, unserved, drops = xdp_drops(r, &unserved);
 
 	fprintf(out, "%s: %8.0f ticks/s  ticks %-9" PRIu64 " orders %-6" PRIu64
-		" fills %-6" PRIu64 " cancels %-5" PRIu64 " pnl %+.2f  pos",
+		" filled %-6" PRIu64 " cancels %-5" PRIu64 " pnl %+.2f  pos",
 		path_name(r->o), (double)(ticks - *prev_ticks) / dt_s, ticks,
-		(uint64_t)os->orders, (uint64_t)os->fills, (uint64_t)os->cancels,
+		(uint64_t)os->orders, (uint64_t)os->filled, (uint64_t)os->cancels,
 		(double)engine_pnl(r->e) / 10000.0);
 	for (unsigned int i = 0; i < r->e->n_inst; i++) {
 		const volatile struct gw_inst *in = &r->e->inst[i];
@@ -244,7 +244,8 @@ static void order_counters(struct counters *t, const struct gw_engine *e)
 	NUM(CNT_ORD_SENT, o->orders);
 	NUM(CNT_ORD_FAILED, o->failed);
 	NUM(CNT_ORD_ACCEPTED, o->accepted);
-	NUM(CNT_ORD_FILLED, o->fills);
+	NUM(CNT_ORD_FILLED, o->filled);
+	NUM(CNT_ORD_EXECUTIONS, o->fills);
 	NUM(CNT_ORD_CANCELED, o->cancels);
 	NUM(CNT_ORD_REJECTED, o->rejects);
 	NUM(CNT_ORD_OPEN, e->ord.open);
@@ -742,7 +743,7 @@ static void summary_symbols(FILE *out, const struct gw_report *r)
 	const struct gw_engine *e = r->e;
 
 	fprintf(out, "  %-8s %6s %4s %9s %7s %6s %7s %7s %10s %8s %14s %12s\n", "symbol",
-		"locate", "len", "ticks", "orders", "fills", "cancels", "rejects",
+		"locate", "len", "ticks", "orders", "execs", "cancels", "rejects",
 		"position", "target", "cash", "pnl");
 	for (unsigned int i = 0; i < e->n_inst; i++) {
 		const struct gw_inst *in = &e->inst[i];
@@ -851,7 +852,7 @@ static void json_symbols(FILE *f, const struct gw_engine *e)
 
 		fprintf(f, "    {\"symbol\": \"%.*s\", \"locate\": %d, \"length\": %u, "
 			"\"unit\": %u, \"ticks\": %" PRIu64 ", \"orders\": %" PRIu64
-			", \"fills\": %" PRIu64 ", \"cancels\": %" PRIu64 ", \"rejects\": %" PRIu64
+			", \"executions\": %" PRIu64 ", \"cancels\": %" PRIu64 ", \"rejects\": %" PRIu64
 			", \"restores\": %" PRIu64
 			", \"bad_price\": %" PRIu64 ", \"position\": %" PRId64
 			", \"target\": %" PRId64 ", \"open_buy\": %" PRId64

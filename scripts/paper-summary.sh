@@ -40,7 +40,8 @@ row "messages published" "ex:.messages"
 row "messages decoded" ".feed.messages"
 row "prints (ticks) of its symbols" ".feed.ticks_ours"
 row "orders sent" ".orders.sent"
-row "fills / cancels / rejects" '"\(.orders.filled) / \(.orders.canceled) / \(.orders.rejected)"'
+row "orders filled / canceled / rejected" '"\(.orders.filled) / \(.orders.canceled) / \(.orders.rejected)"'
+row "executions" '"\(.orders.executions)"'
 row "paper: whole / part / none" 'if .paper then "\(.paper.filled) / \(.paper.partial) / \(.paper.canceled)" else "-" end'
 row "total PnL (\$, marked at last)" '[.symbols[].pnl] | add / 10000'
 row "positions" '[.symbols[] | "\(.symbol) \(.position)"] | join(" ")'

@@ -181,6 +181,7 @@ static void trade(struct mon_writer *w, unsigned int k, struct inst *in, uint64_
 		in->m.fills++;
 		c[CNT_ORD_ACCEPTED]++;
 		c[CNT_ORD_FILLED]++;
+		c[CNT_ORD_EXECUTIONS]++;
 		mon_record_event(w, MON_EV_FILL, k, side, shares, px, *order_no, now);
 	}
 	mon_record_order(w, &t, outcome, 0);

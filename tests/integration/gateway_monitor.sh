@@ -72,9 +72,9 @@ test_live_view_of_a_paper_run() {
 		"$(j "$end" '.counters.orders | "\(.sent) \(.filled)"')" \
 		"$(j "$gw" '.orders | "\(.sent) \(.filled)"')"
 	check "orders were sent" test "$(j "$gw" .orders.sent)" -gt 20
-	# One event per order sent, fill (one execution each at the last trade),
-	# cancel and reject.
-	expect_eq "order events in the segment == orders + fills + cancels + rejects" \
+	# One event per order sent, order filled (whole or in part), cancel and
+	# reject.
+	expect_eq "order events in the segment == orders + orders filled + cancels + rejects" \
 		"$(j "$end" '.events.next')" \
 		"$(j "$gw" '.orders | .sent + .filled + .canceled + .rejected')"
 	expect_eq "hook->queued measured for every order in the segment and the summary" \

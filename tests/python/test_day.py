@@ -45,13 +45,16 @@ def test_research_day_equals_backtest_itch_for_every_combination(days):
             assert list(cli.columns) == list(mine.columns)
             assert mine.values.tolist() == cli.values.tolist(), (sym, L)
             row = res[(res.symbol == sym) & (res.length == L)].iloc[0]
-            m = re.search(r"ticks (\d+) +orders (\d+) +position ([+-]?\d+) trades (\d+) pnl ([-0-9.]+)%",
-                          err)
+            m = re.search(r"ticks (\d+) +orders (\d+) +position ([+-]?\d+) shares "
+                          r"cash \$([-0-9.]+) pnl \$([-0-9.]+) \(at the prints\); "
+                          r"strategy trades (\d+), returns ([-0-9.]+)%", err)
             assert m, err
             assert row.ticks == int(m[1]) and row.orders == int(m[2])
-            assert row.position == int(m[3]) * 100
-            assert row.trades == int(m[4])
-            assert abs(row.pnl_pct - float(m[5])) <= 1e-9
+            assert row.position == int(m[3])
+            assert row.cash == pytest.approx(float(m[4]), abs=1e-4)
+            assert row.pnl == pytest.approx(float(m[5]), abs=1e-4)
+            assert row.trades == int(m[6])
+            assert abs(row.pnl_pct - float(m[7])) <= 1e-9
     # the fills are at the print: cash and the mark follow from the orders
     for (sym, L), o in orders.groupby(["symbol", "length"]):
         row = res[(res.symbol == sym) & (res.length == L)].iloc[0]
