@@ -257,6 +257,8 @@ char orders_on_reply(struct orders *o, const uint8_t *msg, size_t len,
 		break;
 	case 'J':
 		o->st.rejects++;
+		o->st.rejects_by[(unsigned char)rep.rejected.reason < 128 ?
+				 (unsigned char)rep.rejected.reason : 0]++;
 		if (orders_is_open(r))
 			close_order(o, r);
 		r->state = ORDER_REJECTED;

@@ -85,6 +85,7 @@ struct orders_stats {
 	uint64_t accepted, cancels, rejects;
 	uint64_t fills;			/* executions: an Executed each (an IOC may have several) */
 	uint64_t filled;		/* orders with at least one execution, whole or in part */
+	uint64_t rejects_by[128];	/* by the Rejected's reason (ASCII; others in [0]) */
 	uint64_t bad_replies;		/* undecodable reply messages */
 	uint64_t unknown_token;		/* reply for no order we know */
 	uint64_t timeouts;		/* orders with no final reply in time */

@@ -719,6 +719,30 @@ static void summary_types(FILE *out, const struct gw_engine *e)
 	fprintf(out, "\n");
 }
 
+/* The exchange's reasons for each order it rejected, named. */
+static void summary_rejects(FILE *out, const struct gw_engine *e)
+{
+	const struct orders_stats *o = &e->ord.st;
+	const char *sep = "";
+
+	if (!o->rejects)
+		return;
+	fprintf(out, "rejected %" PRIu64 " order%s:", o->rejects, o->rejects == 1 ? "" : "s");
+	for (int c = 0; c < 128; c++) {
+		const char *why = ouch_reject_reason((char)c);
+
+		if (!o->rejects_by[c])
+			continue;
+		if (c)
+			fprintf(out, "%s %" PRIu64 " %s ('%c')", sep, o->rejects_by[c],
+				why ? why : "a reason OUCH 4.2 does not name", c);
+		else
+			fprintf(out, "%s %" PRIu64 " with a reason beyond ASCII", sep, o->rejects_by[c]);
+		sep = ",";
+	}
+	fputc('\n', out);
+}
+
 /* The first few strategy changes that did not become orders at their tick. */
 static void summary_untraded(FILE *out, const struct gw_engine *e)
 {
@@ -800,6 +824,7 @@ void report_summary(FILE *out, const struct gw_report *r)
 	if (r->x)
 		gw_queues_summary(out, r->x, r->o, r->x->flows, r->x->n_flows);
 	summary_types(out, r->e);
+	summary_rejects(out, r->e);
 	summary_untraded(out, r->e);
 	summary_symbols(out, r);
 	summary_latency(out, r);
@@ -842,6 +867,26 @@ static void json_counters(FILE *f, const struct counters *t)
 	}
 	if (group)
 		fprintf(f, "},\n");
+}
+
+/* "rejects_by_reason": {"C": {"count": 30, "why": "exchange closed"}, ...}. */
+static void json_rejects(FILE *f, const struct gw_engine *e)
+{
+	const struct orders_stats *o = &e->ord.st;
+	const char *sep = "";
+
+	fprintf(f, "  \"rejects_by_reason\": {");
+	for (int c = 0; c < 128; c++) {
+		const char *why = ouch_reject_reason((char)c);
+
+		if (!o->rejects_by[c])
+			continue;
+		fprintf(f, "%s\"%c\": {\"count\": %" PRIu64 ", \"why\": \"%s\"}", sep,
+			c >= 0x20 && c != '"' && c != '\\' ? c : '?', o->rejects_by[c],
+			why ? why : "unknown");
+		sep = ", ";
+	}
+	fprintf(f, "},\n");
 }
 
 static void json_symbols(FILE *f, const struct gw_engine *e)
@@ -926,6 +971,7 @@ int report_json(const char *path, const struct gw_report *r)
 	fprintf(f, "},\n");
 	if (r->x)
 		gw_queues_json(f, r->x);
+	json_rejects(f, e);
 	json_symbols(f, e);
 	json_untraded(f, e);
 	json_latency(f, r);

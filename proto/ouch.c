@@ -70,6 +70,25 @@ int ouch_decode_enter_order(const uint8_t *m, size_t len, struct ouch_enter_orde
 	return OUCH_LEN_ENTER;
 }
 
+const char *ouch_reject_reason(char reason)
+{
+	switch (reason) {
+	case OUCH_REJ_TEST_MODE: return "test mode";
+	case OUCH_REJ_HALTED: return "halted";
+	case OUCH_REJ_SHARES: return "shares beyond the safety threshold";
+	case OUCH_REJ_STOCK: return "invalid stock";
+	case OUCH_REJ_DISPLAY: return "invalid display";
+	case OUCH_REJ_CLOSED: return "exchange closed";
+	case OUCH_REJ_FIRM: return "firm not authorized";
+	case OUCH_REJ_TIMES: return "outside the permitted times";
+	case OUCH_REJ_CROSS: return "cross not allowed";
+	case OUCH_REJ_PRICE: return "invalid price";
+	case OUCH_REJ_MIN_QTY: return "invalid minimum quantity";
+	case OUCH_REJ_OTHER: return "other";
+	default: return NULL;
+	}
+}
+
 int ouch_reply_len(char type)
 {
 	switch (type) {

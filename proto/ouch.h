@@ -126,8 +126,25 @@ struct ouch_canceled {
 };
 
 struct ouch_rejected {
-	char reason;
+	char reason;		/* OUCH_REJ_*, or a venue's other code */
 };
+
+/* OUCH 4.2's Rejected reasons (a venue may add its own). */
+#define OUCH_REJ_TEST_MODE	'T'
+#define OUCH_REJ_HALTED		'H'
+#define OUCH_REJ_SHARES		'Z'	/* shares beyond the safety threshold */
+#define OUCH_REJ_STOCK		'S'	/* invalid stock */
+#define OUCH_REJ_DISPLAY	'D'
+#define OUCH_REJ_CLOSED		'C'	/* the exchange is closed */
+#define OUCH_REJ_FIRM		'L'	/* firm not authorized for the clearing type */
+#define OUCH_REJ_TIMES		'M'	/* outside the permitted times */
+#define OUCH_REJ_CROSS		'R'
+#define OUCH_REJ_PRICE		'X'	/* invalid price */
+#define OUCH_REJ_MIN_QTY	'N'
+#define OUCH_REJ_OTHER		'O'
+
+/* What a Rejected's reason means, for a person: "exchange closed"; NULL: unknown. */
+const char *ouch_reject_reason(char reason);
 
 /* A reply from the exchange: 'A', 'E', 'C' or 'J'. */
 struct ouch_reply {

@@ -137,4 +137,19 @@ test_kill_switch_by_sigusr1_stops_orders() {
 		  -a "$(ex .orders.received killsig)" -eq "$(gw .orders.sent killsig)" ]
 }
 
+# The exchange's refusals, named: the simulator rejects orders above 150
+# shares ('Z', beyond its threshold): reversals of 200 shares are refused,
+# and the summary and the JSON say how many and why.
+test_exchange_rejects_are_named() {
+	EX_EXTRA="--max-shares 150" run rej
+	local gw=$T_TMP/rej.gw.json n
+	n=$(j "$gw" .orders.rejected)
+	check "rej: some orders rejected ($n)" test "$n" -gt 0
+	expect_eq "rej: the JSON names the reason" \
+		"$(j "$gw" '.rejects_by_reason.Z | "\(.count) \(.why)"')" \
+		"$n shares beyond the safety threshold"
+	check "rej: the summary names it" \
+		grep -q "^rejected $n orders: $n shares beyond the safety threshold ('Z')" "$T_TMP/rej.gw.out"
+}
+
 run_tests "$@"
