@@ -40,11 +40,14 @@ row "messages published" "ex:.messages"
 row "messages decoded" ".feed.messages"
 row "prints (ticks) of its symbols" ".feed.ticks_ours"
 row "orders sent" ".orders.sent"
-row "orders filled / canceled / rejected" '"\(.orders.filled) / \(.orders.canceled) / \(.orders.rejected)"'
+row "filled / canceled / rejected orders" '"\(.orders.filled) / \(.orders.canceled) / \(.orders.rejected)"'
 row "executions" '"\(.orders.executions)"'
 row "paper: whole / part / none" 'if .paper then "\(.paper.filled) / \(.paper.partial) / \(.paper.canceled)" else "-" end'
 row "total PnL (\$, marked at last)" '[.symbols[].pnl] | add / 10000'
-row "positions" '[.symbols[] | "\(.symbol) \(.position)"] | join(" ")'
+# A row per symbol: the cells stay as wide as the others.
+for sym in $(jq -r '.symbols[].symbol' "$dir/${paths[0]}.gw.json" 2>/dev/null); do
+	row "position $sym (shares)" ".symbols[] | select(.symbol == \"$sym\") | .position"
+done
 for stage in "hook->queued" "hook->sent" "seen->decided"; do
 	live=
 	[ "$stage" = "hook->sent" ] && live=live:
