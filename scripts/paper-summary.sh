@@ -40,7 +40,7 @@ row "messages published" "ex:.messages"
 row "messages decoded" ".feed.messages"
 row "prints (ticks) of its symbols" ".feed.ticks_ours"
 row "orders sent" ".orders.sent"
-row "filled / canceled / rejected orders" '"\(.orders.filled) / \(.orders.canceled) / \(.orders.rejected)"'
+row "orders filled/canceled/rejected" '"\(.orders.filled) / \(.orders.canceled) / \(.orders.rejected)"'
 row "executions" '"\(.orders.executions)"'
 row "paper: whole / part / none" 'if .paper then "\(.paper.filled) / \(.paper.partial) / \(.paper.canceled)" else "-" end'
 row "total PnL (\$, marked at last)" '[.symbols[].pnl] | add / 10000'
