@@ -40,8 +40,10 @@ static void on_symbol(void *ctx, uint16_t locate, const char symbol[8])
 }
 
 /*
- * A paper order made now, at the feed's time @t0: logged as a live one is
- * when sent (nothing is), then waiting for its arrival (paper.h).
+ * A paper order is decided now, at the feed's time @t0.  It is built and
+ * logged as a live order is when it leaves (though nothing is sent), and
+ * then it waits in the paper queue until the feed reaches its arrival
+ * time at the exchange (paper.h).
  */
 static void paper_submit(struct gw_engine *e, const struct gw_decision *d, uint64_t t0)
 {
@@ -55,12 +57,14 @@ static void paper_submit(struct gw_engine *e, const struct gw_decision *d, uint6
 }
 
 /*
- * The make-up rule, for live replies and paper fills alike.  An order of
- * instrument @k just ended; if it left the instrument's last strategy
- * change covered (no order of its own, as orders in flight made the target)
- * and the exposure no longer makes the target, that change trades now, at
- * its own print: 1 with the order in *d, its t_hook @t_hook.  Not while the
- * session is down, stale or the books unsafe, as at a print (engine_gate()).
+ * This is the make-up rule, which live replies and paper fills share.  An
+ * order of instrument @k has just ended.  If the instrument's last
+ * strategy change got no order of its own (the orders in flight already
+ * made the target) and the exposure no longer makes the target, that
+ * change trades now, at its own print: the function returns 1 with the
+ * order in *d, whose t_hook is @t_hook.  Nothing is made up while the
+ * session is down or stale or the books are unsafe, as at a print
+ * (engine_gate()).
  */
 static int engine_make_up(struct gw_engine *e, unsigned int k, uint64_t t_hook, uint64_t now,
 			  struct gw_decision *d)
