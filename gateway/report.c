@@ -117,6 +117,9 @@ _Static_assert(CNT_SESS_LOST_RESET == CNT_SESS_LOST_REFUSED + OC_LOST_RESET &&
 	       CNT_SESS_LOST_RETRANS == CNT_SESS_LOST_REFUSED + OC_LOST_RETRANS &&
 	       CNT_SESS_LOST_BROKEN == CNT_SESS_LOST_REFUSED + OC_LOST_BROKEN &&
 	       CNT_SESS_REPLIES == CNT_SESS_LOST_REFUSED + OC_LOST_NR, "enum oc_lost");
+#define TCP_REJ_AT_(id, s) _Static_assert(CNT_TCP_REJ_##id == CNT_TCP_REJ_OUT_OF_WINDOW + \
+						 TCP_REJ_##id, s);
+TCP_REJECTS(TCP_REJ_AT_)
 #define RISK_AT_(id, s) _Static_assert(CNT_##id == CNT_RISK_KILLED + id - RISK_KILLED, s);
 RISK_REASON_NAMES(RISK_AT_)
 _Static_assert(CNT_XDP_STEER_SEEN == CNT_RISK_KILLED + RISK_NR - (RISK_OK + 1), "refusals");
@@ -351,17 +354,25 @@ static void tcp_counters(struct counters *t, const struct gw_report *r)
 	NUM(CNT_TCP_DUP_ACKS, s->dup_acks);
 	NUM(CNT_TCP_OOO_HELD, s->ooo_held);
 	NUM(CNT_TCP_OOO_DROPPED, s->ooo_dropped);
-	NUM(CNT_TCP_DUP_SEGS, s->dup_segs);
+	for (int i = 0; i < TCP_REJ_NR; i++)
+		NUM(CNT_TCP_REJ_OUT_OF_WINDOW + i, s->rejected[i]);
+	NUM(CNT_TCP_OLD_ACKS, s->old_acks);
 	NUM(CNT_TCP_WINDOW_STALLS, s->window_stalls);
+	NUM(CNT_TCP_CWND_STALLS, s->cwnd_stalls);
 	NUM(CNT_TCP_ZERO_WINDOW_PROBES, s->zwin_probes);
+	NUM(CNT_TCP_WINDOW_PROBES, s->window_probes);
 	NUM(CNT_TCP_ACKS_OUT, s->acks_out);
 	NUM(CNT_TCP_CHALLENGE_ACKS, s->challenge_acks);
+	NUM(CNT_TCP_ACKS_LIMITED, s->acks_limited);
 	NUM(CNT_TCP_RESETS_IN, s->resets_in);
 	NUM(CNT_TCP_RESETS_OUT, s->resets_out);
-	NUM(CNT_TCP_BAD_ACKS, s->bad_ack);
+	NUM(CNT_TCP_LATE_REPLIES, s->tlp_late_replies);
+	NUM(CNT_TCP_DSACKS_IN, s->dsacks_in);
 	NUM(CNT_TCP_NO_FRAME, s->no_frame);
 	NUM(CNT_TCP_SRTT_NS, oc->tcp->srtt);
 	NUM(CNT_TCP_RTO_NS, oc->tcp->rto);
+	NUM(CNT_TCP_PTO_NS, oc->tcp->pto);
+	NUM(CNT_TCP_CWND, oc->tcp->cwnd);
 }
 
 /* Two feed lines: what the A/B rule did with each line's packets. */
