@@ -182,7 +182,15 @@ enum val_kind {
 	GW_COUNTER(CNT_SESS_BAD_PACKETS, "order_session", "bad_packets", V_NUM) \
 	GW_COUNTER(CNT_SESS_ENDED, "order_session", "ended", V_NUM) \
 	GW_COUNTER(CNT_SESS_SEND_FAIL, "order_session", "send_fail", V_NUM) \
-	GW_COUNTER(CNT_SESS_SEND_ERRORS, "order_session", "send_errors", V_NUM)
+	GW_COUNTER(CNT_SESS_SEND_ERRORS, "order_session", "send_errors", V_NUM) \
+	GW_COUNTER(CNT_SESS_STOP, "order_session", "stop", V_STR) \
+	GW_COUNTER(CNT_SESS_HALTED, "order_session", "halted", V_BOOL) \
+	GW_COUNTER(CNT_SESS_LOST_FROM, "order_session", "replies_lost_from", V_GAUGE) \
+	GW_COUNTER(CNT_SESS_LOST_TO, "order_session", "replies_lost_to", V_GAUGE) \
+	GW_COUNTER(CNT_SESS_EMPTY_MSGS, "order_session", "empty_msgs", V_NUM) \
+	GW_COUNTER(CNT_SESS_SEQ_BEFORE_LOGIN, "order_session", "seq_before_login", V_NUM) \
+	GW_COUNTER(CNT_SESS_WRONG_SESSION, "order_session", "wrong_session", V_NUM) \
+	GW_COUNTER(CNT_SESS_SOCK_ERRORS, "order_session", "socket_errors", V_NUM)
 
 /* The own TCP: tcp_counters(). */
 #define GW_TCP_COUNTERS \

@@ -20,6 +20,12 @@ $(ASAN)/tests/unit/test_tcp: $(ASAN)/tests/unit/test_tcp.o $(ASAN)/libnet.a $(AS
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_tcp
 
+# The own stack's connections: random local ports, RFC 6528 ISNs.
+$(ASAN)/tests/unit/test_order_conn_own: $(ASAN)/tests/unit/test_order_conn_own.o \
+		$(ASAN)/libnet.a $(ASAN)/libproto.a $(ASAN)/libutil.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_order_conn_own
+
 # The dry session: the live send on rings of plain memory, no socket.
 $(ASAN)/tests/unit/test_xsk_dry: $(ASAN)/tests/unit/test_xsk_dry.o $(ASAN)/libnet.a \
 		$(ASAN)/libsteer.a $(ASAN)/libproto.a $(ASAN)/libutil.a
