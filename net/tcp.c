@@ -398,7 +398,8 @@ static void resend_first(struct tcp_conn *c)
 			c->st.retrans_segs++;
 		return;
 	}
-	n = data_from(c, c->snd_una, c->mss);
+	/* What was sent, no byte that never was (its window was not checked). */
+	n = data_from(c, c->snd_una, min_u32(c->mss, c->snd_max - c->snd_una));
 	if (n) {
 		if (emit(c, c->snd_una, c->rcv_nxt, TCP_ACK | TCP_PSH, n) >= 0)
 			c->st.retrans_segs++;
@@ -595,6 +596,9 @@ static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t
 		c->mss = c->cfg.mss;
 	if (c->mss > TCP_OOO_MAX)
 		c->mss = TCP_OOO_MAX;
+	/* A segment must hold its options and some bytes (Linux's floor too). */
+	if (c->mss < TCP_MIN_MSS)
+		c->mss = TCP_MIN_MSS;
 	c->cwnd = initial_window(c->mss);
 	c->ssthresh = UINT32_MAX;
 	set_limit(c);
@@ -1065,7 +1069,7 @@ static void rto_expired(struct tcp_conn *c, uint64_t now)
 	 * that makes the peer say its window (RFC 9293 3.8.6.1).
 	 */
 	if (c->snd_nxt == c->snd_una && c->snd_una != c->snd_max) {
-		uint32_t n = data_from(c, c->snd_una, c->mss);
+		uint32_t n = data_from(c, c->snd_una, min_u32(c->mss, c->snd_max - c->snd_una));
 		int sent = n ? emit(c, c->snd_una, c->rcv_nxt, TCP_ACK | TCP_PSH, n) : -1;
 
 		if (sent > 0) {
@@ -1081,10 +1085,12 @@ static void rto_expired(struct tcp_conn *c, uint64_t now)
 /* The orders' tail loss probe: the segment that ends them, once more. */
 static void probe_tail(struct tcp_conn *c, uint64_t now)
 {
-	uint32_t start = c->snd_una, room = c->mss, n;
+	uint32_t start = c->snd_una, room = c->mss, n, end;
 	int sent;
 
-	if (!tcp_seq_lt(c->snd_una, c->tlp_end) || c->in_recovery || !sends_data(c))
+	/* The orders' bytes that left (some may still wait for the window). */
+	end = tcp_seq_lt(c->tlp_end, c->snd_max) ? c->tlp_end : c->snd_max;
+	if (!tcp_seq_lt(c->snd_una, end) || c->in_recovery || !sends_data(c))
 		return;
 	/* The probe ends exactly at tlp_end, so SACK blocks' room comes off its start. */
 	for (int i = 0; c->sack_ok && i < TCP_OOO_SLOTS; i++)
@@ -1092,9 +1098,9 @@ static void probe_tail(struct tcp_conn *c, uint64_t now)
 			room -= TCP_SACK_ROOM;
 			break;
 		}
-	if (c->tlp_end - start > room)
-		start = c->tlp_end - room;
-	n = c->tlp_end - start;
+	if (end - start > room)
+		start = end - room;
+	n = end - start;
 	c->timing = false;	/* Karn */
 	sent = emit(c, start, c->rcv_nxt, TCP_ACK | TCP_PSH, n);
 	if (sent < 0)

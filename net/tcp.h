@@ -112,6 +112,7 @@
 #define TCP_OOO_SLOTS	16
 #define TCP_OOO_MAX	1460
 #define TCP_DEFAULT_MSS	536		/* a SYN-ACK without the option */
+#define TCP_MIN_MSS	88		/* the least we send, whatever the peer says */
 #define TCP_SACK_ROOM	36		/* four SACK blocks with their kind, length, NOPs */
 #define TCP_ACK_BUDGET	100		/* cfg.ack_budget when 0 */
 
