@@ -15,6 +15,7 @@
 
 #include "net/order_conn.h"
 #include "proto/proto_err.h"
+#include "util/rng.h"
 
 /* Linux 6.15's, for headers older than the kernel. */
 #ifndef TCP_RTO_MIN_US
@@ -50,15 +51,6 @@ const char *const oc_stop_names[OC_STOP_NR] = {
 	[OC_STOP_SHUTDOWN] = "shutdown",
 	[OC_STOP_WRONG_SESSION] = "wrong_session",
 };
-
-static uint64_t splitmix64(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-
-	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-	return z ^ (z >> 31);
-}
 
 void order_session_defaults(struct order_conn_cfg *c)
 {

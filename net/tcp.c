@@ -10,6 +10,8 @@
 #define NS_PER_SEC		1000000000ull
 /* The reply time's percentile the orders' probe waits for. */
 #define PTO_PERCENTILE		99
+/* An order's RTO in probe timeouts. */
+#define ORDER_RTO_PTOS		4
 /* Expiries a timeout doubles at most (then rto_max holds it). */
 #define RTO_SHIFT_MAX		20
 
@@ -78,7 +80,9 @@ static void set_limit(struct tcp_conn *c)
  * The orders' probe timeout and RTO (net/tcp.h, "Orders"): the 99th
  * percentile of the recent reply times and the timer's granularity, at
  * least tlp_min; before any reply, twice the handshake's round trip.
- * The RTO of an order is twice that, never more than the plain RTO.
+ * The RTO of an order is four times that (the probe comes first, and a
+ * reply late by a stalled host must not send everything again), never
+ * more than the plain RTO.
  */
 static void order_timeouts(struct tcp_conn *c)
 {
@@ -92,7 +96,7 @@ static void order_timeouts(struct tcp_conn *c)
 	}
 	q = q ? q + RTO_GRANULARITY_NS : 2 * c->srtt + RTO_GRANULARITY_NS;
 	c->pto = max_u64(c->cfg.tlp_min_ns, q);
-	c->rto_ord = min_u64(2 * c->pto, c->rto);
+	c->rto_ord = min_u64(ORDER_RTO_PTOS * c->pto, c->rto);
 }
 
 void tcp_init(struct tcp_conn *c, const struct tcp_cfg *cfg, const struct tcp_tx *tx)
@@ -356,7 +360,7 @@ static void rtt_sample(struct tcp_conn *c, uint64_t r)
 	c->rto = clamp_rto(c, c->srtt + (4 * c->rttvar > RTO_GRANULARITY_NS ?
 					  4 * c->rttvar : RTO_GRANULARITY_NS));
 	/* The percentile is read again in the next idle turn (tcp_timers()). */
-	c->rto_ord = c->pto ? min_u64(2 * c->pto, c->rto) : c->rto;
+	c->rto_ord = c->pto ? min_u64(ORDER_RTO_PTOS * c->pto, c->rto) : c->rto;
 	c->st.rtt_samples++;
 }
 
@@ -705,6 +709,9 @@ static void ack_advances(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 	c->dupacks = 0;
 	if (tcp_seq_ge(c->snd_una, c->tlp_end))
 		c->tlp_at = 0;
+	if (c->probe_start != c->probe_end && !c->probe_acked_at &&
+	    tcp_seq_ge(c->snd_una, c->probe_end))
+		c->probe_acked_at = now;
 	cwnd_on_ack(c, acked, !c->in_recovery || tcp_seq_ge(s->ack, c->recover));
 	c->rto_at = c->snd_una == c->snd_max ? 0 : now + rto_now(c);
 	if (fin_acked(c)) {
@@ -726,11 +733,13 @@ static bool dsack(const struct tcp_seg *s)
 
 /*
  * An ACK after a tail loss probe: a D-SACK of the probe's bytes says the
- * original had arrived and the probe was spurious.  When the ACK shows
- * nothing missing from the peer either (its sequence number is the next
- * we expect), the reply was late rather than lost: the time from the
- * original's send to the reply that follows is a reply time, and taking
- * it moves the probe past such replies.  The original's own ACK may come
+ * original had arrived and the probe was spurious, so the reply time is
+ * the original's (Karn's doubt is lifted).  When an ACK covered the order
+ * before the D-SACK, that was the original's: its time is the sample.
+ * When the D-SACK's ACK is the first to cover it and shows nothing missing
+ * from the peer (its sequence number is the next we expect), the reply
+ * was late rather than lost: the time to the reply that follows is the
+ * sample.  Either moves the probe past such replies.  The original's own ACK may come
  * first, so a plain ACK proves nothing: the probe is judged by the D-SACK
  * alone, until the next probe.
  */
@@ -741,8 +750,16 @@ static void probe_answered(struct tcp_conn *c, const struct tcp_seg *s)
 	    tcp_seq_gt(s->sack0_right, c->probe_end))
 		return;
 	c->st.tlp_spurious++;
-	if (tcp_seq_le(s->seq, c->rcv_nxt))
+	if (c->probe_acked_at) {
+		/* An ACK came before: the original's (this D-SACK says it arrived). */
+		if (c->probe_acked_at > c->probe_t0) {
+			reply_sample(c, c->probe_acked_at - c->probe_t0);
+			c->st.tlp_late_replies++;
+		}
+	} else if (tcp_seq_lt(c->snd_una, c->probe_end) && tcp_seq_le(s->seq, c->rcv_nxt)) {
+		/* This ACK is the first to cover it, nothing from the peer missing: late. */
 		c->late_t0 = c->probe_t0;
+	}
 	c->probe_start = c->probe_end;
 }
 
@@ -1110,6 +1127,7 @@ static void probe_tail(struct tcp_conn *c, uint64_t now)
 	c->probe_start = start;
 	c->probe_end = start + (uint32_t)sent;
 	c->probe_t0 = c->tail_sent_at;
+	c->probe_acked_at = 0;
 	/* RFC 8985 7.3: the RTO from the probe on. */
 	c->rto_at = now + rto_now(c);
 }

@@ -891,10 +891,31 @@ static void test_late_reply_moves_the_probe(void **state)
 	peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + 8 * MS);
 	assert_int_equal(c->st.tlp_probes, 1);
 	seq += 5;
-	/* Lost for real: the probe is what gets ACKed, with no D-SACK; nothing learnt. */
-	tcp_abort(c, t + 10 * MS);
+	rseq += 1;
+	/*
+	 * The original's ACK (with its reply) 30 ms late, the probe's D-SACK
+	 * after it: the ACK was the original's, 30 ms is the sample.
+	 */
+	t += 20 * MS;
+	pto = c->pto;
+	tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
+	tcp_timers(c, t + pto);
+	assert_int_equal(c->st.tlp_probes, 2);
+	peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + 30 * MS);
+	rseq += 1;
+	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + 30 * MS + 1);
+	assert_int_equal(c->st.tlp_spurious, 1);	/* not this one: its blocks are the last probe's */
+	be32_store(opt + 4, seq);
+	be32_store(opt + 8, seq + 5);
+	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + 30 * MS + 2);
+	assert_int_equal(c->st.tlp_spurious, 2);
+	assert_int_equal(c->st.tlp_late_replies, 2);
+	tcp_timers(c, t + 31 * MS);
+	assert_true(c->pto > 30 * MS);
+	/* The next connection keeps what was learnt. */
+	tcp_abort(c, t + 40 * MS);
 	connect_at(t + 100 * MS, 1460, 65535);
-	assert_true(c->pto > 8 * MS);
+	assert_true(c->pto > 30 * MS);
 }
 
 static void test_sequence_wraps(void **state)
@@ -1155,7 +1176,7 @@ static void test_sack_blocks_never_over_the_mtu(void **state)
 /*
  * The probe with one order in flight: one PTO after it left (the 99th
  * percentile of the replies seen, plus the timer's grain), then the RTO
- * of an order at 2 PTO from the probe; neither counts as a retry.
+ * of an order at 4 PTO from the probe; neither counts as a retry.
  */
 static void test_probe_timeout_one_order_in_flight(void **state)
 {
@@ -1179,19 +1200,19 @@ static void test_probe_timeout_one_order_in_flight(void **state)
 	pto = c->pto;
 	/* The slowest of 50 (900 us) is the 99th percentile: its bin's top, plus 100 us. */
 	assert_true(pto >= 1000 * US && pto <= 900 * US * 5 / 4 + 100 * US + 1);
-	assert_int_equal(c->rto_ord, 2 * pto);	/* below the plain RTO (at least 10 ms) */
+	assert_int_equal(c->rto_ord, 4 * pto);	/* below the plain RTO (at least 10 ms) */
 	reset_out();
 	send_order("LOST!", 5, t);
 	assert_int_equal(c->tlp_at, t + pto);
-	assert_int_equal(c->rto_at, t + 2 * pto);
+	assert_int_equal(c->rto_at, t + 4 * pto);
 	tcp_timers(c, t + pto - 1);
 	assert_int_equal(n_out, 0);	/* (the order itself left by the hot path) */
 	tcp_timers(c, t + pto);
 	assert_int_equal(n_out, 1);
 	assert_int_equal(c->st.tlp_probes, 1);
 	assert_int_equal(sent(0).seq, seq);
-	/* The probe lost too: the RTO, 2 PTO after the probe. */
-	assert_int_equal(c->rto_at, t + pto + 2 * pto);
+	/* The probe lost too: the RTO, 4 PTO after the probe. */
+	assert_int_equal(c->rto_at, t + pto + 4 * pto);
 	tcp_timers(c, c->rto_at);
 	assert_int_equal(n_out, 2);
 	assert_int_equal(sent(1).seq, seq);
