@@ -7,11 +7,13 @@
  *
  * Bins are quarter octaves from 1 us (each at most 19 % wide), so a
  * percentile read from a bin's upper edge is never below the samples in
- * it.  Every REPLY_DECAY samples the counts are halved: the histogram
- * follows the last few hundred replies, and a server that slows down (or
- * speeds up again) moves the percentile within a few hundred orders.  A
- * sample is one add; the percentile is a scan of the bins, done in idle
- * turns.
+ * it.  Two windows of REPLY_WINDOW samples are kept, the current one and
+ * the one before; when the current one is full it becomes the one before:
+ * the percentile is that of the last 256 to 512 replies, each counted
+ * whole until it ages out, so a server that slows down (or speeds up
+ * again) moves it within a few hundred orders, and a slow reply in a
+ * hundred keeps it up.  A sample is one add; the percentile is a scan of
+ * the bins, done in idle turns.
  */
 #ifndef NET_REPLY_TIME_H
 #define NET_REPLY_TIME_H
@@ -20,13 +22,13 @@
 #include <stdint.h>
 
 #define REPLY_BINS	88		/* up to about 1 s */
-#define REPLY_DECAY	256
+#define REPLY_WINDOW	256
 #define REPLY_UNIT_SHIFT 10		/* bins count 1.024 us units */
 
 struct reply_time {
-	uint32_t bin[REPLY_BINS];
-	uint32_t n;			/* samples in the bins */
-	uint32_t since_decay;
+	uint16_t bin[REPLY_BINS];	/* the current window */
+	uint16_t prev[REPLY_BINS];	/* the one before */
+	uint32_t n, n_prev;		/* samples in each */
 	uint64_t samples;		/* every sample ever taken */
 	bool dirty;			/* the percentile is to be read again */
 };
@@ -59,18 +61,18 @@ static inline uint64_t reply_bin_top(unsigned int b)
 
 static inline void reply_add(struct reply_time *r, uint64_t ns)
 {
+	if (r->n == REPLY_WINDOW) {
+		for (unsigned int i = 0; i < REPLY_BINS; i++) {
+			r->prev[i] = r->bin[i];
+			r->bin[i] = 0;
+		}
+		r->n_prev = r->n;
+		r->n = 0;
+	}
 	r->bin[reply_bin(ns)]++;
 	r->n++;
 	r->samples++;
 	r->dirty = true;
-	if (++r->since_decay < REPLY_DECAY)
-		return;
-	r->since_decay = 0;
-	r->n = 0;
-	for (unsigned int i = 0; i < REPLY_BINS; i++) {
-		r->bin[i] /= 2;
-		r->n += r->bin[i];
-	}
 }
 
 /*
@@ -80,13 +82,13 @@ static inline void reply_add(struct reply_time *r, uint64_t ns)
  */
 static inline uint64_t reply_percentile(const struct reply_time *r, unsigned int pct)
 {
-	uint64_t cum = 0;
+	uint64_t cum = 0, n = (uint64_t)r->n + r->n_prev;
 
-	if (!r->n)
+	if (!n)
 		return 0;
 	for (unsigned int i = 0; i < REPLY_BINS; i++) {
-		cum += r->bin[i];
-		if (cum * 100 >= (uint64_t)r->n * pct)
+		cum += (uint64_t)r->bin[i] + r->prev[i];
+		if (cum * 100 >= n * pct)
 			return reply_bin_top(i);
 	}
 	return reply_bin_top(REPLY_BINS - 1);

@@ -76,13 +76,19 @@ static void set_limit(struct tcp_conn *c)
 	c->snd_lim = min_u32(c->snd_wnd, c->cwnd);
 }
 
+static uint64_t order_rto(const struct tcp_conn *c)
+{
+	return max_u64(min_u64(ORDER_RTO_PTOS * c->pto, c->rto), 2 * c->pto);
+}
+
 /*
  * The orders' probe timeout and RTO (net/tcp.h, "Orders"): the 99th
  * percentile of the recent reply times and the timer's granularity, at
  * least tlp_min; before any reply, twice the handshake's round trip.
  * The RTO of an order is four times that (the probe comes first, and a
- * reply late by a stalled host must not send everything again), never
- * more than the plain RTO.
+ * reply late by a stalled host must not send everything again), no more
+ * than the plain RTO unless the replies say they take longer, and never
+ * less than twice the probe's.
  */
 static void order_timeouts(struct tcp_conn *c)
 {
@@ -96,7 +102,7 @@ static void order_timeouts(struct tcp_conn *c)
 	}
 	q = q ? q + RTO_GRANULARITY_NS : 2 * c->srtt + RTO_GRANULARITY_NS;
 	c->pto = max_u64(c->cfg.tlp_min_ns, q);
-	c->rto_ord = min_u64(ORDER_RTO_PTOS * c->pto, c->rto);
+	c->rto_ord = order_rto(c);
 }
 
 void tcp_init(struct tcp_conn *c, const struct tcp_cfg *cfg, const struct tcp_tx *tx)
@@ -316,7 +322,7 @@ int tcp_connect(struct tcp_conn *c, uint16_t local_port, uint32_t iss, uint64_t 
 	c->ack_now = false;
 	c->ack_due = 0;
 	c->rto = clamp_rto(c, c->cfg.rto_init_ns);
-	c->srtt = c->rttvar = 0;
+	c->srtt = c->rttvar = c->rtt_min = 0;
 	c->have_rtt = false;
 	order_timeouts(c);
 	c->rto_shift = c->retries = 0;
@@ -347,6 +353,8 @@ int tcp_connect(struct tcp_conn *c, uint16_t local_port, uint32_t iss, uint64_t 
 /* RFC 6298 2.2-2.4, with alpha 1/8 and beta 1/4. */
 static void rtt_sample(struct tcp_conn *c, uint64_t r)
 {
+	if (!c->rtt_min || r < c->rtt_min)
+		c->rtt_min = r;
 	if (!c->have_rtt) {
 		c->srtt = r;
 		c->rttvar = r / 2;
@@ -360,7 +368,7 @@ static void rtt_sample(struct tcp_conn *c, uint64_t r)
 	c->rto = clamp_rto(c, c->srtt + (4 * c->rttvar > RTO_GRANULARITY_NS ?
 					  4 * c->rttvar : RTO_GRANULARITY_NS));
 	/* The percentile is read again in the next idle turn (tcp_timers()). */
-	c->rto_ord = c->pto ? min_u64(ORDER_RTO_PTOS * c->pto, c->rto) : c->rto;
+	c->rto_ord = c->pto ? order_rto(c) : c->rto;
 	c->st.rtt_samples++;
 }
 
@@ -751,8 +759,13 @@ static void probe_answered(struct tcp_conn *c, const struct tcp_seg *s)
 		return;
 	c->st.tlp_spurious++;
 	if (c->probe_acked_at) {
-		/* An ACK came before: the original's (this D-SACK says it arrived). */
-		if (c->probe_acked_at > c->probe_t0) {
+		/*
+		 * An ACK came before, sooner than the probe could be answered: the
+		 * original's.  (Later, it may answer the probe: a duplicated
+		 * probe's D-SACK would teach the PTO its own length.)
+		 */
+		if (c->probe_acked_at > c->probe_t0 &&
+		    c->probe_acked_at - c->probe_sent_at < c->rtt_min) {
 			reply_sample(c, c->probe_acked_at - c->probe_t0);
 			c->st.tlp_late_replies++;
 		}
@@ -1127,6 +1140,7 @@ static void probe_tail(struct tcp_conn *c, uint64_t now)
 	c->probe_start = start;
 	c->probe_end = start + (uint32_t)sent;
 	c->probe_t0 = c->tail_sent_at;
+	c->probe_sent_at = now;
 	c->probe_acked_at = 0;
 	/* RFC 8985 7.3: the RTO from the probe on. */
 	c->rto_at = now + rto_now(c);

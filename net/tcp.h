@@ -81,7 +81,8 @@
  *   still unacknowledged one PTO after the last order left is sent again
  *   (PTO: the 99th percentile of the recent reply times plus the timer's
  *   granularity, at least cfg.tlp_min_ns); its RTO is 4 PTO (at most the
- *   RTO above), and expiries that short do not count as retries.  A probe
+ *   RTO above, unless the replies say they take longer; at least 2 PTO),
+ *   and expiries that short do not count as retries.  A probe
  *   the peer reports received twice (D-SACK) was spurious: when no reply
  *   is missing either, the reply was late, and the time to the reply that
  *   follows is taken as a sample, so that a slower server moves the
@@ -244,6 +245,7 @@ struct tcp_conn {
 
 	/* timers: 0 = off */
 	uint64_t rto, srtt, rttvar;
+	uint64_t rtt_min;		/* the least round trip seen; 0: none */
 	uint64_t pto;			/* the orders' probe timeout; 0: no probe */
 	uint64_t rto_ord;		/* the RTO of an order at the head */
 	bool have_rtt;
@@ -262,6 +264,7 @@ struct tcp_conn {
 	uint64_t tail_sent_at;		/* when the order ending at tlp_end left */
 	uint32_t probe_start, probe_end; /* the last probe's bytes; equal: none out */
 	uint64_t probe_t0;		/* ... the original's send time */
+	uint64_t probe_sent_at;		/* ... when the probe left */
 	uint64_t probe_acked_at;	/* ... when an ACK first covered it; 0: not yet */
 	uint64_t late_t0;		/* a late reply awaited since; 0: none */
 	uint64_t persist_at;

@@ -893,29 +893,48 @@ static void test_late_reply_moves_the_probe(void **state)
 	seq += 5;
 	rseq += 1;
 	/*
-	 * The original's ACK (with its reply) 30 ms late, the probe's D-SACK
-	 * after it: the ACK was the original's, 30 ms is the sample.
+	 * The original's ACK (with its reply) just after the probe left,
+	 * sooner than the probe could be answered, the probe's D-SACK after
+	 * it: the ACK was the original's, its time the sample.
 	 */
 	t += 20 * MS;
 	pto = c->pto;
 	tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
 	tcp_timers(c, t + pto);
 	assert_int_equal(c->st.tlp_probes, 2);
-	peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + 30 * MS);
+	peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + pto + 10 * US);
 	rseq += 1;
-	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + 30 * MS + 1);
+	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + pto + 11 * US);
 	assert_int_equal(c->st.tlp_spurious, 1);	/* not this one: its blocks are the last probe's */
 	be32_store(opt + 4, seq);
 	be32_store(opt + 8, seq + 5);
-	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + 30 * MS + 2);
+	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + pto + 200 * US);
 	assert_int_equal(c->st.tlp_spurious, 2);
 	assert_int_equal(c->st.tlp_late_replies, 2);
-	tcp_timers(c, t + 31 * MS);
-	assert_true(c->pto > 30 * MS);
+	tcp_timers(c, t + pto + 1 * MS);
+	assert_true(c->pto > pto);
+	/*
+	 * An ACK a round trip after the probe may be the probe's (its copy
+	 * D-SACKed later, a duplicate): nothing learnt from it.
+	 */
+	seq += 5;
+	t += 40 * MS;
+	pto = c->pto;
+	reset_out();
+	tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
+	tcp_timers(c, t + pto);
+	assert_int_equal(c->st.tlp_probes, 3);
+	peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + pto + 300 * US);
+	rseq += 1;
+	be32_store(opt + 4, seq);
+	be32_store(opt + 8, seq + 5);
+	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + pto + 400 * US);
+	assert_int_equal(c->st.tlp_spurious, 3);
+	assert_int_equal(c->st.tlp_late_replies, 2);
 	/* The next connection keeps what was learnt. */
-	tcp_abort(c, t + 40 * MS);
+	tcp_abort(c, t + 60 * MS);
 	connect_at(t + 100 * MS, 1460, 65535);
-	assert_true(c->pto > 30 * MS);
+	assert_int_equal(c->pto, pto);
 }
 
 static void test_sequence_wraps(void **state)
