@@ -193,9 +193,10 @@ static void close_fd(int *fd)
 }
 
 /*
- * Kernel stack: a connection we drop ourselves is reset (SO_LINGER 0):
- * no TIME_WAIT is left on our side, so a fixed local port connects again
- * at once.
+ * Kernel stack: a connection we give up while the exchange still holds
+ * it is reset (SO_LINGER 0): no TIME_WAIT is left on our side, so a fixed
+ * local port connects again at once.  (After the exchange's FIN, our
+ * close comes second and leaves none either.)
  */
 static void abort_fd(struct order_conn *oc)
 {
@@ -310,8 +311,14 @@ static void go_down(struct order_conn *oc, uint64_t now)
 		oc->ops.on_down(oc->ops.ctx, now);
 }
 
-/* The transport goes; the TCP's own close or reset as the case says. */
-static void drop_transport(struct order_conn *oc, uint64_t now)
+/*
+ * The transport goes; the TCP's own close or reset as the case says.
+ * @ours: we give up a connection the exchange still holds (silence, a
+ * broken stream, retransmissions unanswered): on the kernel stack, with a
+ * fixed local port, it is reset, so no TIME_WAIT keeps the port the next
+ * connection needs (from a range or the kernel's, another port serves).
+ */
+static void drop_transport(struct order_conn *oc, uint64_t now, bool ours)
 {
 	if (oc->cfg.stack == OC_STACK_OWN) {
 		if (oc->tcp->state == TCPS_CLOSE_WAIT)
@@ -319,7 +326,10 @@ static void drop_transport(struct order_conn *oc, uint64_t now)
 		else if (!tcp_is_done(oc->tcp) && oc->tcp->state != TCPS_LAST_ACK)
 			tcp_abort(oc->tcp, now);
 	} else {
-		abort_fd(oc);
+		if (ours && oc->port_lo && oc->port_lo == oc->port_hi)
+			abort_fd(oc);
+		else
+			close_fd(&oc->fd);
 		oc->kout_len = 0;
 	}
 }
@@ -331,7 +341,8 @@ static void lose(struct order_conn *oc, enum oc_lost why, uint64_t now)
 	go_down(oc, now);
 	oc->st.lost[why]++;
 	oc->last_lost = (uint8_t)why;
-	drop_transport(oc, now);
+	drop_transport(oc, now, why == OC_LOST_SILENCE || why == OC_LOST_BROKEN ||
+				why == OC_LOST_RETRANS);
 	soup_client_disconnected(&oc->soup);
 	if (soup_client_final(&oc->soup)) {
 		oc->state = OC_STOPPED;
@@ -353,7 +364,7 @@ static void stop(struct order_conn *oc, enum oc_stop why, uint64_t now)
 {
 	go_down(oc, now);
 	oc->stop = (uint8_t)why;
-	drop_transport(oc, now);
+	drop_transport(oc, now, false);
 	soup_client_disconnected(&oc->soup);
 	oc->state = OC_STOPPED;
 }
@@ -732,7 +743,7 @@ void order_conn_idle(struct order_conn *oc, uint64_t now)
 		order_conn_poll(oc, now);
 	}
 	if (oc->state == OC_CLOSING && now >= oc->deadline) {
-		drop_transport(oc, now);
+		drop_transport(oc, now, false);
 		if (oc->cfg.stack == OC_STACK_OWN && !tcp_is_done(oc->tcp))
 			tcp_abort(oc->tcp, now);
 		oc->state = OC_STOPPED;
@@ -753,7 +764,7 @@ void order_conn_shutdown(struct order_conn *oc, uint64_t now)
 
 	if (!in_session(oc)) {
 		if (oc->state != OC_CLOSING && oc->state != OC_STOPPED) {
-			drop_transport(oc, now);
+			drop_transport(oc, now, false);
 			oc->state = OC_STOPPED;
 		}
 		if (!oc->stop)

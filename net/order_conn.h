@@ -16,10 +16,12 @@
  *           setsockopt() and bind() is checked: a failure is said (notes)
  *           and, but for the tuning ones, fails the attempt, so a
  *           --local-port that cannot be bound never goes out from another
- *           port.  A connection we drop ourselves is reset (SO_LINGER 0),
- *           so it leaves no TIME_WAIT and a fixed local port connects again
- *           at once; after a logout the exchange closes first and the
- *           TIME_WAIT is its.
+ *           port.  With a fixed local port, a connection we give up while
+ *           the exchange holds it (silence, a broken stream,
+ *           retransmissions unanswered) is reset (SO_LINGER 0), so it
+ *           leaves no TIME_WAIT and the port connects again at once; when
+ *           the exchange closed first (its FIN, a logout) our close comes
+ *           second and leaves none either.
  *
  * Initial sequence numbers (own stack) are RFC 6528's: a 4 us clock plus
  * SipHash-2-4 of the connection's 4-tuple under a 16-byte secret from
