@@ -465,13 +465,25 @@ static int must_set(struct order_conn *oc, int level, int name, const char *what
 	return -1;
 }
 
-/* A tuning option: refused (an older kernel), said once and done without. */
+/*
+ * A tuning option, @v or the first of @more (ascending) the kernel takes
+ * (TCP_DELACK_MAX_US wants at least two jiffies); refused altogether (an older
+ * kernel), said once and done without.
+ */
 static void may_set(struct order_conn *oc, int name, const char *what, uint32_t v,
-		    const char *instead)
+		    const uint32_t *more, size_t nmore, const char *instead)
 {
 	static uint32_t said;
 
-	if (!setsockopt(oc->fd, IPPROTO_TCP, name, &v, sizeof(v)) || (said & (1u << name % 32)))
+	for (size_t i = 0;; i++) {
+		if (!setsockopt(oc->fd, IPPROTO_TCP, name, &v, sizeof(v)))
+			return;
+		if (errno != EINVAL || i == nmore)
+			break;
+		if (more[i] > v)
+			v = more[i];
+	}
+	if (said & (1u << name % 32))
 		return;
 	said |= 1u << name % 32;
 	note(oc, "setsockopt(%s): %s (Linux 6.15 has it); %s", what, strerror(errno), instead);
@@ -531,11 +543,16 @@ static void connect_kernel(struct order_conn *oc, uint64_t now)
 	}
 	/* The own stack's policies where this kernel takes them (docs/wire.md). */
 	may_set(oc, TCP_RTO_MIN_US, "TCP_RTO_MIN_US", (uint32_t)(oc->cfg.rto_min_ns / 1000),
-		"the route's rto_min, else net.ipv4.tcp_rto_min_us, else 200 ms applies");
-	if (oc->cfg.ack_delay_ns)
+		NULL, 0, "the route's rto_min, else net.ipv4.tcp_rto_min_us, else 200 ms applies");
+	if (oc->cfg.ack_delay_ns) {
+		/* At least two jiffies: 2 ms at HZ=1000, 8 at 250, 20 at 100. */
+		static const uint32_t jiffy_us[] = { 2000, 8000, 20000 };
+
 		may_set(oc, TCP_DELACK_MAX_US, "TCP_DELACK_MAX_US",
-			(uint32_t)(oc->cfg.ack_delay_ns / 1000),
+			(uint32_t)(oc->cfg.ack_delay_ns / 1000), jiffy_us,
+			sizeof(jiffy_us) / sizeof(jiffy_us[0]),
 			"the route's quickack or the kernel's delayed ACK applies");
+	}
 	if (busy_poll_set(oc->fd, &oc->cfg.busy_poll, err, sizeof(err)))
 		note(oc, "%s", err);
 	if (connect(oc->fd, (struct sockaddr *)&to, sizeof(to)) && errno != EINPROGRESS) {
