@@ -1142,8 +1142,11 @@ static void probe_tail(struct tcp_conn *c, uint64_t now)
 	c->probe_t0 = c->tail_sent_at;
 	c->probe_sent_at = now;
 	c->probe_acked_at = 0;
-	/* RFC 8985 7.3: the RTO from the probe on. */
-	c->rto_at = now + rto_now(c);
+	/*
+	 * RFC 8985 7.3: the RTO from the probe on.  The probe has waited a
+	 * PTO already: two more and it is lost too.
+	 */
+	c->rto_at = now + min_u64(rto_now(c), 2 * c->pto);
 }
 
 /* The persist timer: a probe that makes the peer tell its window. */

@@ -82,7 +82,8 @@
  *   (PTO: the 99th percentile of the recent reply times plus the timer's
  *   granularity, at least cfg.tlp_min_ns); its RTO is 4 PTO (at most the
  *   RTO above, unless the replies say they take longer; at least 2 PTO),
- *   and expiries that short do not count as retries.  A probe
+ *   2 PTO once the probe went, and expiries that short do not count as
+ *   retries.  A probe
  *   the peer reports received twice (D-SACK) was spurious: when no reply
  *   is missing either, the reply was late, and the time to the reply that
  *   follows is taken as a sample, so that a slower server moves the

@@ -1195,7 +1195,8 @@ static void test_sack_blocks_never_over_the_mtu(void **state)
 /*
  * The probe with one order in flight: one PTO after it left (the 99th
  * percentile of the replies seen, plus the timer's grain), then the RTO
- * of an order at 4 PTO from the probe; neither counts as a retry.
+ * of an order at 2 PTO from the probe (4 PTO when no probe went);
+ * neither counts as a retry.
  */
 static void test_probe_timeout_one_order_in_flight(void **state)
 {
@@ -1230,8 +1231,8 @@ static void test_probe_timeout_one_order_in_flight(void **state)
 	assert_int_equal(n_out, 1);
 	assert_int_equal(c->st.tlp_probes, 1);
 	assert_int_equal(sent(0).seq, seq);
-	/* The probe lost too: the RTO, 4 PTO after the probe. */
-	assert_int_equal(c->rto_at, t + pto + 4 * pto);
+	/* The probe lost too: the RTO, 2 PTO after the probe. */
+	assert_int_equal(c->rto_at, t + pto + 2 * pto);
 	tcp_timers(c, c->rto_at);
 	assert_int_equal(n_out, 2);
 	assert_int_equal(sent(1).seq, seq);
