@@ -21,6 +21,13 @@ bench-profile: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim $(BUILD)/t2t-backtest
 	./bench/profile.sh
 INT_TESTS += tests/integration/profile_report.sh
 
+# A lost order's resend time under 3 % loss each way, own and kernel TCP, and
+# the share of strategy changes traded at their print.
+BENCHES += bench-tcp-loss
+.PHONY: bench-tcp-loss
+bench-tcp-loss: $(BUILD)/t2t-gateway $(BUILD)/t2t-exsim $(BUILD)/t2t-backtest
+	./bench/tcp-loss.sh
+
 # Two feed lines against one: wire-to-wire with line A lossy, B 30 us behind.
 BENCHES += bench-lines
 .PHONY: bench-lines

@@ -38,7 +38,7 @@ INT_TESTS += tests/integration/gateway_passthrough.sh tests/integration/gateway_
 	tests/integration/gateway_monitor.sh tests/integration/gateway_lines.sh \
 	tests/integration/gateway_clocks.sh tests/integration/gateway_soup.sh \
 	tests/integration/gateway_paper.sh tests/integration/gateway_hostcheck.sh \
-	tests/integration/gateway_queues.sh
+	tests/integration/gateway_queues.sh tests/integration/gateway_tcp_hostile.sh
 
 # The counter table (gateway/counters.h) against what report_collect()
 # writes from it; the AF_XDP path's BPF and socket reads are stubbed in the

@@ -28,6 +28,7 @@
 #include "gateway/engine.h"
 #include "gateway/risk.h"
 #include "monitor/writer.h"
+#include "net/tcp_rej.h"
 
 enum val_kind {
 	V_NUM,		/* a count that only grows */
@@ -45,6 +46,7 @@ enum val_kind {
 #define CNT_XDP_(id, s) GW_COUNTER(CNT_XDP_##id, "xdp", s, V_NUM)
 #define CNT_LINE_A_(id, s) GW_COUNTER(CNT_A_##id, "lines", "a_" s, V_NUM)
 #define CNT_LINE_B_(id, s) GW_COUNTER(CNT_B_##id, "lines", "b_" s, V_NUM)
+#define CNT_TCP_REJ_(id, s) GW_COUNTER(CNT_TCP_REJ_##id, "tcp", "rejected_" s, V_NUM)
 
 /* The decoder and the engine: feed_counters(). */
 #define GW_FEED_COUNTERS \
@@ -180,7 +182,15 @@ enum val_kind {
 	GW_COUNTER(CNT_SESS_BAD_PACKETS, "order_session", "bad_packets", V_NUM) \
 	GW_COUNTER(CNT_SESS_ENDED, "order_session", "ended", V_NUM) \
 	GW_COUNTER(CNT_SESS_SEND_FAIL, "order_session", "send_fail", V_NUM) \
-	GW_COUNTER(CNT_SESS_SEND_ERRORS, "order_session", "send_errors", V_NUM)
+	GW_COUNTER(CNT_SESS_SEND_ERRORS, "order_session", "send_errors", V_NUM) \
+	GW_COUNTER(CNT_SESS_STOP, "order_session", "stop", V_STR) \
+	GW_COUNTER(CNT_SESS_HALTED, "order_session", "halted", V_BOOL) \
+	GW_COUNTER(CNT_SESS_LOST_FROM, "order_session", "replies_lost_from", V_GAUGE) \
+	GW_COUNTER(CNT_SESS_LOST_TO, "order_session", "replies_lost_to", V_GAUGE) \
+	GW_COUNTER(CNT_SESS_EMPTY_MSGS, "order_session", "empty_msgs", V_NUM) \
+	GW_COUNTER(CNT_SESS_SEQ_BEFORE_LOGIN, "order_session", "seq_before_login", V_NUM) \
+	GW_COUNTER(CNT_SESS_WRONG_SESSION, "order_session", "wrong_session", V_NUM) \
+	GW_COUNTER(CNT_SESS_SOCK_ERRORS, "order_session", "socket_errors", V_NUM)
 
 /* The own TCP: tcp_counters(). */
 #define GW_TCP_COUNTERS \
@@ -198,17 +208,24 @@ enum val_kind {
 	GW_COUNTER(CNT_TCP_DUP_ACKS, "tcp", "dup_acks", V_NUM) \
 	GW_COUNTER(CNT_TCP_OOO_HELD, "tcp", "ooo_held", V_NUM) \
 	GW_COUNTER(CNT_TCP_OOO_DROPPED, "tcp", "ooo_dropped", V_NUM) \
-	GW_COUNTER(CNT_TCP_DUP_SEGS, "tcp", "dup_segs", V_NUM) \
+	TCP_REJECTS(CNT_TCP_REJ_) \
+	GW_COUNTER(CNT_TCP_OLD_ACKS, "tcp", "old_acks", V_NUM) \
 	GW_COUNTER(CNT_TCP_WINDOW_STALLS, "tcp", "window_stalls", V_NUM) \
+	GW_COUNTER(CNT_TCP_CWND_STALLS, "tcp", "cwnd_stalls", V_NUM) \
 	GW_COUNTER(CNT_TCP_ZERO_WINDOW_PROBES, "tcp", "zero_window_probes", V_NUM) \
+	GW_COUNTER(CNT_TCP_WINDOW_PROBES, "tcp", "window_probes", V_NUM) \
 	GW_COUNTER(CNT_TCP_ACKS_OUT, "tcp", "acks_out", V_NUM) \
 	GW_COUNTER(CNT_TCP_CHALLENGE_ACKS, "tcp", "challenge_acks", V_NUM) \
+	GW_COUNTER(CNT_TCP_ACKS_LIMITED, "tcp", "acks_limited", V_NUM) \
 	GW_COUNTER(CNT_TCP_RESETS_IN, "tcp", "resets_in", V_NUM) \
 	GW_COUNTER(CNT_TCP_RESETS_OUT, "tcp", "resets_out", V_NUM) \
-	GW_COUNTER(CNT_TCP_BAD_ACKS, "tcp", "bad_acks", V_NUM) \
+	GW_COUNTER(CNT_TCP_LATE_REPLIES, "tcp", "late_replies", V_NUM) \
+	GW_COUNTER(CNT_TCP_DSACKS_IN, "tcp", "dsacks_in", V_NUM) \
 	GW_COUNTER(CNT_TCP_NO_FRAME, "tcp", "no_frame", V_NUM) \
 	GW_COUNTER(CNT_TCP_SRTT_NS, "tcp", "srtt_ns", V_GAUGE) \
-	GW_COUNTER(CNT_TCP_RTO_NS, "tcp", "rto_ns", V_GAUGE)
+	GW_COUNTER(CNT_TCP_RTO_NS, "tcp", "rto_ns", V_GAUGE) \
+	GW_COUNTER(CNT_TCP_PTO_NS, "tcp", "pto_ns", V_GAUGE) \
+	GW_COUNTER(CNT_TCP_CWND, "tcp", "cwnd", V_GAUGE)
 
 /* Refusals by reason (gateway/risk.h): path_counters(). */
 #define GW_RISK_COUNTERS \

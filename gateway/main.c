@@ -251,6 +251,7 @@ static void leave_hot_cpu(int cpu)
 struct session_seen {
 	uint64_t accepted, lost, refused, rejected, ended;
 	bool refusing;		/* said once per streak of refused connections */
+	struct session_alerts alerts;
 };
 
 static const struct order_conn *session_of(const struct run *r)
@@ -297,6 +298,7 @@ static void watch_session(const struct run *r, struct session_seen *seen)
 			"session not available: check --soup-session" :
 			"not authorized: check --login USER:PASSWORD");
 	}
+	report_session_alerts(stderr, oc, &seen->alerts);
 	if (s->ends != seen->ended) {
 		seen->ended = s->ends;
 		fprintf(stderr, "t2t-gateway: order session: the exchange ended the session "

@@ -187,8 +187,8 @@ static const struct opt opts[] = {
 	OPT("replace-xdp", 0, OPT_FLAG, G(replace_xdp), NULL,
 	  "replace another program attached to IF"),
 	OPT("no-verify-csum", 0, OPT_FLAG, G(no_verify_csum), NULL,
-	  "AF_XDP: do not check IPv4/UDP checksums in software (only where the NIC "
-	  "verified them)"),
+	  "AF_XDP: do not check the feed's IPv4/UDP checksums in software (only where the "
+	  "NIC verified them); the order connection's are always checked"),
 	OPT("no-warm", 0, OPT_FLAG, G(no_warm), NULL,
 	  "AF_XDP: no idle-time cache warming (dry ticks on a shadow engine while the "
 	  "feed is quiet, their orders sent on a session that sends nowhere)"),
@@ -256,10 +256,11 @@ static const struct opt opts[] = {
 	  "the session's TCP: the gateway's own on the AF_XDP socket, or a kernel TCP "
 	  "socket (always with --mode udp)", .call = order_stack, .def = "own (kernel "
 	  "with --mode udp)"),
-	OPT("local-port", 0, OPT_PORT, G(session.local.port), "PORT",
-	  "the own TCP's first local port; each new connection takes the next of 64 "
-	  "(kernel TCP: its port, default any)", .max = 65535 - OC_PORT_SPAN,
-	  .def = OPT_STR_OF(OC_FIRST_PORT)),
+	OPT("local-port", 0, OPT_CALL, G(session), "PORT[-LAST]",
+	  "the order connection's local port (every connection takes it, and connects "
+	  "again at once after a loss: docs/wire.md), or the range each connection takes "
+	  "one of at random", .call = order_conn_opt_ports,
+	  .def = OPT_STR_OF(OC_FIRST_PORT) "-26465 (own TCP), the kernel's choice (kernel TCP)"),
 	OPT("soup-timeout", 0, OPT_MS, G(session.soup.timeout_ns), "MS",
 	  "nothing heard from the exchange for MS: the connection is lost "
 	  "(SoupBinTCP's 15 s)", .min = 10, .max = 3600000),
@@ -273,8 +274,9 @@ static const struct opt opts[] = {
 	  "after a new login, orders still without any reply go again (same token: "
 	  "the exchange takes each once) after the replay had MS to arrive", .max = 60000),
 	OPT("tcp-rto-min", 0, OPT_MS, G(session.rto_min_ns), "MS",
-	  "own TCP: the shortest retransmission timeout (above the exchange's delayed "
-	  "ACK, 40 ms on Linux)", .min = 1, .max = 60000),
+	  "the shortest retransmission timeout of what the exchange may ACK late (above "
+	  "its delayed ACK, 40 ms on Linux; an order's follows its replies); kernel TCP: "
+	  "TCP_RTO_MIN_US where the kernel has it", .min = 1, .max = 60000),
 	OPT("tcp-rto-max", 0, OPT_MS, G(session.rto_max_ns), "MS",
 	  "own TCP: the longest retransmission timeout", .min = 1, .max = 120000),
 	OPT("tcp-rto-init", 0, OPT_MS, G(session.rto_init_ns), "MS",
@@ -286,9 +288,12 @@ static const struct opt opts[] = {
 	OPT("tcp-ack-delay", 0, OPT_MS, G(session.ack_delay_ns), "MS",
 	  "own TCP: the longest a pure ACK waits for an order to carry it", .max = 100),
 	OPT("tcp-tlp-min", 0, OPT_MS, G(session.tlp_min_ns), "MS",
-	  "own TCP: an order's segment still unacknowledged max(2 SRTT, MS) after it "
-	  "left is sent once more (a tail loss probe; 0: none); each probe the exchange "
-	  "shows early (D-SACK) doubles MS, up to half of --tcp-rto-min", .max = 60000),
+	  "own TCP: an order's segment still unacknowledged when the exchange's slowest "
+	  "1 % of recent replies would have come is sent once more (a tail loss probe), "
+	  "never sooner than MS; 0: no probe", .max = 60000),
+	OPT("tcp-challenge-acks", 0, OPT_U32, G(session.ack_budget), "N",
+	  "own TCP: at most N ACKs a second answer unacceptable segments (RFC 5961's "
+	  "challenge ACKs included); the rest are counted", .min = 1, .max = 1000000),
 	OPT_SECTION("Paper trading (no order port; README \"Paper trading\"):"),
 	OPT("paper", 0, OPT_FLAG, G(eng.paper.on), NULL,
 	  "send nothing: fill every order from the gateway's own book, as the feed says "

@@ -63,7 +63,7 @@ struct xsk_path {
 	struct frame_template rq_tmpl;	/* gateway -> re-request server */
 	uint16_t feed_port, retrans_port;
 	bool rq_enabled;
-	bool verify_csum;		/* IPv4, UDP and TCP checksums checked in software */
+	bool verify_csum;		/* the feed's IPv4, UDP checksums checked (TCP's always) */
 	bool own_tcp;			/* the session on the own TCP, in this socket */
 	bool paper;			/* no order session (engine.h: paper orders) */
 	uint64_t kicks;

@@ -117,6 +117,9 @@ _Static_assert(CNT_SESS_LOST_RESET == CNT_SESS_LOST_REFUSED + OC_LOST_RESET &&
 	       CNT_SESS_LOST_RETRANS == CNT_SESS_LOST_REFUSED + OC_LOST_RETRANS &&
 	       CNT_SESS_LOST_BROKEN == CNT_SESS_LOST_REFUSED + OC_LOST_BROKEN &&
 	       CNT_SESS_REPLIES == CNT_SESS_LOST_REFUSED + OC_LOST_NR, "enum oc_lost");
+#define TCP_REJ_AT_(id, s) _Static_assert(CNT_TCP_REJ_##id == CNT_TCP_REJ_OUT_OF_WINDOW + \
+						 TCP_REJ_##id, s);
+TCP_REJECTS(TCP_REJ_AT_)
 #define RISK_AT_(id, s) _Static_assert(CNT_##id == CNT_RISK_KILLED + id - RISK_KILLED, s);
 RISK_REASON_NAMES(RISK_AT_)
 _Static_assert(CNT_XDP_STEER_SEEN == CNT_RISK_KILLED + RISK_NR - (RISK_OK + 1), "refusals");
@@ -326,6 +329,14 @@ static void session_counters(struct counters *t, const struct gw_report *r)
 	NUM(CNT_SESS_ENDED, s->ends);
 	NUM(CNT_SESS_SEND_FAIL, oc->st.send_fail);
 	NUM(CNT_SESS_SEND_ERRORS, oc->st.send_errors);
+	STR(CNT_SESS_STOP, oc->soup.halted && !oc->stop ? "replies_lost" : oc_stop_names[oc->stop]);
+	BOOL(CNT_SESS_HALTED, oc->soup.halted);
+	NUM(CNT_SESS_LOST_FROM, oc->soup.lost_from);
+	NUM(CNT_SESS_LOST_TO, oc->soup.lost_to);
+	NUM(CNT_SESS_EMPTY_MSGS, s->empty_msgs);
+	NUM(CNT_SESS_SEQ_BEFORE_LOGIN, s->seq_before_login);
+	NUM(CNT_SESS_WRONG_SESSION, s->wrong_session);
+	NUM(CNT_SESS_SOCK_ERRORS, oc->st.sock_errors);
 }
 
 /* The own TCP's segments: what the network did to the session. */
@@ -351,17 +362,25 @@ static void tcp_counters(struct counters *t, const struct gw_report *r)
 	NUM(CNT_TCP_DUP_ACKS, s->dup_acks);
 	NUM(CNT_TCP_OOO_HELD, s->ooo_held);
 	NUM(CNT_TCP_OOO_DROPPED, s->ooo_dropped);
-	NUM(CNT_TCP_DUP_SEGS, s->dup_segs);
+	for (int i = 0; i < TCP_REJ_NR; i++)
+		NUM(CNT_TCP_REJ_OUT_OF_WINDOW + i, s->rejected[i]);
+	NUM(CNT_TCP_OLD_ACKS, s->old_acks);
 	NUM(CNT_TCP_WINDOW_STALLS, s->window_stalls);
+	NUM(CNT_TCP_CWND_STALLS, s->cwnd_stalls);
 	NUM(CNT_TCP_ZERO_WINDOW_PROBES, s->zwin_probes);
+	NUM(CNT_TCP_WINDOW_PROBES, s->window_probes);
 	NUM(CNT_TCP_ACKS_OUT, s->acks_out);
 	NUM(CNT_TCP_CHALLENGE_ACKS, s->challenge_acks);
+	NUM(CNT_TCP_ACKS_LIMITED, s->acks_limited);
 	NUM(CNT_TCP_RESETS_IN, s->resets_in);
 	NUM(CNT_TCP_RESETS_OUT, s->resets_out);
-	NUM(CNT_TCP_BAD_ACKS, s->bad_ack);
+	NUM(CNT_TCP_LATE_REPLIES, s->tlp_late_replies);
+	NUM(CNT_TCP_DSACKS_IN, s->dsacks_in);
 	NUM(CNT_TCP_NO_FRAME, s->no_frame);
 	NUM(CNT_TCP_SRTT_NS, oc->tcp->srtt);
 	NUM(CNT_TCP_RTO_NS, oc->tcp->rto);
+	NUM(CNT_TCP_PTO_NS, oc->tcp->pto);
+	NUM(CNT_TCP_CWND, oc->tcp->cwnd);
 }
 
 /* Two feed lines: what the A/B rule did with each line's packets. */
@@ -672,6 +691,47 @@ static const char *session_verdict(const struct gw_engine *e)
 	return "ok (ended, every message decoded)";
 }
 
+void report_session_alerts(FILE *out, const struct order_conn *oc, struct session_alerts *seen)
+{
+	uint32_t notes = __atomic_load_n(&oc->notes, __ATOMIC_ACQUIRE);
+
+	if (oc->soup.halted && !seen->halted) {
+		seen->halted = true;
+		fprintf(out, "t2t-gateway: order session HALTED: replies %" PRIu64 " to %" PRIu64
+			" are lost for good (the exchange's Login Accepted started at %" PRIu64 "); "
+			"no new orders from now on; the orders they answered stay open, in doubt, in "
+			"the exposure\n", oc->soup.lost_from, oc->soup.lost_to, oc->soup.lost_to + 1);
+	}
+	if (oc->stop == OC_STOP_WRONG_SESSION && !seen->wrong_session) {
+		seen->wrong_session = true;
+		fprintf(out, "t2t-gateway: order session REFUSED: the exchange accepted the login "
+			"for session '%.10s', not '%.10s' as asked (--soup-session); no orders will "
+			"be sent\n", oc->soup.other_session, oc->soup.session);
+	}
+	if (notes != seen->notes) {
+		seen->notes = notes;
+		fprintf(out, "t2t-gateway: order session: %s\n", oc->note);
+	}
+}
+
+/* An order session that stopped trading for what its exchange said. */
+static void summary_order_session(FILE *out, const struct gw_report *r)
+{
+	const struct order_conn *oc = session_of(r);
+
+	if (!oc)
+		return;
+	if (oc->soup.halted)
+		fprintf(out, "order session HALTED: replies %" PRIu64 "-%" PRIu64 " lost for good "
+			"(a Login Accepted started beyond them); no new order since, %" PRIu64
+			" order(s) still open (in doubt) in the exposure\n", oc->soup.lost_from,
+			oc->soup.lost_to, (uint64_t)r->e->ord.open);
+	if (oc->stop == OC_STOP_WRONG_SESSION)
+		fprintf(out, "order session REFUSED: the exchange accepted the login for session "
+			"'%.10s', not '%.10s' as asked; no order sent after it\n",
+			oc->soup.other_session, oc->soup.session);
+}
+
 /* The path, the session's verdict, a late join's catch-up. */
 static void summary_header(FILE *out, const struct gw_report *r)
 {
@@ -688,6 +748,7 @@ static void summary_header(FILE *out, const struct gw_report *r)
 	if (e->gap.stale)
 		fprintf(out, ": %s", e->gap.why);
 	fprintf(out, "; longest recovery %.3f ms\n", (double)e->gap.st.recovery_ns_max / 1e6);
+	summary_order_session(out, r);
 	if (e->gap.st.catchup_msgs)
 		fprintf(out, "joined late: caught up %" PRIu64 " messages from sequence 1 "
 			"(directory and books) in %.3f ms, then live\n", e->gap.st.catchup_msgs,

@@ -65,6 +65,18 @@ void report_order_rec(const struct gw_report *r, const struct gw_order *o,
 		      struct capture_rec *c, uint64_t *mismatch);
 
 /* One status line from the shared counters (called once a second). */
+/*
+ * What the order session has to say that the hot loop cannot print: its
+ * halt (replies lost for good), a Login Accepted for another session, what
+ * the kernel refused.  Each said once on @out, as it happens (main thread,
+ * with the loop running); @seen keeps what was said.
+ */
+struct session_alerts {
+	bool halted, wrong_session;
+	uint32_t notes;
+};
+void report_session_alerts(FILE *out, const struct order_conn *oc, struct session_alerts *seen);
+
 void report_status(FILE *out, const struct gw_report *r, double dt_s,
 		   uint64_t *prev_ticks);
 /*

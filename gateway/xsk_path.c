@@ -432,7 +432,7 @@ static inline void on_tcp(struct xsk_path *x, struct gw_engine *e, const struct 
 	int bad = XSK_SESSION_OK;
 
 	x->sess.t_hook = t_hook;
-	if (x->own_tcp && xsk_session_on_tcp(&x->xs, ip, x->verify_csum, t_seen, &bad))
+	if (x->own_tcp && xsk_session_on_tcp(&x->xs, ip, t_seen, &bad))
 		return;
 	if (bad == XSK_SESSION_UNPARSEABLE)
 		e->st.bad_frames++;

@@ -20,6 +20,12 @@ $(ASAN)/tests/unit/test_tcp: $(ASAN)/tests/unit/test_tcp.o $(ASAN)/libnet.a $(AS
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_tcp
 
+# The own stack's connections: random local ports, RFC 6528 ISNs.
+$(ASAN)/tests/unit/test_order_conn_own: $(ASAN)/tests/unit/test_order_conn_own.o \
+		$(ASAN)/libnet.a $(ASAN)/libproto.a $(ASAN)/libutil.a
+	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_order_conn_own
+
 # The dry session: the live send on rings of plain memory, no socket.
 $(ASAN)/tests/unit/test_xsk_dry: $(ASAN)/tests/unit/test_xsk_dry.o $(ASAN)/libnet.a \
 		$(ASAN)/libsteer.a $(ASAN)/libproto.a $(ASAN)/libutil.a
@@ -39,3 +45,21 @@ $(ASAN)/tests/unit/test_xsk_queues: $(ASAN)/tests/unit/test_xsk_queues.o $(ASAN)
 		$(ASAN)/libsteer.a $(ASAN)/libutil.a
 	$(CC) $(ASAN_CFLAGS) -o $@ $^ -lcmocka -lxdp -lbpf -lelf -lz $(LDLIBS)
 UNIT_TESTS += $(ASAN)/tests/unit/test_xsk_queues
+
+# The tcp_input() fuzzer (libFuzzer, ASan+UBSan): a live connection driven
+# segment by segment, its invariants checked after each.  Run 15 s by
+# tests/integration/tcp_fuzz.sh in make test; make fuzz-tcp for longer.
+TCP_FUZZ := $(BUILD)/fuzz/fuzz_tcp_input
+TCP_FUZZ_SRCS := net/tcp.c proto/tcp_seg.c proto/frame.c proto/proto_err.c
+
+$(TCP_FUZZ): tests/fuzz/fuzz_tcp_input.c $(TCP_FUZZ_SRCS) $(wildcard net/*.h proto/*.h)
+	@mkdir -p $(@D)
+	$(CLANG) $(PROTO_FUZZ_FLAGS) tests/fuzz/fuzz_tcp_input.c $(TCP_FUZZ_SRCS) -o $@
+
+BINS += $(TCP_FUZZ)
+INT_TESTS += tests/integration/tcp_fuzz.sh
+
+.PHONY: fuzz-tcp
+fuzz: fuzz-tcp
+fuzz-tcp: $(TCP_FUZZ)
+	FUZZ_SECONDS=$(FUZZ_SECONDS) ./tests/integration/tcp_fuzz.sh

@@ -10,19 +10,38 @@
  *           small write that must leave at once: no Nagle), TCP_USER_TIMEOUT
  *           (unacknowledged data for as long as the own stack's retries
  *           last is a lost connection, not 15 minutes of kernel retries),
- *           busy polling when configured; delayed ACKs are left to the
- *           kernel (the exchange's replies need no prompt ACK: its window is
- *           never the limit and its RTO is far longer than the delay).
+ *           TCP_RTO_MIN_US and TCP_DELACK_MAX_US (Linux 6.15: the own
+ *           stack's rto_min and ACK delay, where the kernel has them; said
+ *           once where it has not), busy polling when configured.  Every
+ *           setsockopt() and bind() is checked: a failure is said (notes)
+ *           and, but for the tuning ones, fails the attempt, so a
+ *           --local-port that cannot be bound never goes out from another
+ *           port.  With a fixed local port, a connection we give up while
+ *           the exchange holds it (silence, a broken stream,
+ *           retransmissions unanswered) is reset (SO_LINGER 0), so it
+ *           leaves no TIME_WAIT and the port connects again at once; when
+ *           the exchange closed first (its FIN, a logout) our close comes
+ *           second and leaves none either.
+ *
+ * Initial sequence numbers (own stack) are RFC 6528's: a 4 us clock plus
+ * SipHash-2-4 of the connection's 4-tuple under a 16-byte secret from
+ * getrandom(); without the secret nothing starts.  Each connection takes
+ * a local port at random from the configured range (own stack: 64 from
+ * OC_FIRST_PORT by default; kernel: the kernel's own choice unless given),
+ * held in the kernel by a bound socket (own stack) so nothing else takes
+ * it.
  *
  * Recovery: a lost connection (RST, FIN, the 15 s rule, retransmissions
  * unanswered, a broken stream, a connect that fails) is made again at once
  * when it had been logged in, else after a backoff (doubling from
  * backoff_min to backoff_max while attempts fail, back to the minimum after
- * a login), from the next local port, and logs in asking for the next
- * sequenced message it lacks; a rejected login or an End of Session stops
- * the session for good.  The callbacks say when orders may leave (on_up)
- * and when they may not (on_down), and hand on every sequenced message
- * once (on_msg).
+ * a login), and logs in asking for the next sequenced message it lacks; a
+ * rejected login, a Login Accepted for another session or an End of
+ * Session stops the session for good.  A Login Accepted beyond the next
+ * reply lacked means replies lost for good: the session stays logged in
+ * (replies still come) but halted, with no order leaving, for the rest of
+ * the run.  The callbacks say when orders may leave (on_up) and when they
+ * may not (on_down), and hand on every sequenced message once (on_msg).
  *
  * Everything the hot loop calls is allocation- and syscall-free on the own
  * stack; the kernel stack's send() and recv() are the fallback's own cost.
@@ -39,14 +58,14 @@
 #include "net/tcp.h"
 #include "proto/frame.h"
 #include "proto/soup_client.h"
+#include "util/siphash.h"
 #include "util/touch.h"
 
 enum oc_stack { OC_STACK_OWN, OC_STACK_KERNEL };
 
 /*
  * The own stack's first local port when none is given; each connection
- * takes the next of OC_PORT_SPAN, so the last usable first port is
- * 65535 - OC_PORT_SPAN.
+ * takes one of OC_PORT_SPAN from there at random.
  */
 #define OC_FIRST_PORT	26402
 #define OC_PORT_SPAN	64
@@ -56,6 +75,7 @@ enum oc_state {
 	OC_CONNECTING,		/* TCP handshake */
 	OC_LOGGING_IN,
 	OC_UP,			/* logged in: orders may leave */
+	OC_HALTED,		/* logged in, no orders: replies were lost for good */
 	OC_CLOSING,		/* logged out, closing at shutdown */
 	OC_STOPPED,		/* for good: rejected, ended, or shut down */
 };
@@ -75,15 +95,19 @@ enum oc_stop {
 	OC_STOP_REJECTED,	/* the login was refused: soup.reject_reason */
 	OC_STOP_ENDED,		/* End of Session */
 	OC_STOP_SHUTDOWN,
+	OC_STOP_WRONG_SESSION,	/* accepted for another session: soup.other_session */
+	OC_STOP_NR,
 };
 
 extern const char *const oc_state_names[];
 extern const char *const oc_lost_names[OC_LOST_NR];
+extern const char *const oc_stop_names[OC_STOP_NR];
 
 struct order_conn_cfg {
 	int stack;			/* enum oc_stack */
 	struct frame_endpoint local;	/* port: the first local port; 0: OC_FIRST_PORT
 					   (own), any (kernel) */
+	uint16_t local_port_last;	/* the range's last; 0: own: 64 ports, kernel: one */
 	struct frame_endpoint remote;	/* the exchange; MACs for the own stack */
 	uint16_t mss;			/* own stack: announced */
 	struct soup_client_cfg soup;
@@ -91,6 +115,7 @@ struct order_conn_cfg {
 	uint32_t retries;
 	uint64_t ack_delay_ns;
 	uint64_t tlp_min_ns;		/* own stack: an order's loss probe, at the soonest */
+	uint32_t ack_budget;		/* own stack: challenge ACKs a second */
 	uint64_t connect_timeout_ns;	/* kernel stack: a connect still pending */
 	uint64_t backoff_min_ns, backoff_max_ns;
 	uint64_t close_ns;		/* at shutdown: logout, FIN, and the peer's */
@@ -118,6 +143,7 @@ struct order_conn_stats {
 	uint64_t send_errors;		/* kernel: send() refused for another reason */
 	uint64_t partial_writes;	/* kernel: bytes left for a later send() */
 	uint64_t steer_errors;
+	uint64_t sock_errors;		/* kernel: a setsockopt() or bind() refused */
 };
 
 #define OC_KBUF_OUT	8192
@@ -139,7 +165,11 @@ struct order_conn {
 	uint64_t retry_at;
 	uint64_t backoff;
 	uint64_t deadline;		/* connect (kernel) or close */
-	uint64_t rng;			/* initial sequence numbers */
+	uint16_t port_lo, port_hi;	/* the local ports a connection takes one of */
+	uint8_t isn_key[SIPHASH_KEY_LEN]; /* RFC 6528's secret */
+	uint64_t rng;			/* the local ports */
+	uint32_t notes;			/* what the kernel refused, said: count, then */
+	char note[160];			/* ... the last one (the main thread prints it) */
 	struct order_conn_stats st;
 	uint32_t kout_len;		/* kernel: bytes send() has not taken yet */
 	uint8_t kout[OC_KBUF_OUT];
@@ -151,19 +181,28 @@ struct order_conn {
  * T2TG:secret (the rig's simulator's too), the current session, the
  * contract's 1 s heartbeat and 15 s silence rule, RTO 50 ms to 1 s (1 s
  * before any sample, RFC 6298), 8 retries, a 0.2 ms ACK delay, an order's
- * loss probe after 0.5 ms at the soonest, reconnects
- * after 20 ms doubling to 1 s, 2 s for a kernel connect, 200 ms to close.
+ * loss probe after 0.25 ms at the soonest, 100 challenge ACKs a second,
+ * reconnects after 20 ms doubling to 1 s, 2 s for a kernel connect, 200 ms
+ * to close.
  */
 void order_session_defaults(struct order_conn_cfg *c);
 
 /*
  * Set up (the own stack's TCP state is allocated here, @tx its frames'
- * way out; NULL for the kernel stack).  0, or -errno with err set.
+ * way out; NULL for the kernel stack; the secret from getrandom()).  0, or
+ * -errno with err set.
  */
 int order_conn_init(struct order_conn *oc, const struct order_conn_cfg *cfg,
 		    const struct order_conn_ops *ops, const struct tcp_tx *tx,
 		    char *err, size_t errlen);
 void order_conn_destroy(struct order_conn *oc);
+
+/*
+ * --local-port PORT[-LAST] as an option of a command line (util/opt.h's
+ * OPT_CALL, at a struct order_conn_cfg): the local port, or the range each
+ * connection takes one of at random.
+ */
+int order_conn_opt_ports(void *session_cfg, const char *arg, char *why, size_t n);
 
 /* The first connection, now (idle turns take it from there). */
 void order_conn_start(struct order_conn *oc, uint64_t now);

@@ -7,6 +7,13 @@
 
 /* RTO granularity G of RFC 6298: the idle turn's timer resolution. */
 #define RTO_GRANULARITY_NS	100000ull
+#define NS_PER_SEC		1000000000ull
+/* The reply time's percentile the orders' probe waits for. */
+#define PTO_PERCENTILE		99
+/* An order's RTO in probe timeouts. */
+#define ORDER_RTO_PTOS		4
+/* Expiries a timeout doubles at most (then rto_max holds it). */
+#define RTO_SHIFT_MAX		20
 
 const char *const tcp_state_names[TCPS_STATE_NR] = {
 	[TCPS_CLOSED] = "closed",
@@ -30,9 +37,30 @@ const char *const tcp_why_names[TCP_WHY_NR] = {
 	[TCP_WHY_CLOSED] = "closed",
 };
 
+const char *const tcp_rej_names[TCP_REJ_NR] = {
+#define TCP_REJ_NAME_(id, s) [TCP_REJ_##id] = s,
+	TCP_REJECTS(TCP_REJ_NAME_)
+#undef TCP_REJ_NAME_
+};
+
 static uint64_t min_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? a : b;
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+static uint32_t max_u32(uint32_t a, uint32_t b)
+{
+	return a > b ? a : b;
 }
 
 static uint64_t clamp_rto(const struct tcp_conn *c, uint64_t rto)
@@ -42,14 +70,51 @@ static uint64_t clamp_rto(const struct tcp_conn *c, uint64_t rto)
 	return rto > c->cfg.rto_max_ns ? c->cfg.rto_max_ns : rto;
 }
 
+/* The hot path's one check: the peer's window and the congestion window. */
+static void set_limit(struct tcp_conn *c)
+{
+	c->snd_lim = min_u32(c->snd_wnd, c->cwnd);
+}
+
+static uint64_t order_rto(const struct tcp_conn *c)
+{
+	return max_u64(min_u64(ORDER_RTO_PTOS * c->pto, c->rto), 2 * c->pto);
+}
+
+/*
+ * The orders' probe timeout and RTO (net/tcp.h, "Orders"): the 99th
+ * percentile of the recent reply times and the timer's granularity, at
+ * least tlp_min; before any reply, twice the handshake's round trip.
+ * The RTO of an order is four times that (the probe comes first, and a
+ * reply late by a stalled host must not send everything again), no more
+ * than the plain RTO unless the replies say they take longer, and never
+ * less than twice the probe's.
+ */
+static void order_timeouts(struct tcp_conn *c)
+{
+	uint64_t q = reply_percentile(&c->replies, PTO_PERCENTILE);
+
+	c->replies.dirty = false;
+	if (!c->cfg.tlp_min_ns) {
+		c->pto = 0;
+		c->rto_ord = c->rto;
+		return;
+	}
+	q = q ? q + RTO_GRANULARITY_NS : 2 * c->srtt + RTO_GRANULARITY_NS;
+	c->pto = max_u64(c->cfg.tlp_min_ns, q);
+	c->rto_ord = order_rto(c);
+}
+
 void tcp_init(struct tcp_conn *c, const struct tcp_cfg *cfg, const struct tcp_tx *tx)
 {
 	memset(c, 0, sizeof(*c));
 	c->cfg = *cfg;
 	c->tx = *tx;
 	c->state = TCPS_CLOSED;
-	/* The peer's pace outlives a connection: the floor is kept across them. */
-	c->pto_floor = cfg->tlp_min_ns;
+	if (!c->cfg.ack_budget)
+		c->cfg.ack_budget = TCP_ACK_BUDGET;
+	c->rto = clamp_rto(c, cfg->rto_init_ns);
+	order_timeouts(c);
 	tcp_template_init(&c->tmpl, &cfg->local, &cfg->remote, 64);
 }
 
@@ -126,12 +191,14 @@ static size_t sack_option(struct tcp_conn *c, uint8_t *opt)
 }
 
 /*
- * One segment: @len payload bytes from sbuf at @seq (0: none), the SYN's
- * options, or SACK blocks while segments are held.  False when no TX
- * frame was free (counted; the caller retries).
+ * One segment: up to @len payload bytes from sbuf at @seq, the SYN's
+ * options, or SACK blocks while segments are held.  The payload and the
+ * options together never exceed the MSS (RFC 9293 3.7.1: the effective
+ * MSS is less the options), so SACK blocks shorten the payload.  Returns
+ * the payload bytes sent, or -1 when no TX frame was free (counted; the
+ * caller retries).
  */
-static bool emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags,
-		 uint32_t len)
+static int emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags, uint32_t len)
 {
 	size_t opt_len = 0, flen;
 	uint64_t handle, sum = 0;
@@ -140,7 +207,7 @@ static bool emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags,
 
 	if (!frame) {
 		c->st.no_frame++;
-		return false;
+		return -1;
 	}
 	opt = frame + FRAME_TCP_HDR_LEN;
 	if (flags & TCP_SYN) {
@@ -156,6 +223,8 @@ static bool emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags,
 		opt_len = sack_option(c, opt);
 		c->st.sack_acks += opt_len != 0;
 	}
+	if (len > c->mss - opt_len)
+		len = c->mss - (uint32_t)opt_len;
 	if (len) {
 		uint8_t *p = frame + FRAME_TCP_HDR_LEN + opt_len;
 
@@ -173,15 +242,45 @@ static bool emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags,
 	}
 	if (flags & TCP_RST)
 		c->st.resets_out++;
-	return true;
+	return (int)len;
 }
 
 static bool emit_ack(struct tcp_conn *c)
 {
-	if (!emit(c, c->snd_nxt, c->rcv_nxt, TCP_ACK, 0))
+	if (emit(c, c->snd_nxt, c->rcv_nxt, TCP_ACK, 0) < 0)
 		return false;
 	c->st.acks_out++;
 	return true;
+}
+
+/*
+ * An unacceptable segment is answered with an ACK (a challenge ACK, RFC
+ * 5961), from a budget of cfg.ack_budget a second: a flood of forged
+ * segments must not make the hot core a transmitter.  Beyond it the
+ * answer is counted and not sent; the peer, if it was the peer, sends
+ * again.
+ */
+static void answer(struct tcp_conn *c, uint64_t now)
+{
+	if (now - c->budget_at >= NS_PER_SEC) {
+		c->budget_at = now;
+		c->budget_used = 0;
+	}
+	if (c->budget_used >= c->cfg.ack_budget) {
+		c->st.acks_limited++;
+		return;
+	}
+	c->budget_used++;
+	c->st.challenge_acks++;
+	c->ack_now = true;
+}
+
+/* A segment dropped for @why: counted by its class, answered when it wants one. */
+static void reject(struct tcp_conn *c, enum tcp_rej why, bool ack, uint64_t now)
+{
+	c->st.rejected[why]++;
+	if (ack)
+		answer(c, now);
 }
 
 /* The connection is over: nothing more is sent or timed. */
@@ -190,8 +289,14 @@ static void set_closed(struct tcp_conn *c, enum tcp_why why)
 	c->state = TCPS_CLOSED;
 	if (c->why == TCP_WHY_NONE || c->why == TCP_WHY_PEER_FIN)
 		c->why = (uint8_t)why;
-	c->rto_at = c->persist_at = c->ack_due = 0;
+	c->rto_at = c->persist_at = c->ack_due = c->tlp_at = 0;
 	c->ack_now = false;
+}
+
+/* RFC 5681 3.1's initial window, in bytes (RFC 3390's formula). */
+static uint32_t initial_window(uint32_t mss)
+{
+	return min_u32(4 * mss, max_u32(2 * mss, 4380));
 }
 
 int tcp_connect(struct tcp_conn *c, uint16_t local_port, uint32_t iss, uint64_t now)
@@ -207,28 +312,36 @@ int tcp_connect(struct tcp_conn *c, uint16_t local_port, uint32_t iss, uint64_t 
 	c->snd_una = iss;
 	c->snd_nxt = c->snd_max = iss + 1;
 	c->snd_end = iss + 1;
-	c->snd_wnd = c->snd_wl1 = c->snd_wl2 = 0;
-	c->fin_queued = c->stalled = false;
+	c->snd_wnd = c->snd_wl1 = c->snd_wl2 = c->max_snd_wnd = 0;
+	c->cwnd = c->ssthresh = 0;
+	c->ca_acked = 0;
+	set_limit(c);
+	c->fin_queued = c->stalled = c->cwnd_stalled = false;
 	c->irs = c->rcv_nxt = 0;
 	c->unacked = 0;
 	c->ack_now = false;
 	c->ack_due = 0;
 	c->rto = clamp_rto(c, c->cfg.rto_init_ns);
-	c->srtt = c->rttvar = 0;
+	c->srtt = c->rttvar = c->rtt_min = 0;
 	c->have_rtt = false;
-	c->retries = 0;
+	order_timeouts(c);
+	c->rto_shift = c->retries = 0;
 	c->dupacks = 0;
 	c->in_recovery = false;
 	c->persist_at = 0;
 	c->persist_backoff = c->probes = 0;
 	c->tlp_at = 0;
-	c->tlp_end = iss + 1;
+	c->tlp_end = iss;
+	/* Nothing of the last connection's sequence space is judged in this one. */
+	c->probe_start = c->probe_end = iss + 1;
+	c->late_t0 = 0;
 	c->sack_ok = false;
 	c->last_ooo = 0;
 	c->rd_n = c->rd_i = 0;
 	for (int i = 0; i < TCP_OOO_SLOTS; i++)
 		c->ooo[i].used = false;
 	c->timing = true;
+	c->timing_order = false;
 	c->rtt_seq = iss + 1;
 	c->rtt_t0 = now;
 	c->rto_at = now + c->rto;
@@ -240,6 +353,8 @@ int tcp_connect(struct tcp_conn *c, uint16_t local_port, uint32_t iss, uint64_t 
 /* RFC 6298 2.2-2.4, with alpha 1/8 and beta 1/4. */
 static void rtt_sample(struct tcp_conn *c, uint64_t r)
 {
+	if (!c->rtt_min || r < c->rtt_min)
+		c->rtt_min = r;
 	if (!c->have_rtt) {
 		c->srtt = r;
 		c->rttvar = r / 2;
@@ -252,7 +367,23 @@ static void rtt_sample(struct tcp_conn *c, uint64_t r)
 	}
 	c->rto = clamp_rto(c, c->srtt + (4 * c->rttvar > RTO_GRANULARITY_NS ?
 					  4 * c->rttvar : RTO_GRANULARITY_NS));
+	/* The percentile is read again in the next idle turn (tcp_timers()). */
+	c->rto_ord = c->pto ? order_rto(c) : c->rto;
 	c->st.rtt_samples++;
+}
+
+/* Does the head of the queue hold an order (which draws an immediate reply)? */
+static bool order_at_head(const struct tcp_conn *c)
+{
+	return c->pto && tcp_seq_lt(c->snd_una, c->tlp_end);
+}
+
+/* The timeout for the head of the queue now, after the expiries so far. */
+static uint64_t rto_now(const struct tcp_conn *c)
+{
+	uint64_t base = order_at_head(c) ? c->rto_ord : c->rto;
+
+	return min_u64(base << c->rto_shift, c->cfg.rto_max_ns);
 }
 
 /* Payload bytes in flight or queued from @seq: min(what is there, @max). */
@@ -263,6 +394,11 @@ static uint32_t data_from(const struct tcp_conn *c, uint32_t seq, uint32_t max)
 	return avail < max ? avail : max;
 }
 
+static uint32_t flight(const struct tcp_conn *c)
+{
+	return c->snd_max - c->snd_una;
+}
+
 /* Send again the first unacknowledged segment (an expiry, fast retransmit). */
 static void resend_first(struct tcp_conn *c)
 {
@@ -270,78 +406,124 @@ static void resend_first(struct tcp_conn *c)
 
 	c->timing = false;	/* Karn: no sample from a resent segment */
 	if (c->state == TCPS_SYN_SENT) {
-		if (emit(c, c->iss, 0, TCP_SYN, 0))
+		if (emit(c, c->iss, 0, TCP_SYN, 0) >= 0)
 			c->st.retrans_segs++;
 		return;
 	}
-	n = data_from(c, c->snd_una, c->mss);
+	/* What was sent, no byte that never was (its window was not checked). */
+	n = data_from(c, c->snd_una, min_u32(c->mss, c->snd_max - c->snd_una));
 	if (n) {
-		if (emit(c, c->snd_una, c->rcv_nxt, TCP_ACK | TCP_PSH, n))
+		if (emit(c, c->snd_una, c->rcv_nxt, TCP_ACK | TCP_PSH, n) >= 0)
 			c->st.retrans_segs++;
 		return;
 	}
 	/* Only the FIN is outstanding. */
 	if (c->fin_queued && c->snd_una == c->snd_end &&
-	    emit(c, c->snd_end, c->rcv_nxt, TCP_ACK | TCP_FIN, 0))
+	    emit(c, c->snd_end, c->rcv_nxt, TCP_ACK | TCP_FIN, 0) >= 0)
 		c->st.retrans_segs++;
 }
 
-void tcp_output(struct tcp_conn *c, uint64_t now)
+/* A stall: once per episode, counted by what stopped the bytes. */
+static void stall(struct tcp_conn *c, bool by_cwnd, uint64_t now)
+{
+	if (by_cwnd) {
+		if (!c->cwnd_stalled) {
+			c->cwnd_stalled = true;
+			c->st.cwnd_stalls++;
+		}
+		return;
+	}
+	if (!c->stalled) {
+		c->stalled = true;
+		c->st.window_stalls++;
+	}
+	/* Nothing in flight will bring an ACK: the persist timer. */
+	if (c->snd_una == c->snd_max && !c->persist_at)
+		c->persist_at = now + rto_now(c);
+}
+
+/* New bytes [@start, @end) left: when they hold orders, their probe is armed. */
+static void orders_sent(struct tcp_conn *c, uint32_t start, uint32_t end, uint64_t now)
+{
+	if (!c->pto || !tcp_seq_lt(start, c->tlp_end) || !tcp_seq_gt(end, c->snd_max))
+		return;
+	c->tlp_at = now + c->pto;
+	c->tail_sent_at = now;
+}
+
+/*
+ * Send what the windows let go.  @force: the persist timer's override of
+ * the silly-window rule (RFC 9293 3.8.6.2.1 (d)).
+ */
+static void output(struct tcp_conn *c, uint64_t now, bool force)
 {
 	bool fin_state = c->state == TCPS_FIN_WAIT_1 || c->state == TCPS_LAST_ACK ||
 			 c->state == TCPS_CLOSING;
 
 	if (sends_data(c) || fin_state) {
 		while (tcp_seq_lt(c->snd_nxt, c->snd_end)) {
-			int32_t usable = (int32_t)(c->snd_una + c->snd_wnd - c->snd_nxt);
-			uint32_t n;
+			int32_t by_wnd = (int32_t)(c->snd_una + c->snd_wnd - c->snd_nxt);
+			int32_t by_cwnd = (int32_t)(c->snd_una + c->cwnd - c->snd_nxt);
+			int32_t usable = by_wnd < by_cwnd ? by_wnd : by_cwnd;
+			uint32_t queued = c->snd_end - c->snd_nxt, n;
 			bool again = tcp_seq_lt(c->snd_nxt, c->snd_max);
+			int sent;
 
+			n = data_from(c, c->snd_nxt, c->mss);
 			if (usable <= 0) {
-				if (!c->stalled) {
-					c->stalled = true;
-					c->st.window_stalls++;
-				}
-				/* Nothing in flight will bring an ACK: probe. */
-				if (c->snd_una == c->snd_max && !c->persist_at)
-					c->persist_at = now + c->rto;
+				stall(c, by_cwnd < by_wnd, now);
 				break;
 			}
-			n = data_from(c, c->snd_nxt, c->mss);
 			if ((uint32_t)usable < n)
 				n = (uint32_t)usable;
-			if (!emit(c, c->snd_nxt, c->rcv_nxt, TCP_ACK | TCP_PSH, n))
+			/*
+			 * Sender SWS avoidance: less than an MSS only with all that
+			 * is queued, or half the largest window, or when forced.
+			 */
+			if (n < queued && n < c->mss && n < c->max_snd_wnd / 2 && !force && !again) {
+				stall(c, by_cwnd < by_wnd, now);
+				break;
+			}
+			sent = emit(c, c->snd_nxt, c->rcv_nxt, TCP_ACK | TCP_PSH, n);
+			if (sent <= 0)
 				break;
 			if (again) {
 				c->st.retrans_segs++;
 			} else {
-				c->st.bytes_out += n;
+				c->st.bytes_out += (uint32_t)sent;
 				if (!c->timing) {
 					c->timing = true;
-					c->rtt_seq = c->snd_nxt + n;
+					c->timing_order = tcp_seq_lt(c->snd_nxt, c->tlp_end);
+					c->rtt_seq = c->snd_nxt + (uint32_t)sent;
 					c->rtt_t0 = now;
 				}
+				orders_sent(c, c->snd_nxt, c->snd_nxt + (uint32_t)sent, now);
 			}
-			c->snd_nxt += n;
+			c->snd_nxt += (uint32_t)sent;
 			if (tcp_seq_gt(c->snd_nxt, c->snd_max))
 				c->snd_max = c->snd_nxt;
 			if (!c->rto_at)
-				c->rto_at = now + c->rto;
+				c->rto_at = now + rto_now(c);
 		}
 		if (c->fin_queued && c->snd_nxt == c->snd_end &&
-		    emit(c, c->snd_end, c->rcv_nxt, TCP_ACK | TCP_FIN, 0)) {
+		    emit(c, c->snd_end, c->rcv_nxt, TCP_ACK | TCP_FIN, 0) >= 0) {
 			if (tcp_seq_lt(c->snd_nxt, c->snd_max))
 				c->st.retrans_segs++;
 			c->snd_nxt = c->snd_end + 1;
 			if (tcp_seq_gt(c->snd_nxt, c->snd_max))
 				c->snd_max = c->snd_nxt;
 			if (!c->rto_at)
-				c->rto_at = now + c->rto;
+				c->rto_at = now + rto_now(c);
 		}
 	}
 	if (c->state != TCPS_CLOSED && c->state != TCPS_SYN_SENT &&
 	    (c->ack_now || (c->ack_due && now >= c->ack_due)))
 		emit_ack(c);
+}
+
+void tcp_output(struct tcp_conn *c, uint64_t now)
+{
+	output(c, now, false);
 }
 
 int tcp_write(struct tcp_conn *c, const void *data, size_t len)
@@ -400,7 +582,7 @@ static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t
 	bool ack_ok = (s->flags & TCP_ACK) && s->ack == c->iss + 1;
 
 	if ((s->flags & TCP_ACK) && !ack_ok) {
-		c->st.bad_ack++;
+		c->st.rejected[TCP_REJ_ACK_UNSENT]++;
 		reset_reply(c, s);
 		return;
 	}
@@ -417,7 +599,7 @@ static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t
 	c->irs = s->seq;
 	c->rcv_nxt = s->seq + 1;
 	c->snd_una = s->ack;
-	c->snd_wnd = s->win;
+	c->snd_wnd = c->max_snd_wnd = s->win;
 	c->snd_wl1 = s->seq;
 	c->snd_wl2 = s->ack;
 	c->sack_ok = s->sack_ok;
@@ -426,10 +608,17 @@ static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t
 		c->mss = c->cfg.mss;
 	if (c->mss > TCP_OOO_MAX)
 		c->mss = TCP_OOO_MAX;
-	if (c->timing && !c->retries && now > c->rtt_t0)
+	/* A segment must hold its options and some bytes (Linux's floor too). */
+	if (c->mss < TCP_MIN_MSS)
+		c->mss = TCP_MIN_MSS;
+	c->cwnd = initial_window(c->mss);
+	c->ssthresh = UINT32_MAX;
+	set_limit(c);
+	if (c->timing && !c->rto_shift && now > c->rtt_t0)
 		rtt_sample(c, now - c->rtt_t0);
+	order_timeouts(c);
 	c->timing = false;
-	c->retries = 0;
+	c->rto_shift = c->retries = 0;
 	c->rto_at = 0;
 	c->state = TCPS_ESTABLISHED;
 	c->st.established++;
@@ -458,32 +647,81 @@ static bool fin_acked(const struct tcp_conn *c)
 	return c->fin_queued && c->snd_una == c->snd_end + 1;
 }
 
+/* Fast retransmit (RFC 5681 3.2, RFC 6582): halve, inflate, resend the hole. */
+static void enter_recovery(struct tcp_conn *c)
+{
+	c->ssthresh = max_u32(flight(c) / 2, 2u * c->mss);
+	c->cwnd = c->ssthresh + c->dupacks * (uint32_t)c->mss;
+	set_limit(c);
+	c->in_recovery = true;
+	c->recover = c->snd_max;
+	c->st.fast_retrans++;
+	resend_first(c);
+}
+
+/* The congestion window after @acked new bytes were acknowledged (RFC 5681, 6582). */
+static void cwnd_on_ack(struct tcp_conn *c, uint32_t acked, bool full)
+{
+	uint32_t mss = c->mss;
+
+	if (c->in_recovery) {
+		if (full) {
+			c->in_recovery = false;
+			c->cwnd = min_u32(c->ssthresh, max_u32(flight(c), mss) + mss);
+		} else {
+			/* NewReno: a partial ACK shows the next hole; deflate by what it took. */
+			c->cwnd = c->cwnd > acked ? c->cwnd - acked : 0;
+			if (acked >= mss)
+				c->cwnd += mss;
+			c->cwnd = max_u32(c->cwnd, mss);
+			resend_first(c);
+		}
+	} else if (c->cwnd < c->ssthresh) {
+		c->cwnd += min_u32(acked, mss);
+	} else {
+		c->ca_acked += acked;
+		if (c->ca_acked >= c->cwnd) {
+			c->ca_acked -= c->cwnd;
+			c->cwnd += mss;
+		}
+	}
+	/* More than the peer ever offers is of no use. */
+	c->cwnd = min_u32(c->cwnd, max_u32(c->max_snd_wnd, initial_window(mss)));
+	set_limit(c);
+}
+
+/* A reply time, from an order's send to its ACK or its late reply. */
+static void reply_sample(struct tcp_conn *c, uint64_t r)
+{
+	reply_add(&c->replies, r);
+}
+
 /* An ACK that moves snd_una: the timers, recovery, the states closing. */
 static void ack_advances(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 {
+	uint32_t acked = s->ack - c->snd_una;
+
 	c->snd_una = s->ack;
 	if (tcp_seq_lt(c->snd_nxt, c->snd_una))
 		c->snd_nxt = c->snd_una;
 	if (c->timing && tcp_seq_ge(s->ack, c->rtt_seq)) {
 		/* A stamp taken before the send it times (a batch's): no sample. */
-		if (now > c->rtt_t0)
+		if (now > c->rtt_t0) {
 			rtt_sample(c, now - c->rtt_t0);
+			if (c->timing_order)
+				reply_sample(c, now - c->rtt_t0);
+		}
 		c->timing = false;
-	} else if (c->retries && c->have_rtt) {
-		/* The backed-off RTO gives way once new data is acknowledged. */
-		c->rto = clamp_rto(c, c->srtt + 4 * c->rttvar);
 	}
-	c->retries = 0;
+	c->rto_shift = c->retries = 0;
 	c->dupacks = 0;
-	c->rto_at = c->snd_una == c->snd_max ? 0 : now + c->rto;
 	if (tcp_seq_ge(c->snd_una, c->tlp_end))
 		c->tlp_at = 0;
-	if (c->in_recovery) {
-		if (tcp_seq_ge(s->ack, c->recover))
-			c->in_recovery = false;
-		else
-			resend_first(c);	/* NewReno: a partial ACK shows the next hole */
-	}
+	if (c->probe_start != c->probe_end && !c->probe_acked_at &&
+	    tcp_seq_ge(c->snd_una, c->probe_end))
+		c->probe_acked_at = now;
+	cwnd_on_ack(c, acked, !c->in_recovery || tcp_seq_ge(s->ack, c->recover));
+	c->rto_at = c->snd_una == c->snd_max ? 0 : now + rto_now(c);
 	if (fin_acked(c)) {
 		if (c->state == TCPS_FIN_WAIT_1)
 			c->state = TCPS_FIN_WAIT_2;
@@ -494,70 +732,121 @@ static void ack_advances(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 	}
 }
 
+/* Is the first SACK block a D-SACK (RFC 2883: at or below the ACK)? */
+static bool dsack(const struct tcp_seg *s)
+{
+	return s->nsack && tcp_seq_le(s->sack0_right, s->ack) &&
+	       tcp_seq_lt(s->sack0_left, s->sack0_right);
+}
+
 /*
- * An ACK after a tail loss probe: a D-SACK of the probe's bytes (the first
- * block, at or below the cumulative ACK) says the original had arrived and
- * the probe was early: the floor doubles, up to half of rto_min (a probe
- * any later would come with the RTO, of no use).  The original's
- * own ACK may come first, so a plain ACK proves nothing: the probe is
- * judged by the D-SACK alone, until the next probe.
+ * An ACK after a tail loss probe: a D-SACK of the probe's bytes says the
+ * original had arrived and the probe was spurious, so the reply time is
+ * the original's (Karn's doubt is lifted).  When an ACK covered the order
+ * before the D-SACK, that was the original's: its time is the sample.
+ * When the D-SACK's ACK is the first to cover it and shows nothing missing
+ * from the peer (its sequence number is the next we expect), the reply
+ * was late rather than lost: the time to the reply that follows is the
+ * sample.  Either moves the probe past such replies.  The original's own ACK may come
+ * first, so a plain ACK proves nothing: the probe is judged by the D-SACK
+ * alone, until the next probe.
  */
 static void probe_answered(struct tcp_conn *c, const struct tcp_seg *s)
 {
-	if (!s->nsack || tcp_seq_lt(s->ack, c->probe_end) ||
-	    tcp_seq_gt(s->sack0_right, s->ack) || tcp_seq_lt(s->sack0_left, c->probe_start) ||
+	if (!dsack(s) || tcp_seq_lt(s->ack, c->probe_end) ||
+	    tcp_seq_lt(s->sack0_left, c->probe_start) ||
 	    tcp_seq_gt(s->sack0_right, c->probe_end))
 		return;
 	c->st.tlp_spurious++;
-	c->pto_floor = min_u64(2 * c->pto_floor, c->cfg.rto_min_ns / 2);
+	if (c->probe_acked_at) {
+		/*
+		 * An ACK came before, sooner than the probe could be answered: the
+		 * original's.  (Later, it may answer the probe: a duplicated
+		 * probe's D-SACK would teach the PTO its own length.)
+		 */
+		if (c->probe_acked_at > c->probe_t0 &&
+		    c->probe_acked_at - c->probe_sent_at < c->rtt_min) {
+			reply_sample(c, c->probe_acked_at - c->probe_t0);
+			c->st.tlp_late_replies++;
+		}
+	} else if (tcp_seq_lt(c->snd_una, c->probe_end) && tcp_seq_le(s->seq, c->rcv_nxt)) {
+		/* This ACK is the first to cover it, nothing from the peer missing: late. */
+		c->late_t0 = c->probe_t0;
+	}
 	c->probe_start = c->probe_end;
 }
 
-/* The ACK field (RFC 9293 3.10.7.4, fifth check, with RFC 5681's dupacks). */
+/* The window from a segment whose ACK is in [SND.UNA, SND.NXT]. */
+static void take_window(struct tcp_conn *c, const struct tcp_seg *s)
+{
+	c->snd_wnd = s->win;
+	/* WL1 never beyond RCV.NXT: a segment ahead of the stream holds off nothing. */
+	c->snd_wl1 = tcp_seq_lt(c->rcv_nxt, s->seq) ? c->rcv_nxt : s->seq;
+	c->snd_wl2 = s->ack;
+	if (s->win > c->max_snd_wnd)
+		c->max_snd_wnd = s->win;
+	set_limit(c);
+	if (s->win) {
+		c->persist_at = 0;
+		c->persist_backoff = 0;
+	}
+}
+
+/* The ACK field (RFC 9293 3.10.7.4, fifth check; RFC 5961 5.2; RFC 5681). */
 static bool process_ack(struct tcp_conn *c, const struct tcp_seg *s, uint32_t seg_len,
 			uint64_t now)
 {
 	if (tcp_seq_gt(s->ack, c->snd_max)) {
-		/* Acknowledges what we never sent. */
-		c->st.bad_ack++;
-		c->ack_now = true;
+		reject(c, TCP_REJ_ACK_UNSENT, true, now);
+		return false;
+	}
+	if (tcp_seq_lt(s->ack, c->snd_una - c->max_snd_wnd)) {
+		reject(c, TCP_REJ_ACK_TOO_OLD, true, now);
 		return false;
 	}
 	/* The peer is there: a probe it answered is not a probe lost. */
 	c->probes = 0;
+	if (dsack(s))
+		c->st.dsacks_in++;
 	if (c->probe_start != c->probe_end)
 		probe_answered(c, s);
-	if (tcp_seq_gt(s->ack, c->snd_una)) {
+	if (tcp_seq_lt(s->ack, c->snd_una)) {
+		/* Older than what we know: its window is older too. */
+		c->st.old_acks++;
+	} else if (tcp_seq_gt(s->ack, c->snd_una)) {
+		take_window(c, s);
 		ack_advances(c, s, now);
-	} else if (s->ack == c->snd_una && c->snd_una != c->snd_max && !seg_len &&
-		   s->win == c->snd_wnd) {
-		c->st.dup_acks++;
-		/*
-		 * Three duplicates, or one that SACKs bytes beyond the hole:
-		 * orders are few in flight, so three rarely come (RFC 5827's
-		 * early retransmit, with the peer's SACK as the evidence).
-		 */
-		if ((++c->dupacks == 3 || (s->nsack && tcp_seq_gt(s->sack_right, c->snd_una))) &&
-		    !c->in_recovery) {
-			c->in_recovery = true;
-			c->recover = c->snd_max;
-			c->st.fast_retrans++;
-			resend_first(c);
+	} else {
+		if (c->snd_una != c->snd_max && !seg_len && s->win == c->snd_wnd) {
+			c->st.dup_acks++;
+			c->dupacks++;
+			/*
+			 * Three duplicates, or one that SACKs bytes beyond the hole:
+			 * orders are few in flight, so three rarely come (RACK
+			 * with no reordering window, the peer's SACK the evidence).
+			 */
+			if (c->in_recovery) {
+				c->cwnd += c->mss;
+				set_limit(c);
+			} else if (c->dupacks == 3 ||
+				   (s->nsack && tcp_seq_gt(s->sack_right, c->snd_una))) {
+				enter_recovery(c);
+			}
 		}
+		if (tcp_seq_lt(c->snd_wl1, s->seq) ||
+		    (c->snd_wl1 == s->seq && tcp_seq_le(c->snd_wl2, s->ack)))
+			take_window(c, s);
 	}
-	/* The window, from the newest segment (RFC 9293 SND.WL1 / SND.WL2). */
-	if (tcp_seq_lt(c->snd_wl1, s->seq) ||
-	    (c->snd_wl1 == s->seq && tcp_seq_le(c->snd_wl2, s->ack))) {
-		c->snd_wnd = s->win;
-		c->snd_wl1 = s->seq;
-		c->snd_wl2 = s->ack;
-		if (s->win) {
-			c->persist_at = 0;
-			c->persist_backoff = 0;
-		}
-	}
+	/*
+	 * A closed window from an acceptable ACK: the peer is alive and
+	 * cannot take data now; its retransmissions are probes, not retries.
+	 */
+	if (tcp_seq_ge(s->ack, c->snd_una) && c->snd_wnd < data_from(c, c->snd_una, c->mss))
+		c->retries = 0;
 	if (c->stalled && tcp_seq_le(c->snd_end, c->snd_una + c->snd_wnd))
 		c->stalled = false;
+	if (c->cwnd_stalled && tcp_seq_le(c->snd_end, c->snd_una + c->cwnd))
+		c->cwnd_stalled = false;
 	return true;
 }
 
@@ -599,7 +888,7 @@ static void hold(struct tcp_conn *c, uint32_t seq, const uint8_t *p, uint32_t le
 	c->st.ooo_held++;
 }
 
-static void deliver(struct tcp_conn *c, const uint8_t *p, uint32_t n)
+static void deliver(struct tcp_conn *c, const uint8_t *p, uint32_t n, uint64_t now)
 {
 	c->rd[c->rd_n].p = p;
 	c->rd[c->rd_n].n = n;
@@ -607,6 +896,14 @@ static void deliver(struct tcp_conn *c, const uint8_t *p, uint32_t n)
 	c->rcv_nxt += n;
 	c->st.bytes_in += n;
 	c->unacked += n;
+	/* The late reply a spurious probe was waiting for. */
+	if (c->late_t0) {
+		if (now > c->late_t0) {
+			reply_sample(c, now - c->late_t0);
+			c->st.tlp_late_replies++;
+		}
+		c->late_t0 = 0;
+	}
 }
 
 /* The peer's FIN at rcv_nxt. */
@@ -631,7 +928,7 @@ static void fin_in(struct tcp_conn *c)
 }
 
 /* Held segments that the bytes just delivered have reached, in order. */
-static bool drain_held(struct tcp_conn *c)
+static bool drain_held(struct tcp_conn *c, uint64_t now)
 {
 	bool moved = true, fin = false;
 
@@ -647,7 +944,7 @@ static bool drain_held(struct tcp_conn *c)
 			if (tcp_seq_gt(end, c->rcv_nxt)) {
 				uint32_t skip = c->rcv_nxt - o->seq;
 
-				deliver(c, o->data + skip, end - c->rcv_nxt);
+				deliver(c, o->data + skip, end - c->rcv_nxt, now);
 				moved = true;
 			}
 			if (o->fin && end == c->rcv_nxt)
@@ -665,8 +962,12 @@ static void process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 	bool fin = s->flags & TCP_FIN;
 
 	if (c->state != TCPS_ESTABLISHED && c->state != TCPS_FIN_WAIT_1 &&
-	    c->state != TCPS_FIN_WAIT_2)
-		return;		/* the peer's FIN came already: nothing follows it */
+	    c->state != TCPS_FIN_WAIT_2) {
+		/* The peer's FIN came already: nothing follows it. */
+		if (len || fin)
+			reject(c, TCP_REJ_AFTER_FIN, false, now);
+		return;
+	}
 	if (tcp_seq_lt(seq, c->rcv_nxt)) {
 		uint32_t skip = c->rcv_nxt - seq;
 
@@ -692,8 +993,8 @@ static void process_data(struct tcp_conn *c, const struct tcp_seg *s, uint64_t n
 	if (len) {
 		uint32_t before = c->rd_n;
 
-		deliver(c, p, len);
-		if (drain_held(c))
+		deliver(c, p, len, now);
+		if (drain_held(c, now))
 			fin = true;
 		/* A hole filled is acknowledged at once (RFC 5681 4.2), as is a lot. */
 		if (c->rd_n > before + 1 || c->unacked >= 2u * c->mss)
@@ -722,9 +1023,8 @@ void tcp_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 		break;
 	}
 	if (!acceptable(c, s, seg_len)) {
-		c->st.dup_segs++;
-		if (!(s->flags & TCP_RST))
-			c->ack_now = true;
+		/* RFC 5961 3.2: a RST outside the window is dropped in silence. */
+		reject(c, TCP_REJ_OUT_OF_WINDOW, !(s->flags & TCP_RST), now);
 		goto out;
 	}
 	if (s->flags & TCP_RST) {
@@ -733,17 +1033,19 @@ void tcp_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 			set_closed(c, TCP_WHY_RESET);
 			return;
 		}
-		c->st.challenge_acks++;
-		c->ack_now = true;
+		reject(c, TCP_REJ_RST_IN_WINDOW, true, now);
 		goto out;
 	}
 	if (s->flags & TCP_SYN) {
 		/* RFC 5961 4.2: a SYN in the window may be a blind attack. */
-		c->st.challenge_acks++;
-		c->ack_now = true;
+		reject(c, TCP_REJ_SYN, true, now);
 		goto out;
 	}
-	if (!(s->flags & TCP_ACK) || !process_ack(c, s, seg_len, now))
+	if (!(s->flags & TCP_ACK)) {
+		reject(c, TCP_REJ_NO_ACK, false, now);
+		goto out;
+	}
+	if (!process_ack(c, s, seg_len, now))
 		goto out;
 	if (c->state == TCPS_CLOSED)
 		return;
@@ -753,19 +1055,33 @@ out:
 		tcp_output(c, now);
 }
 
+/* The congestion window after a timeout (RFC 5681 3.1): one segment. */
+static void cwnd_on_timeout(struct tcp_conn *c)
+{
+	c->ssthresh = max_u32(flight(c) / 2, 2u * c->mss);
+	c->cwnd = c->mss;
+	c->ca_acked = 0;
+	set_limit(c);
+}
+
 /* An RTO expiry: resend from snd_una, or give up. */
 static void rto_expired(struct tcp_conn *c, uint64_t now)
 {
+	/* Short expiries (an order's) are not yet evidence of a dead peer. */
+	bool counts = rto_now(c) >= c->cfg.rto_min_ns;
+
 	c->st.rto_expiries++;
-	if (c->retries >= c->cfg.max_retries) {
+	if (counts && c->retries >= c->cfg.max_retries) {
 		if (c->state != TCPS_SYN_SENT)
 			emit(c, c->snd_nxt, c->rcv_nxt, TCP_RST | TCP_ACK, 0);
 		set_closed(c, TCP_WHY_TIMEOUT);
 		return;
 	}
-	c->retries++;
-	c->rto = min_u64(c->rto * 2, c->cfg.rto_max_ns);
-	c->rto_at = now + c->rto;
+	if (counts)
+		c->retries++;
+	if (c->rto_shift < RTO_SHIFT_MAX)
+		c->rto_shift++;
+	c->rto_at = now + rto_now(c);
 	c->tlp_at = 0;
 	c->dupacks = 0;
 	c->in_recovery = false;
@@ -774,28 +1090,63 @@ static void rto_expired(struct tcp_conn *c, uint64_t now)
 		resend_first(c);
 		return;
 	}
-	/* Go back: everything from snd_una is sent again as the window allows. */
+	cwnd_on_timeout(c);
+	/* Go back: everything from snd_una is sent again as the windows allow. */
 	c->snd_nxt = c->snd_una;
 	tcp_output(c, now);
+	/*
+	 * A closed window sent nothing: the head goes anyway, as the probe
+	 * that makes the peer say its window (RFC 9293 3.8.6.1).
+	 */
+	if (c->snd_nxt == c->snd_una && c->snd_una != c->snd_max) {
+		uint32_t n = data_from(c, c->snd_una, min_u32(c->mss, c->snd_max - c->snd_una));
+		int sent = n ? emit(c, c->snd_una, c->rcv_nxt, TCP_ACK | TCP_PSH, n) : -1;
+
+		if (sent > 0) {
+			c->snd_nxt = c->snd_una + (uint32_t)sent;
+			c->st.retrans_segs++;
+			c->st.window_probes++;
+		} else {
+			resend_first(c);
+		}
+	}
 }
 
 /* The orders' tail loss probe: the segment that ends them, once more. */
-static void probe_tail(struct tcp_conn *c)
+static void probe_tail(struct tcp_conn *c, uint64_t now)
 {
-	uint32_t start = c->snd_una, n;
+	uint32_t start = c->snd_una, room = c->mss, n, end;
+	int sent;
 
-	if (!tcp_seq_lt(c->snd_una, c->tlp_end) || c->in_recovery || !sends_data(c))
+	/* The orders' bytes that left (some may still wait for the window). */
+	end = tcp_seq_lt(c->tlp_end, c->snd_max) ? c->tlp_end : c->snd_max;
+	if (!tcp_seq_lt(c->snd_una, end) || c->in_recovery || !sends_data(c))
 		return;
-	if (c->tlp_end - start > c->mss)
-		start = c->tlp_end - c->mss;
-	n = c->tlp_end - start;
+	/* The probe ends exactly at tlp_end, so SACK blocks' room comes off its start. */
+	for (int i = 0; c->sack_ok && i < TCP_OOO_SLOTS; i++)
+		if (c->ooo[i].used) {
+			room -= TCP_SACK_ROOM;
+			break;
+		}
+	if (end - start > room)
+		start = end - room;
+	n = end - start;
 	c->timing = false;	/* Karn */
-	if (emit(c, start, c->rcv_nxt, TCP_ACK | TCP_PSH, n)) {
-		c->st.tlp_probes++;
-		c->st.retrans_segs++;
-		c->probe_start = start;
-		c->probe_end = c->tlp_end;
-	}
+	sent = emit(c, start, c->rcv_nxt, TCP_ACK | TCP_PSH, n);
+	if (sent < 0)
+		return;
+	c->st.tlp_probes++;
+	c->st.retrans_segs++;
+	c->probe_start = start;
+	c->probe_end = start + (uint32_t)sent;
+	c->probe_t0 = c->tail_sent_at;
+	c->probe_sent_at = now;
+	c->probe_acked_at = 0;
+	/*
+	 * RFC 8985 7.3: the RTO from the probe on.  The probe has waited a
+	 * PTO already: two more and it is lost too.
+	 */
+	c->rto_at = now + min_u64(rto_now(c), 2 * c->pto);
 }
 
 /* The persist timer: a probe that makes the peer tell its window. */
@@ -806,7 +1157,7 @@ static void probe_window(struct tcp_conn *c, uint64_t now)
 		set_closed(c, TCP_WHY_TIMEOUT);
 		return;
 	}
-	if (emit(c, c->snd_una - 1, c->rcv_nxt, TCP_ACK, 0))
+	if (emit(c, c->snd_una - 1, c->rcv_nxt, TCP_ACK, 0) >= 0)
 		c->st.zwin_probes++;
 	c->probes++;
 	if (c->persist_backoff < 16)
@@ -816,6 +1167,8 @@ static void probe_window(struct tcp_conn *c, uint64_t now)
 
 void tcp_timers(struct tcp_conn *c, uint64_t now)
 {
+	if (c->replies.dirty)
+		order_timeouts(c);
 	if (c->state == TCPS_CLOSED)
 		return;
 	if (c->rto_at && now >= c->rto_at) {
@@ -825,13 +1178,20 @@ void tcp_timers(struct tcp_conn *c, uint64_t now)
 	}
 	if (c->tlp_at && now >= c->tlp_at) {
 		c->tlp_at = 0;
-		probe_tail(c);
+		probe_tail(c, now);
 	}
 	if (c->persist_at && now >= c->persist_at) {
-		if (c->snd_wnd || c->snd_una != c->snd_max || c->snd_nxt == c->snd_end)
-			c->persist_at = 0;	/* the window opened, or an ACK is on its way */
-		else
+		int32_t usable = (int32_t)(c->snd_una + c->snd_wnd - c->snd_nxt);
+
+		if (c->snd_una != c->snd_max || c->snd_nxt == c->snd_end) {
+			c->persist_at = 0;	/* an ACK is on its way, or nothing waits */
+		} else if (usable > 0) {
+			/* Open, but too little for the silly-window rule: send what fits. */
+			c->persist_at = 0;
+			output(c, now, true);
+		} else {
 			probe_window(c, now);
+		}
 		if (c->state == TCPS_CLOSED)
 			return;
 	}

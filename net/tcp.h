@@ -6,58 +6,92 @@
  * through tcp_input(), frames go out through struct tcp_tx, time is the
  * caller's CLOCK_MONOTONIC; so the whole of it runs in unit tests.
  *
- * What it does, and the policies where RFC 9293 leaves a choice:
+ * What it does, and the policies where the RFCs leave a choice (the user's
+ * view: docs/wire.md, "The gateway's own TCP"):
  *
  * - Handshake: SYN with the MSS and SACK-permitted options (no window
  *   scaling or timestamps: a session carries a few kilobytes a second, and
  *   a 64 KB window covers the replay of a day at a veth round trip).  ISN
- *   from the caller.
+ *   from the caller (RFC 6528's, net/order_conn.c).
+ * - Segment size (RFC 9293 3.7.1): the effective MSS is the peer's MSS
+ *   option and ours (the interface's MTU - 40), the smaller; every
+ *   segment's payload is that less its own options (SACK blocks take up to
+ *   36 bytes), so no frame is ever over the MTU.
+ * - What is accepted (RFC 9293 3.10.7.4 with RFC 5961): a segment outside
+ *   the receive window is dropped; a RST only at exactly RCV.NXT, in the
+ *   window elsewhere it draws a challenge ACK, as does a SYN; an ACK only
+ *   between SND.UNA - MAX.SND.WND and SND.NXT, else the segment (its data
+ *   too) is dropped and ACKed.  The peer's window is taken only from an
+ *   ACK between SND.UNA and SND.NXT: always when it advances SND.UNA, else
+ *   by the SND.WL1/WL2 rule, with WL1 never set beyond RCV.NXT, so that a
+ *   segment ahead of the stream (held or forged) cannot hold off the
+ *   peer's next update.  The ACKs that answer unacceptable segments,
+ *   challenge ACKs included, come from a budget of cfg.ack_budget a
+ *   second; beyond it they are counted and not sent (a flood of forged
+ *   segments costs the hot core a counter each).  Every rejected segment
+ *   is counted by its class (net/tcp_rej.h).
  * - SACK, receive side (RFC 2018): while segments are held, every ACK names
  *   them (up to four blocks, the newest first), so a peer's RACK-TLP
  *   (Linux: only with SACK) resends a lost reply after a round trip or two
- *   instead of its 200 ms RTO.  The peer's own SACK blocks are not used.
+ *   instead of its 200 ms RTO.  The peer's SACK blocks are read for its
+ *   D-SACKs (RFC 2883) and for the evidence of a lost order (below).
  * - Receive: bytes are delivered in order (tcp_read()).  A segment ahead of
  *   the next expected byte is held (TCP_OOO_SLOTS segments of up to
  *   TCP_OOO_MAX bytes, copied) and acknowledged again at once, so the
  *   peer's fast retransmit sees the hole; one that finds no free slot is
- *   dropped (counted) and the peer sends it again.  Duplicates and
- *   segments outside the window are acknowledged again and dropped.  The
- *   advertised window is constant: the reader consumes every byte before
- *   the next input.
+ *   dropped (counted) and the peer sends it again.  The advertised window
+ *   is constant: the reader consumes every byte before the next input.
  * - ACK policy: a pure ACK waits up to cfg.ack_delay_ns for an order or a
  *   heartbeat to carry it (replies come in bursts of two or three segments
  *   per order: one ACK for all, no TX kick on the hot core per reply);
  *   at once for two full-sized segments unacknowledged (RFC 9293
  *   3.8.6.3), an out-of-order or duplicate segment, one that fills a hole,
- *   a FIN, a SYN-ACK or anything unacceptable.  The delay stays far below the peer's minimum
- *   RTO (Linux: 200 ms) and its tail-loss probe (10 ms).
- * - Send: never a byte beyond the peer's window (snd_una + snd_wnd).  A
- *   window too small for what is queued is a stall (counted once per
- *   episode); with nothing in flight the persist timer sends zero-window
- *   probes (an ACK one byte below snd_una, which any TCP answers with its
- *   window), backed off like the RTO.  No congestion window: the peer's
- *   window is the only limit (a venue link, orders of 52 bytes).
+ *   a FIN, a SYN-ACK or anything unacceptable.  The delay stays far below
+ *   the peer's minimum RTO (Linux: 200 ms) and its tail-loss probe.
+ * - Send: never a byte beyond the peer's window (snd_una + snd_wnd) or the
+ *   congestion window.  Sender silly-window avoidance (RFC 9293
+ *   3.8.6.2.1): a segment shorter than the MSS leaves only when it carries
+ *   everything queued, or at least half the largest window the peer
+ *   offered, or when the persist timer says so.  A window too small for
+ *   what is queued is a stall (counted once per episode); with nothing in
+ *   flight the persist timer sends zero-window probes (an ACK one byte
+ *   below snd_una, which any TCP answers with its window), backed off
+ *   like the RTO; with data in flight an RTO sends the head of the queue
+ *   whatever the window, as the probe.
+ * - Congestion control (RFC 5681, NewReno's RFC 6582): a congestion window
+ *   in bytes, RFC 5681's initial window, slow start by the bytes acked,
+ *   congestion avoidance above ssthresh; a fast retransmit halves it and
+ *   NewReno's partial ACKs resend the next hole; an RTO leaves one
+ *   segment.  Orders are 52 bytes: one segment's window holds 28 of them.
  * - Retransmission: RFC 6298 RTO from one timed segment at a time (Karn:
  *   no sample from a retransmitted one), clamped to [rto_min, rto_max],
- *   doubled on every expiry; an expiry resends from snd_una (go-back-N);
- *   the connection is declared lost after max_retries expiries in a row
- *   (and a RST sent).  Fast retransmit on the third duplicate ACK, or on
- *   the first whose SACK blocks show bytes received beyond the hole (few
- *   orders are in flight: three duplicates rarely come), with NewReno's
- *   partial-ACK rule (an ACK inside the recovery window resends the next
- *   hole at once).  An order's segment has a tail loss probe
- *   (RFC 8985's, for orders only): unacknowledged max(2 SRTT, floor)
- *   after it left, it is sent again; the exchange answers an order in
- *   microseconds, and alone in flight a lost one would wait for the RTO
- *   (orders are sparse: no duplicate ACKs come).  The floor starts at
- *   tlp_min; a probe the peer reports received twice (its D-SACK, RFC
- *   2883) was spurious, the exchange slower than the floor, and doubles
- *   it, up to half of rto_min: a slow venue costs a few probes, not one per
- *   order.  Heartbeats and the login, which a peer may ACK only after its
- *   delayed-ACK timer, have none.
- * - RST: accepted only at exactly rcv_nxt; elsewhere in the window it
- *   draws a challenge ACK (RFC 5961), as does a SYN.  A segment for a
- *   closed connection is answered with a RST (RFC 9293 3.10.7.1).
+ *   doubled on every expiry; an expiry resends from snd_una (go-back-N).
+ *   The connection is lost after max_retries expiries in a row of at least
+ *   rto_min (and a RST sent); an acceptable ACK that shows a closed window
+ *   proves the peer alive and starts the count again, so a peer that
+ *   keeps acknowledging is never timed out here (the session's 15 s rule
+ *   ends a dead one).  Fast retransmit on the third duplicate ACK, or on
+ *   the first whose SACK blocks show bytes received beyond the hole (RFC
+ *   8985's RACK with no reordering window: orders are few in flight, and
+ *   three duplicates rarely come).
+ * - Orders (RFC 8985's tail loss probe, adapted to a request/reply
+ *   session): the exchange answers every order at once, so the time from
+ *   an order's send to the ACK that covers it is a reply time, and its
+ *   recent distribution is kept (net/reply_time.h).  An order's segment
+ *   still unacknowledged one PTO after the last order left is sent again
+ *   (PTO: the 99th percentile of the recent reply times plus the timer's
+ *   granularity, at least cfg.tlp_min_ns); its RTO is 4 PTO (at most the
+ *   RTO above, unless the replies say they take longer; at least 2 PTO),
+ *   2 PTO once the probe went, and expiries that short do not count as
+ *   retries.  A probe
+ *   the peer reports received twice (D-SACK) was spurious: when no reply
+ *   is missing either, the reply was late, and the time to the reply that
+ *   follows is taken as a sample, so that a slower server moves the
+ *   percentile and the next late reply draws no probe.  Heartbeats and the
+ *   login, which a peer may ACK only after its delayed-ACK timer, keep the
+ *   plain RTO and have no probe.
+ * - A segment for a closed connection is answered with a RST (RFC 9293
+ *   3.10.7.1).
  *
  * The hot path is tcp_send_built(): the caller wrote an order's bytes into
  * a TX frame after the 54 header bytes and has their checksum sum; only
@@ -70,6 +104,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net/reply_time.h"
+#include "net/tcp_rej.h"
 #include "proto/frame.h"
 #include "proto/tcp_seg.h"
 #include "util/touch.h"
@@ -78,6 +114,9 @@
 #define TCP_OOO_SLOTS	16
 #define TCP_OOO_MAX	1460
 #define TCP_DEFAULT_MSS	536		/* a SYN-ACK without the option */
+#define TCP_MIN_MSS	88		/* the least we send, whatever the peer says */
+#define TCP_SACK_ROOM	36		/* four SACK blocks with their kind, length, NOPs */
+#define TCP_ACK_BUDGET	100		/* cfg.ack_budget when 0 */
 
 enum tcp_state {
 	TCPS_CLOSED,
@@ -106,6 +145,7 @@ enum tcp_why {
 
 extern const char *const tcp_state_names[TCPS_STATE_NR];
 extern const char *const tcp_why_names[TCP_WHY_NR];
+extern const char *const tcp_rej_names[TCP_REJ_NR];
 
 struct tcp_cfg {
 	struct frame_endpoint local;	/* MAC, IPv4 and port, host order */
@@ -118,6 +158,8 @@ struct tcp_cfg {
 	uint32_t max_retries;		/* expiries in a row: lost */
 	uint64_t ack_delay_ns;		/* longest a pure ACK waits */
 	uint64_t tlp_min_ns;		/* an order's loss probe, at the soonest; 0: none */
+	uint32_t ack_budget;		/* ACKs a second for unacceptable segments;
+					   0: TCP_ACK_BUDGET */
 };
 
 /* Cumulative over every connection made with the same struct. */
@@ -126,23 +168,28 @@ struct tcp_stats {
 	uint64_t established;
 	uint64_t seg_in, seg_out;
 	uint64_t bytes_in, bytes_out;	/* payload, in order / first sent */
-	uint64_t retrans_segs;		/* segments sent again (RTO, fast, go-back) */
+	uint64_t retrans_segs;		/* segments sent again (RTO, fast, go-back, probe) */
 	uint64_t rto_expiries;
 	uint64_t fast_retrans;
 	uint64_t dup_acks;
 	uint64_t ooo_held;
 	uint64_t ooo_dropped;		/* no free slot, or larger than a slot */
-	uint64_t dup_segs;		/* old or outside the window */
+	uint64_t rejected[TCP_REJ_NR];	/* by class (net/tcp_rej.h) */
+	uint64_t old_acks;		/* ACKs below SND.UNA: the window not taken */
+	uint64_t challenge_acks;	/* ACKs that answered unacceptable segments */
+	uint64_t acks_limited;		/* ... not sent: the budget was spent */
 	uint64_t window_stalls;
+	uint64_t cwnd_stalls;		/* the congestion window, not the peer's, stopped bytes */
 	uint64_t zwin_probes;
+	uint64_t window_probes;		/* RTOs that sent the head into a closed window */
 	uint64_t acks_out;		/* pure ACKs */
-	uint64_t challenge_acks;
 	uint64_t resets_in, resets_out;
-	uint64_t bad_ack;		/* acknowledging what was never sent */
 	uint64_t no_frame;		/* a segment that found no TX frame */
 	uint64_t rtt_samples;
 	uint64_t tlp_probes;		/* orders' segments sent again by the probe */
 	uint64_t tlp_spurious;		/* ... that the peer reported received twice */
+	uint64_t tlp_late_replies;	/* ... because its reply came late (sampled) */
+	uint64_t dsacks_in;		/* D-SACKs: a segment of ours received twice */
 	uint64_t sack_acks;		/* ACKs that named held segments */
 };
 
@@ -182,8 +229,13 @@ struct tcp_conn {
 	uint32_t iss;
 	uint32_t snd_una, snd_nxt, snd_max, snd_end;
 	uint32_t snd_wnd, snd_wl1, snd_wl2;
+	uint32_t max_snd_wnd;		/* MAX.SND.WND: the largest window offered */
+	uint32_t cwnd, ssthresh;	/* RFC 5681, bytes */
+	uint32_t snd_lim;		/* min(snd_wnd, cwnd): what the hot path checks */
+	uint32_t ca_acked;		/* congestion avoidance: bytes toward the next MSS */
 	bool fin_queued;
 	bool stalled;			/* the window stopped queued bytes */
+	bool cwnd_stalled;
 
 	/* receive side */
 	uint32_t irs, rcv_nxt;
@@ -194,10 +246,15 @@ struct tcp_conn {
 
 	/* timers: 0 = off */
 	uint64_t rto, srtt, rttvar;
+	uint64_t rtt_min;		/* the least round trip seen; 0: none */
+	uint64_t pto;			/* the orders' probe timeout; 0: no probe */
+	uint64_t rto_ord;		/* the RTO of an order at the head */
 	bool have_rtt;
 	uint64_t rto_at;
-	uint32_t retries;
+	uint32_t rto_shift;		/* expiries since new data was acknowledged */
+	uint32_t retries;		/* ... of at least rto_min, the peer silent */
 	bool timing;			/* one segment timed (Karn) */
+	bool timing_order;		/* ... and it was an order's */
 	uint32_t rtt_seq;
 	uint64_t rtt_t0;
 	uint32_t dupacks;
@@ -205,17 +262,24 @@ struct tcp_conn {
 	uint32_t recover;
 	uint64_t tlp_at;		/* the orders' loss probe; 0: none */
 	uint32_t tlp_end;		/* ... for the bytes before this */
-	uint64_t pto_floor;		/* the probe's soonest, raised by spurious ones */
+	uint64_t tail_sent_at;		/* when the order ending at tlp_end left */
 	uint32_t probe_start, probe_end; /* the last probe's bytes; equal: none out */
+	uint64_t probe_t0;		/* ... the original's send time */
+	uint64_t probe_sent_at;		/* ... when the probe left */
+	uint64_t probe_acked_at;	/* ... when an ACK first covered it; 0: not yet */
+	uint64_t late_t0;		/* a late reply awaited since; 0: none */
 	uint64_t persist_at;
 	uint32_t persist_backoff;	/* probes since the window closed */
 	uint32_t probes;		/* probes since the peer's last ACK */
+	uint64_t budget_at;		/* the answers' budget: this second's start */
+	uint32_t budget_used;
 
 	/* what the last input made readable (tcp_read()) */
 	struct tcp_chunk rd[1 + TCP_OOO_SLOTS];
 	unsigned int rd_n, rd_i;
 
 	struct tcp_stats st;
+	struct reply_time replies;	/* kept across connections: the venue's pace */
 	struct tcp_ooo ooo[TCP_OOO_SLOTS];
 	uint8_t sbuf[TCP_SBUF];
 };
@@ -321,22 +385,25 @@ static inline int tcp_send_built(struct tcp_conn *c, uint8_t *frame, uint32_t le
 	    c->fin_queued || end - c->snd_una > TCP_SBUF)
 		return -1;
 	tcp_sbuf_put(c, c->snd_end, payload, len);
+	/* An order: its bytes are the orders' tail, probed and timed as such. */
+	c->tlp_end = end;
 	if (__builtin_expect(c->snd_nxt != c->snd_end || len > c->mss ||
-			     end - c->snd_una > c->snd_wnd, 0)) {
+			     end - c->snd_una > c->snd_lim, 0)) {
 		c->snd_end = end;
 		tcp_output(c, now);
 		return 0;
 	}
 	if (!c->timing) {
 		c->timing = true;
+		c->timing_order = true;
 		c->rtt_seq = end;
 		c->rtt_t0 = now;
 	}
 	if (!c->rto_at)
-		c->rto_at = now + c->rto;
-	if (c->pto_floor && !c->tlp_at)
-		c->tlp_at = now + (2 * c->srtt > c->pto_floor ? 2 * c->srtt : c->pto_floor);
-	c->tlp_end = end;
+		c->rto_at = now + c->rto_ord;
+	if (c->pto)
+		c->tlp_at = now + c->pto;
+	c->tail_sent_at = now;
 	c->snd_end = c->snd_nxt = c->snd_max = end;
 	c->ack_now = false;
 	c->ack_due = 0;

@@ -87,11 +87,13 @@ enum { XSK_SESSION_OK, XSK_SESSION_UNPARSEABLE, XSK_SESSION_BAD_CSUM };
 
 /*
  * A TCP segment of a received frame: the session's (given to it: true), or
- * not (false).  @verify: check the checksums (copy mode: nobody else did);
- * an unparseable or badly checksummed one is dropped, *bad saying which.
+ * not (false).  Its checksums are always checked, whatever the feed's
+ * policy: a corrupt segment taken in would be acknowledged and never sent
+ * again.  An unparseable or badly checksummed one is dropped, *bad saying
+ * which.
  */
 static inline bool xsk_session_on_tcp(struct xsk_session *s, const struct frame_ip4 *ip,
-				      bool verify, uint64_t now, int *bad)
+				      uint64_t now, int *bad)
 {
 	struct tcp_seg seg;
 
@@ -100,7 +102,7 @@ static inline bool xsk_session_on_tcp(struct xsk_session *s, const struct frame_
 		*bad = XSK_SESSION_UNPARSEABLE;
 		return false;
 	}
-	if (verify && tcp_seg_verify(&seg)) {
+	if (tcp_seg_verify(&seg)) {
 		*bad = XSK_SESSION_BAD_CSUM;
 		return false;
 	}

@@ -9,6 +9,8 @@
 #  vethfault         loss, duplication and reordering on a veth's egress where
 #                    the kernel has no sch_netem (a tc BPF program beside its
 #                    loader; rig.sh netem falls back to it)
+#  tcp_spoof         forged segments of a live order connection with the
+#                    exchange's addresses (AF_PACKET; RFC 5961's attacks)
 # Included from netns/build.mk.  Libraries are named by path: proto/ and
 # util/ build.mk are read after this file.
 
@@ -30,4 +32,8 @@ $(BUILD)/tools/mcast_recv: $(call objs,netns/tools/mcast_recv.c) $(BUILD)/libuti
 $(BUILD)/tools/vethfault: $(call objs,netns/tools/vethfault.c) $(BUILD)/libutil.a
 	$(CC) $^ -o $@ -lbpf -lelf -lz $(LDLIBS)
 
-BINS += $(UDP_TOOLS) $(BUILD)/tools/mcast_recv $(BUILD)/tools/vethfault
+$(BUILD)/tools/tcp_spoof: $(call objs,netns/tools/tcp_spoof.c) $(BUILD)/libproto.a \
+		$(BUILD)/libutil.a
+	$(CC) $^ -o $@ $(LDLIBS)
+
+BINS += $(UDP_TOOLS) $(BUILD)/tools/mcast_recv $(BUILD)/tools/vethfault $(BUILD)/tools/tcp_spoof

@@ -12,6 +12,7 @@ const char *const soup_client_state_names[] = {
 	[SOUP_C_LOGGED_IN] = "logged in",
 	[SOUP_C_REJECTED] = "rejected",
 	[SOUP_C_ENDED] = "ended",
+	[SOUP_C_WRONG_SESSION] = "wrong session",
 };
 
 void soup_client_init(struct soup_client *c, const struct soup_client_cfg *cfg)
@@ -46,7 +47,16 @@ int soup_client_login(struct soup_client *c, uint8_t *dst, size_t cap, uint64_t 
 	return len;
 }
 
-/* Login Accepted: where the server's numbering stands against ours. */
+/* All spaces: no session asked for (the current one). */
+static bool blank(const char *s)
+{
+	for (int i = 0; i < SOUP_SESSION_LEN; i++)
+		if (s[i] != ' ')
+			return false;
+	return true;
+}
+
+/* Login Accepted: the session it names, and where its numbering stands against ours. */
 static int accepted(struct soup_client *c, const struct soup_pkt *p)
 {
 	struct soup_login_accepted a;
@@ -55,9 +65,20 @@ static int accepted(struct soup_client *c, const struct soup_pkt *p)
 		c->st.bad++;
 		return SOUP_EV_LOST;
 	}
+	if (!blank(c->session) && memcmp(c->session, a.session, SOUP_SESSION_LEN)) {
+		memcpy(c->other_session, a.session, SOUP_SESSION_LEN);
+		c->state = SOUP_C_WRONG_SESSION;
+		c->st.wrong_session++;
+		return SOUP_EV_WRONG_SESSION;
+	}
 	memcpy(c->session, a.session, SOUP_SESSION_LEN);
 	c->recv_seq = a.seq;
 	if (a.seq > c->next_seq) {
+		/* Gone for good: the orders they answered are in doubt from now on. */
+		if (!c->lost_from)
+			c->lost_from = c->next_seq;
+		c->lost_to = a.seq - 1;
+		c->halted = true;
 		c->st.skipped += a.seq - c->next_seq;
 		c->next_seq = a.seq;
 	}
@@ -80,12 +101,20 @@ static int rejected(struct soup_client *c, const struct soup_pkt *p)
 	return SOUP_EV_REJECTED;
 }
 
-/* One sequenced message: handed on once, whatever the connection. */
+/*
+ * One sequenced message: numbered whatever it holds, handed on once,
+ * whatever the connection.  Before the Login Accepted it has no number:
+ * the connection goes, and the next login asks for it again.
+ */
 static int sequenced(struct soup_client *c, const struct soup_pkt *p, struct soup_msg *m)
 {
 	uint64_t seq;
 
-	if (c->state != SOUP_C_LOGGED_IN || !p->len) {
+	if (c->state == SOUP_C_LOGIN_SENT) {
+		c->st.seq_before_login++;
+		return SOUP_EV_LOST;
+	}
+	if (c->state != SOUP_C_LOGGED_IN) {
 		c->st.bad++;
 		return SOUP_EV_NONE;
 	}
@@ -95,6 +124,10 @@ static int sequenced(struct soup_client *c, const struct soup_pkt *p, struct sou
 		return SOUP_EV_NONE;
 	}
 	c->next_seq = seq + 1;
+	if (!p->len) {
+		c->st.empty_msgs++;
+		return SOUP_EV_NONE;
+	}
 	c->st.seq_msgs++;
 	m->data = p->payload;
 	m->len = p->len;

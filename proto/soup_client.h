@@ -7,12 +7,22 @@
  * and sends the packets it writes into the caller's buffers.
  *
  * Numbering.  Sequenced messages are numbered 1, 2, 3 ... for the whole
- * session.  next_seq is the next one wanted; a login asks for it, and the
- * server's Login Accepted says the number of the next message it will
- * send: that many are skipped when it is higher (lost for good, counted),
- * and when lower the messages up to next_seq are duplicates (ignored,
- * counted).  So across any number of connections each message is handed
- * on exactly once.
+ * session, implicitly: every Sequenced Data packet the server sends takes
+ * the next number, whether it is handed on or not (an empty one is
+ * counted and numbered).  next_seq is the next one wanted; a login asks
+ * for it, and the server's Login Accepted says the number of the next
+ * message it will send.  When lower, the messages up to next_seq are
+ * duplicates (ignored, counted).  When higher, the messages between are
+ * lost for good: what became of the orders they answered is unknown, so
+ * the client is halted (lost_from..lost_to name them) and stays so; its
+ * caller must send no new order.  A Sequenced Data packet before the Login
+ * Accepted cannot be numbered: the connection is lost, and the next login
+ * asks for it again.  So across any number of connections each message is
+ * handed on exactly once, or the loss is said.
+ *
+ * Session.  A Login Accepted names the session; when the client asked for
+ * one (cfg.session, or the one the first login was accepted for), any
+ * other is refused: the client stops for good.
  *
  * Liveness (both sides, docs/wire.md): a heartbeat goes out after hb_ns
  * with nothing else sent; timeout_ns with nothing received is a lost
@@ -60,6 +70,7 @@ enum soup_client_state {
 	SOUP_C_LOGGED_IN,
 	SOUP_C_REJECTED,	/* the server refused the login: final */
 	SOUP_C_ENDED,		/* End of Session: no more messages, final */
+	SOUP_C_WRONG_SESSION,	/* accepted for another session than asked: final */
 };
 
 extern const char *const soup_client_state_names[];
@@ -78,7 +89,10 @@ struct soup_client_stats {
 	uint64_t rejected;
 	uint64_t seq_msgs;		/* sequenced messages handed on */
 	uint64_t dup_msgs;		/* below next_seq after a login: ignored */
+	uint64_t empty_msgs;		/* numbered, nothing to hand on */
 	uint64_t skipped;		/* the server started beyond next_seq: lost */
+	uint64_t seq_before_login;	/* Sequenced Data before the Login Accepted */
+	uint64_t wrong_session;		/* accepted for another session */
 	uint64_t hb_in, hb_out;
 	uint64_t debug_in;
 	uint64_t unknown;		/* types the contract does not have */
@@ -94,8 +108,11 @@ struct soup_client {
 	uint8_t state;			/* enum soup_client_state */
 	char reject_reason;		/* the server's code, when rejected */
 	char session[SOUP_SESSION_LEN];	/* what the server named; the cfg's before */
+	char other_session[SOUP_SESSION_LEN]; /* a wrong one the server named */
 	uint64_t next_seq;		/* next sequenced message wanted */
 	uint64_t recv_seq;		/* the number of the next 'S' on this connection */
+	bool halted;			/* replies were lost for good: no new orders */
+	uint64_t lost_from, lost_to;	/* the first numbers lost, inclusive; 0: none */
 	struct soup_liveness live;
 	struct soup_client_stats st;
 	struct soup_rx rx;
@@ -109,6 +126,7 @@ enum soup_event {
 	SOUP_EV_REJECTED,
 	SOUP_EV_END,		/* End of Session */
 	SOUP_EV_LOST,		/* the connection must go: broken stream or silence */
+	SOUP_EV_WRONG_SESSION,	/* accepted for another session: stop */
 };
 
 struct soup_msg {
@@ -189,10 +207,11 @@ static inline bool soup_client_logged_in(const struct soup_client *c)
 	return c->state == SOUP_C_LOGGED_IN;
 }
 
-/* Rejected or ended: no login will be tried again. */
+/* Rejected, ended or the wrong session: no login will be tried again. */
 static inline bool soup_client_final(const struct soup_client *c)
 {
-	return c->state == SOUP_C_REJECTED || c->state == SOUP_C_ENDED;
+	return c->state == SOUP_C_REJECTED || c->state == SOUP_C_ENDED ||
+	       c->state == SOUP_C_WRONG_SESSION;
 }
 
 #endif /* PROTO_SOUP_CLIENT_H */

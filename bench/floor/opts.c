@@ -69,10 +69,10 @@ static const struct opt opts[] = {
 	  "the exchange's SoupBinTCP server (order entry)", .off2 = F(exch_port)),
 	OPT("login", 0, OPT_CALL, F(session.soup), "USER:PASSWORD", "the session's login",
 	  .call = soup_opt_login, .def = "T2TG:secret"),
-	OPT("local-port", 0, OPT_PORT, F(session.local.port), "PORT",
-	  "AF_XDP: the own TCP's first local port (each connection takes the next);\n"
-	  "kernel TCP: its port (default any)", .max = 65535 - OC_PORT_SPAN,
-	  .def = OPT_STR_OF(OC_FIRST_PORT)),
+	OPT("local-port", 0, OPT_CALL, F(session), "PORT[-LAST]",
+	  "the order connection's local port, or the range each connection takes one\n"
+	  "of at random", .call = order_conn_opt_ports,
+	  .def = OPT_STR_OF(OC_FIRST_PORT) "-26465 (AF_XDP), any (kernel TCP)"),
 	OPT("soup-timeout", 0, OPT_MS, F(session.soup.timeout_ns), "MS",
 	  "nothing heard from the exchange for MS: the connection is lost", .min = 10,
 	  .max = 3600000),

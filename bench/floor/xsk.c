@@ -261,7 +261,7 @@ static inline void on_frame(struct floor_xsk *x, struct floor *f, const uint8_t 
 		return;
 	}
 	if (ip.proto == IPPROTO_TCP_NUM) {
-		if (!xsk_session_on_tcp(&x->xs, &ip, true, t_seen, &bad))
+		if (!xsk_session_on_tcp(&x->xs, &ip, t_seen, &bad))
 			f->st.other++;
 		return;
 	}

@@ -229,6 +229,11 @@ static int drop_after(void *cfg, const char *a, char *why, size_t n)
 	return soup_fault_parse_after(&((struct exsim_cfg *)cfg)->soup_fault, a, why, n);
 }
 
+static int late_replies(void *cfg, const char *a, char *why, size_t n)
+{
+	return soup_fault_parse_late(&((struct exsim_cfg *)cfg)->soup_fault, a, why, n);
+}
+
 static int drop_at(void *cfg, const char *a, char *why, size_t n)
 {
 	return soup_fault_parse_at(&((struct exsim_cfg *)cfg)->soup_fault, a, why, n);
@@ -404,6 +409,10 @@ static const struct opt opts[] = {
 	OPT("read-pause", 0, OPT_MS, X(soup_fault.read_pause_ns), "MS",
 	    "after each read of an order connection, read it again only MS later "
 	    "(with --rcvbuf the client's window reaches zero)", .max = 60000),
+	OPT("late-replies", 0, OPT_CALL, 0, "PCT:MS",
+	    "PCT % of the orders hold their connection's replies (theirs and those after) "
+	    "for MS: a matching engine that sometimes answers late (--fault-seed)",
+	    .call = late_replies),
 	OPT_SECTION("Re-requests (MoldUDP64, unicast answers from the published messages):"),
 	OPT("rerequest-port", 0, OPT_CALL, 0, "P",
 	    "UDP port of the re-request server, at --order-addr (0 = off)", .call = rereq_port,

@@ -588,14 +588,16 @@ static void json_soup(const struct exsim_run *r, FILE *o)
 	fprintf(o, "},\n    \"faults\": {\"drop_after\": %" PRIu64 ", \"drop_after_how\": \"%s\""
 		", \"drop_at\": %zu, \"drop_at_how\": \"%s\", \"silent_after\": %" PRIu64
 		", \"refuse_login\": %s, \"rcvbuf\": %u, \"read_pause_ms\": %g,\n"
+		"      \"late_replies_pct\": %g, \"late_replies_ms\": %g,\n"
 		"      \"fin\": %" PRIu64 ", \"rst\": %" PRIu64 ", \"silent\": %" PRIu64
 		", \"drop_at_passed\": %" PRIu64 ", \"rst_unacked\": %" PRIu64
-		", \"read_pauses\": %" PRIu64 "},\n",
+		", \"read_pauses\": %" PRIu64 ", \"late_replies\": %" PRIu64 "},\n",
 		f->drop_after, soup_fault_names[f->drop_after ? f->drop_after_how : 0],
 		f->ndrop_at, soup_fault_names[f->ndrop_at ? f->drop_at_how : 0],
 		f->silent_after, f->refuse_login ? "true" : "false", f->rcvbuf,
-		(double)f->read_pause_ns / 1e6, q->fault_fin, q->fault_rst, q->fault_silent,
-		q->drop_at_passed, q->rst_unacked, q->read_pauses);
+		(double)f->read_pause_ns / 1e6, f->late_frac * 100, (double)f->late_ns / 1e6,
+		q->fault_fin, q->fault_rst, q->fault_silent, q->drop_at_passed, q->rst_unacked,
+		q->read_pauses, q->late_replies);
 	json_sessions(v, o);
 	fputs("},\n", o);
 }

@@ -255,6 +255,7 @@ static void server_cfg(const struct exsim_cfg *c, struct soup_srv_cfg *sc)
 	sc->timeout_ns = c->soup_timeout_ns;
 	sc->keep = c->soup_keep;
 	sc->fault = c->soup_fault;
+	sc->fault.late_seed = c->fault_seed;
 }
 
 int sink_open(struct sink *s, const struct exsim_cfg *c, struct fill_book *book,

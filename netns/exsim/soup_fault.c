@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Faults of the order server: the plan of a connection (soup_fault.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,4 +116,25 @@ bad:
 	f->ndrop_at = 0;
 	return snprintf(why, n, "wants sequence numbers (from 1), comma-separated, then "
 			":fin or :rst"), -1;
+}
+
+int soup_fault_parse_late(struct soup_fault_cfg *f, const char *arg, char *why, size_t n)
+{
+	char *end;
+	double pct, ms;
+
+	errno = 0;
+	pct = strtod(arg, &end);
+	if (errno || end == arg || *end != ':' || !(pct >= 0 && pct <= 100))
+		goto bad;
+	ms = strtod(end + 1, &end);
+	if (errno || *end || !(ms > 0 && ms <= 60000))
+		goto bad;
+	f->late_frac = pct / 100;
+	f->late_ns = (uint64_t)(ms * 1e6);
+	return 0;
+bad:
+	snprintf(why, n, "wants PCT:MS, PCT 0-100 (the orders whose replies are held), "
+		 "MS above 0 and at most 60000");
+	return -1;
 }

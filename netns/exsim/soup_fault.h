@@ -16,6 +16,12 @@
  *                              connection it sends nothing more (no
  *                              heartbeat either) and reads nothing: the
  *                              client's 15 s rule must find it
+ *   --late-replies PCT:MS      an order, with probability PCT %, holds the
+ *                              connection's replies (its own and those
+ *                              after it) for MS: a matching engine that
+ *                              sometimes answers late; the order's ACK
+ *                              comes with the reply, as from a server
+ *                              whose kernel delays it
  *
  * A drop by FIN is shutdown(): the peer reads everything sent, then the
  * end.  A drop by RST (SO_LINGER 0) waits until the peer has acknowledged
@@ -56,6 +62,9 @@ struct soup_fault_cfg {
 	bool refuse_login;
 	uint32_t rcvbuf;		/* SO_RCVBUF of the connections; 0: the system's */
 	uint64_t read_pause_ns;		/* after each read of a connection */
+	double late_frac;		/* --late-replies: the orders held, 0-1 */
+	uint64_t late_ns;		/* ... for this long */
+	uint64_t late_seed;		/* the draw's seed (--fault-seed) */
 };
 
 struct soup_fault_plan {
@@ -75,5 +84,7 @@ size_t soup_fault_plan(const struct soup_fault_cfg *f, uint64_t sent, uint64_t n
 /* "N[:fin|rst]" or "LIST[:fin|rst]" of the command line.  0, or -1 with @why. */
 int soup_fault_parse_after(struct soup_fault_cfg *f, const char *arg, char *why, size_t n);
 int soup_fault_parse_at(struct soup_fault_cfg *f, const char *arg, char *why, size_t n);
+/* "PCT:MS" of --late-replies.  0, or -1 with @why. */
+int soup_fault_parse_late(struct soup_fault_cfg *f, const char *arg, char *why, size_t n);
 
 #endif /* NETNS_EXSIM_SOUP_FAULT_H */

@@ -15,6 +15,7 @@
 #include "netns/exsim/soup_server.h"
 #include "proto/ouch.h"
 #include "util/clock.h"
+#include "util/rng.h"
 
 #define LISTENER_TAG		UINT32_MAX
 #define LISTEN_BACKLOG		64
@@ -263,6 +264,13 @@ static void pump(struct soup_srv *s, struct soup_conn *c, uint64_t now)
 		}
 		if (c->state != SC_UP)
 			return;
+		/* --late-replies: nothing new goes before the hold ends. */
+		if (c->hold_until > now) {
+			want_out(s, c, false);
+			due(s, c->hold_until);
+			return;
+		}
+		c->hold_until = 0;
 		if (!budget) {
 			want_out(s, c, true);
 			return;
@@ -379,6 +387,13 @@ static int packet(struct soup_srv *s, struct soup_conn *c, const struct soup_pkt
 		begin_drain(s, c, SOUP_FAULT_FIN, SC_WHY_LOGOUT, now);
 	} else {
 		s->st.unseq++;
+		/* A late answer: this order's replies, and those after them, wait. */
+		if (s->cfg.fault.late_frac > 0 && !c->hold_until &&
+		    (double)(splitmix64(&s->late_rng) >> 11) * 0x1p-53 < s->cfg.fault.late_frac) {
+			c->hold_until = now + s->cfg.fault.late_ns;
+			s->st.late_replies++;
+			due(s, c->hold_until);
+		}
 		s->ops.on_unseq(s->ops.ctx, (unsigned int)c->user, p->payload, p->len, t_user,
 				t_kern);
 	}
@@ -628,6 +643,10 @@ static void timers(struct soup_srv *s, uint64_t now)
 				conn_free(s, c, false);
 				break;
 			}
+			if (c->hold_until && now >= c->hold_until)
+				pump(s, c, now);
+			if (c->hold_until && c->hold_until < next)
+				next = c->hold_until;
 			if (c->last_rx + s->cfg.timeout_ns < next)
 				next = c->last_rx + s->cfg.timeout_ns;
 			/* A heartbeat only on an idle line: bytes waiting for EPOLLOUT say enough. */
@@ -746,6 +765,7 @@ int soup_srv_open(struct soup_srv *s, const struct soup_srv_cfg *cfg,
 
 	memset(s, 0, offsetof(struct soup_srv, rbuf));
 	s->lfd = s->efd = -1;
+	s->late_rng = cfg->fault.late_seed ^ UINT64_C(0x6c6174652d727031);
 	s->cfg = *cfg;
 	s->ops = *ops;
 	s->next_due = UINT64_MAX;

@@ -113,6 +113,7 @@ struct soup_conn {
 	struct soup_fault_plan plan;
 	uint64_t last_rx, last_tx;
 	uint64_t resume_at;
+	uint64_t hold_until;	/* --late-replies: no reply written before; 0: none */
 	uint64_t deadline;	/* DRAIN, CLOSING */
 	uint32_t out_off, out_len;
 	uint8_t out[SOUP_SRV_OUT];
@@ -160,6 +161,7 @@ struct soup_srv_stats {
 	uint64_t reads;
 	uint64_t partial_writes;	/* send() took part: the rest waits for EPOLLOUT */
 	uint64_t read_pauses;
+	uint64_t late_replies;		/* orders whose replies were held (--late-replies) */
 	uint64_t no_kernel_ts;		/* reads with no stamp: the user-space time used */
 };
 
@@ -192,6 +194,7 @@ struct soup_srv {
 	bool ended;			/* End of Session: nothing more is sequenced */
 	uint64_t next_due;		/* the earliest timer of any connection */
 	int64_t rt_offset;
+	uint64_t late_rng;		/* --late-replies' draw */
 	struct soup_srv_stats st;
 	uint8_t rbuf[SOUP_PKT_MAX];
 };

@@ -461,13 +461,21 @@ static int read_conn(struct run *R, uint64_t now)
 				printf("login accepted session=%.*s seq=%" PRIu64 "\n",
 				       SOUP_SESSION_LEN, R->soup.session, R->soup.recv_seq);
 				/* "From now on" skips nothing it wanted. */
-				if (R->conns == 1 && !R->c->from)
+				if (R->conns == 1 && !R->c->from) {
 					R->soup.st.skipped = 0;
+					R->soup.halted = false;
+					R->soup.lost_from = R->soup.lost_to = 0;
+				}
 				if (R->conns > 1 && R->c->resend)
 					resend(R);
 				break;
 			case SOUP_EV_REJECTED:
 				printf("login rejected reason=%c\n", R->soup.reject_reason);
+				R->rejected = true;
+				break;
+			case SOUP_EV_WRONG_SESSION:
+				printf("login accepted for another session=%.*s\n", SOUP_SESSION_LEN,
+				       R->soup.other_session);
 				R->rejected = true;
 				break;
 			case SOUP_EV_END:

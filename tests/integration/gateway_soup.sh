@@ -18,8 +18,8 @@
 #   - a login refused: no order leaves, a clear message says why;
 #   - a capture of the session read by tshark: every checksum good, its
 #     SoupBinTCP and OUCH dissectors read every packet, nothing malformed,
-#     TCP analysis flags only the probes the exchange showed early and its
-#     D-SACKs of them.
+#     nothing lost or out of order, and the gateway's retransmissions are
+#     the probes the exchange showed early (D-SACK), few of them.
 . "$(dirname "$0")/../lib.sh"
 need root build/t2t-gateway build/t2t-exsim build/t2t-backtest tshark tcpdump
 
@@ -53,7 +53,7 @@ test_lossy_link_both_ways_reconciles() {
 		--expect-gaps --out "$T_TMP/lossy" || return 1
 	expect_ge "own TCP: segments sent again" "$(gw lossy af_xdp .tcp.retransmissions)" 1
 	expect_ge "own TCP: out-of-order segments held" "$(gw lossy af_xdp .tcp.ooo_held)" 1
-	expect_ge "own TCP: duplicate segments dropped" "$(gw lossy af_xdp .tcp.dup_segs)" 1
+	expect_ge "own TCP: duplicate segments dropped" "$(gw lossy af_xdp .tcp.rejected_out_of_window)" 1
 	for p in af_xdp udp_spin; do
 		expect_eq "$p: the session never lost" "$(gw lossy $p .order_session.logins)" 1
 		# The feed waits for the Login Accepted's ACK (--wait-login): a
@@ -130,7 +130,7 @@ test_login_rejected_stops_trading() {
 # tcpdump on the exchange side of the veth while the own TCP trades; tshark
 # (checksum validation on) on the capture.
 test_capture_read_by_tshark() {
-	local pcap=$T_TMP/session.pcap n bad malformed types spurious
+	local pcap=$T_TMP/session.pcap n bad malformed types spurious sent
 	rig_up c
 	bg tcpdump ip netns exec "$RIG_NS_EX" tcpdump -i "$RIG_IF_EX" --immediate-mode -B 32768 \
 		-s 2048 -w "$pcap" "tcp port $RIG_ORDER_PORT"
@@ -160,25 +160,30 @@ test_capture_read_by_tshark() {
 	expect_eq "malformed packets" "$malformed" 0
 	check "SoupBinTCP packets L A U S O read ($types)" \
 		bash -c "for t in L A U S O; do grep -qw \$t <<<'$types' || exit 1; done"
-	# A clean link: TCP analysis flags nothing but the gateway's tail loss
-	# probes that the exchange's D-SACK showed early, each of which raised
-	# the probe's floor (0.5 ms doubled up to 25 ms: a few, not one per order),
-	# and the exchange's D-SACKs themselves (a duplicate ACK when no reply
-	# went with it): at most one per probe.
-	spurious=$(j "$T_TMP/cap.gw.json" .tcp.spurious_probes)
-	# Any other flag is named: tshark's expert line of each such frame.
-	for f in $(awk -F, '$5 != "" && $6 != 1 && $7 == "" { print NR }' "$T_TMP/tshark.csv"); do
-		echo "flagged: frame $f: $(tshark -r "$pcap" -Y "frame.number == $f" -O tcp \
-			-d "tcp.port==$RIG_ORDER_PORT,soupbintcp" 2>/dev/null |
-			grep -E 'Expert Info|analysis' | tr -s ' \n' ' ')"
-	done
-	expect_eq "TCP analysis flags on a clean link: only retransmissions and D-SACKs" \
-		"$(awk -F, '$5 != "" && $6 != 1 && $7 == ""' "$T_TMP/tshark.csv" | wc -l)" 0
-	check "D-SACKs from the exchange: at most one per early probe" \
-		[ "$(awk -F, '$7 != ""' "$T_TMP/tshark.csv" | wc -l)" -le "$spurious" ]
-	expect_eq "retransmissions on a clean link: the probes found early" \
-		"$(awk -F, '$6 == 1' "$T_TMP/tshark.csv" | wc -l)" "$spurious"
-	check "early probes: at most 6 ($spurious)" [ "$spurious" -le 6 ]
+	# A clean link, but a busy machine: a reply can be late by milliseconds
+	# (a CPU taken away), and the gateway's probe of that order is then
+	# spurious, as may be the exchange's own retransmission of a reply
+	# whose ACK was late.  What must hold: nothing tshark calls lost, out
+	# of order or a full or zero window; every retransmission of the
+	# gateway's is one it counted and one the exchange reported received
+	# twice (D-SACK); few of them (the probe follows the replies' 99th
+	# percentile: about 1 % of orders, more while it learns).
+	spurious=$(j "$T_TMP/cap.gw.json" .tcp.dsacks_in)
+	tshark -r "$pcap" -T fields -E separator=, -E occurrence=f -e ip.src \
+		-e tcp.analysis.retransmission -e tcp.analysis.lost_segment \
+		-e tcp.analysis.out_of_order -e tcp.analysis.zero_window \
+		-e tcp.analysis.window_full -e tcp.analysis.ack_lost_segment \
+		>"$T_TMP/analysis.csv" 2>/dev/null
+	expect_eq "segments lost, out of order, or a full or zero window, on a clean link" \
+		"$(awk -F, '$3 $4 $5 $6 $7 != ""' "$T_TMP/analysis.csv" | wc -l)" 0
+	expect_eq "the gateway's retransmissions on the wire == its count" \
+		"$(awk -F, -v gw="$RIG_IP_GW" '$1 == gw && $2 != ""' "$T_TMP/analysis.csv" | wc -l)" \
+		"$(j "$T_TMP/cap.gw.json" .tcp.retransmissions)"
+	expect_eq "every one reported spurious by the exchange (D-SACK)" \
+		"$(j "$T_TMP/cap.gw.json" .tcp.retransmissions)" "$spurious"
+	sent=$(j "$T_TMP/cap.gw.json" .orders.sent)
+	check "spurious retransmissions: $spurious of $sent orders (at most 2 %, or 6)" \
+		[ "$spurious" -le $((sent / 50 > 6 ? sent / 50 : 6)) ]
 }
 
 run_tests "$@"

@@ -2,12 +2,15 @@
 /*
  * The SoupBinTCP client session (proto/soup_client.h): the Login Request's
  * bytes; Login Accepted and its numbering (a server starting below what we
- * asked for sends duplicates, ignored; above it, messages lost for good,
- * counted); Login Rejected and its finality; every sequenced message
- * handed on once across reconnections, whatever the cuts in the stream;
- * heartbeats out after the silence, the lost-connection rule; End of
- * Session; packets out of place or of the client's own types; a broken
- * stream; logout; and the USER:PASSWORD and session parsers.
+ * asked for sends duplicates, ignored; above it, messages lost for good:
+ * named, and the client halted for good); a Login Accepted for another
+ * session than asked, refused; Login Rejected and its finality; every
+ * sequenced message handed on once across reconnections, whatever the
+ * cuts in the stream, an empty one numbered too, one before the Login
+ * Accepted losing the connection; heartbeats out after the silence, the
+ * lost-connection rule; End of Session; packets out of place or of the
+ * client's own types; a broken stream; logout; and the USER:PASSWORD and
+ * session parsers.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -176,16 +179,126 @@ static void test_messages_once_across_connections(void **state)
 	assert_int_equal(c->st.seq_msgs, 3 + 2 * 5);
 }
 
+/*
+ * A Login Accepted ahead of the next reply lacked: the replies between are
+ * gone for good, named, and the client halted (no new orders), for the
+ * rest of the session, across reconnections; the replies after them are
+ * still handed on.
+ */
 static void test_server_beyond_what_we_asked(void **state)
 {
 	(void)state;
 	login(0);
-	put_accepted("S", 5);	/* 1..4 are gone on its side */
-	put_seq("five");
+	put_accepted("S", 1);
+	put_seq("one");
+	put_seq("two");
 	deliver(100, 1);
+	assert_false(c->halted);
+	soup_client_disconnected(c);
+	login(2);
+	put_accepted("S", 7);	/* 3..6 are gone on its side */
+	put_seq("seven");
+	deliver(100, 3);
+	assert_string_equal(events, "21");
+	assert_int_equal(c->state, SOUP_C_LOGGED_IN);
 	assert_int_equal(c->st.skipped, 4);
-	assert_int_equal(seqs[0], 5);
-	assert_int_equal(c->next_seq, 6);
+	assert_true(c->halted);
+	assert_int_equal(c->lost_from, 3);
+	assert_int_equal(c->lost_to, 6);
+	assert_int_equal(seqs[0], 7);
+	assert_int_equal(c->next_seq, 8);
+	/* Reconnected and caught up: still halted, the first loss still named. */
+	soup_client_disconnected(c);
+	login(4);
+	put_accepted("S", 10);
+	deliver(100, 5);
+	assert_true(c->halted);
+	assert_int_equal(c->lost_from, 3);
+	assert_int_equal(c->lost_to, 9);
+	assert_int_equal(c->st.skipped, 6);
+}
+
+/*
+ * Every Sequenced Data packet takes a number, an empty one too: the reply
+ * after it has the server's number, and the replay after a reconnection
+ * applies nothing twice.
+ */
+static void test_empty_sequenced_packet_is_numbered(void **state)
+{
+	(void)state;
+	login(0);
+	put_accepted("S", 1);
+	put_seq("one");
+	put_seq("");		/* message 2: empty */
+	put_seq("three");
+	deliver(100, 1);
+	assert_string_equal(events, "211");
+	assert_int_equal(seqs[1], 3);
+	assert_int_equal(c->st.empty_msgs, 1);
+	assert_int_equal(c->next_seq, 4);
+	/* The server replays from 2 (it was asked for 4, say it had lost track). */
+	soup_client_disconnected(c);
+	login(2);
+	put_accepted("S", 2);
+	put_seq("");
+	put_seq("three");
+	put_seq("four");
+	deliver(100, 3);
+	assert_int_equal(nmsgs, 1);
+	assert_string_equal(msgs[0], "four");
+	assert_int_equal(seqs[0], 4);
+	assert_int_equal(c->st.dup_msgs, 2);
+	assert_false(c->halted);
+}
+
+/* A Sequenced Data packet before the Login Accepted has no number: the connection goes. */
+static void test_sequenced_before_login_loses_the_connection(void **state)
+{
+	uint8_t buf[SOUP_LOGIN_REQUEST_LEN];
+
+	(void)state;
+	login(0);
+	put_seq("early");
+	put_accepted("S", 1);
+	deliver(100, 1);
+	assert_string_equal(events, "5");
+	assert_int_equal(c->st.seq_before_login, 1);
+	assert_int_equal(c->next_seq, 1);
+	soup_client_disconnected(c);
+	/* The next login asks for it again. */
+	assert_int_equal(soup_client_login(c, buf, sizeof(buf), 2), SOUP_LOGIN_REQUEST_LEN);
+	assert_memory_equal(buf + 3 + 26, "                   1", 20);
+}
+
+/*
+ * A Login Accepted names the session: when one was asked for, another is
+ * refused for good.  With none asked for, the first one accepted is the
+ * one asked for from then on.
+ */
+static void test_login_accepted_for_another_session(void **state)
+{
+	uint8_t buf[SOUP_LOGIN_REQUEST_LEN];
+
+	(void)state;
+	login(0);
+	put_accepted("DAY1", 1);
+	deliver(100, 1);
+	assert_string_equal(events, "2");
+	soup_client_disconnected(c);
+	assert_int_equal(soup_client_login(c, buf, sizeof(buf), 2), SOUP_LOGIN_REQUEST_LEN);
+	assert_memory_equal(buf + 3 + 16, "      DAY1", 10);
+	put_accepted("DAY2", 1);
+	put_seq("not ours");
+	deliver(100, 3);
+	assert_string_equal(events, "6");
+	assert_int_equal(nmsgs, 0);
+	assert_int_equal(c->state, SOUP_C_WRONG_SESSION);
+	assert_memory_equal(c->other_session, "      DAY2", 10);
+	assert_memory_equal(c->session, "      DAY1", 10);
+	assert_int_equal(c->st.wrong_session, 1);
+	assert_true(soup_client_final(c));
+	soup_client_disconnected(c);
+	assert_int_equal(soup_client_login(c, buf, sizeof(buf), 4), PROTO_E_RANGE);
 }
 
 static void test_rejected_is_final(void **state)
@@ -209,12 +322,11 @@ static void test_out_of_place_and_foreign_packets(void **state)
 {
 	(void)state;
 	login(0);
-	/* Data before the login is accepted: out of place, not handed on. */
-	put_seq("early");
+	/* An End of Session before the login is accepted: out of place, ignored. */
 	put_empty(SOUP_END_OF_SESSION);
 	deliver(100, 1);
 	assert_int_equal(nmsgs, 0);
-	assert_int_equal(c->st.bad, 2);
+	assert_int_equal(c->st.bad, 1);
 	put_accepted("S", 1);
 	/* A client's own packet types, an unknown type, a debug packet. */
 	put_empty(SOUP_CLIENT_HEARTBEAT);
@@ -226,7 +338,7 @@ static void test_out_of_place_and_foreign_packets(void **state)
 	deliver(3, 2);
 	assert_string_equal(events, "21");
 	assert_int_equal(c->st.unknown, 1);
-	assert_int_equal(c->st.bad, 3);
+	assert_int_equal(c->st.bad, 2);
 	assert_int_equal(c->st.debug_in, 1);
 	/* A second Login Accepted is a protocol error: the connection must go. */
 	put_accepted("S", 1);
@@ -327,6 +439,9 @@ int main(void)
 		T(test_login_request_bytes),
 		T(test_messages_once_across_connections),
 		T(test_server_beyond_what_we_asked),
+		T(test_empty_sequenced_packet_is_numbered),
+		T(test_sequenced_before_login_loses_the_connection),
+		T(test_login_accepted_for_another_session),
 		T(test_rejected_is_final),
 		T(test_out_of_place_and_foreign_packets),
 		T(test_heartbeats_and_the_silence_rule),

@@ -10,8 +10,11 @@
  * after the retries; fast retransmit and NewReno's partial ACK; RST and
  * SYN at and beside rcv_nxt (RFC 5961); both closes; a RST for a closed
  * connection; the hot path's frame; SACK blocks for held segments; the
- * orders' tail loss probe; sequence numbers across 2^32; and two byte
- * streams through a channel that drops, doubles and reorders.
+ * orders' tail loss probe and the reply times it follows; sequence
+ * numbers across 2^32; RFC 5961's ACK range, the gated window update and
+ * the challenge-ACK budget; a window closed on data in flight; no frame
+ * over the MTU with SACK blocks; the congestion window after an RTO; and
+ * two byte streams through a channel that drops, doubles and reorders.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -333,7 +336,7 @@ static void test_overlapping_and_duplicate_segments(void **state)
 	/* An old copy: acknowledged again, never delivered twice. */
 	peer_seg(TCP_ACK, IRS + 1, ISS + 1, 65535, "abcd", 4, 20);
 	assert_int_equal(read_all(got, sizeof(got)), 0);
-	assert_int_equal(c->st.dup_segs, 1);
+	assert_int_equal(c->st.rejected[TCP_REJ_OUT_OF_WINDOW], 1);
 	assert_int_equal(last_sent().ack, IRS + 5);
 	/* Half old, half new: only the new half. */
 	peer_seg(TCP_ACK, IRS + 3, ISS + 1, 65535, "cdef", 4, 30);
@@ -372,7 +375,7 @@ static void test_outside_window_dropped(void **state)
 	peer_seg(TCP_ACK, IRS + 1 + 70000, ISS + 1, 65535, "far", 3, 10);
 	assert_int_equal(read_all(got, sizeof(got)), 0);
 	assert_int_equal(c->st.ooo_held, 0);
-	assert_int_equal(c->st.dup_segs, 1);
+	assert_int_equal(c->st.rejected[TCP_REJ_OUT_OF_WINDOW], 1);
 	assert_int_equal(last_sent().ack, IRS + 1);
 }
 
@@ -478,10 +481,10 @@ static void test_rto_and_backoff(void **state)
 	assert_int_equal(n_out, 2);
 	assert_int_equal(sent(1).seq, ISS + 1);
 	assert_int_equal(sent(1).len, 3);
-	assert_int_equal(c->rto, 20 * MS);
+	assert_int_equal(c->rto_at, t + 30 * MS);	/* doubled */
 	assert_int_equal(c->st.retrans_segs, 1);
 	tcp_timers(c, t + 30 * MS);
-	assert_int_equal(c->rto, 40 * MS);
+	assert_int_equal(c->rto_at, t + 70 * MS);
 	/* The ACK: no sample from a resent segment (Karn), the timer stops. */
 	peer_seg(TCP_ACK, IRS + 1, ISS + 4, 65535, NULL, 0, t + 31 * MS);
 	assert_int_equal(c->rto_at, 0);
@@ -586,7 +589,7 @@ static void test_ack_of_unsent_data(void **state)
 	(void)state;
 	connect_at(0, 1460, 65535);
 	peer_seg(TCP_ACK, IRS + 1, ISS + 100, 65535, "zz", 2, 10);
-	assert_int_equal(c->st.bad_ack, 1);
+	assert_int_equal(c->st.rejected[TCP_REJ_ACK_UNSENT], 1);
 	assert_int_equal(read_all(got, sizeof(got)), 0);
 	assert_int_equal(last_sent().ack, IRS + 1);
 	assert_int_equal(c->snd_una, ISS + 1);
@@ -699,15 +702,23 @@ static void test_hot_path_frame(void **state)
 	assert_int_equal(s.flags, TCP_ACK | TCP_PSH);
 	assert_int_equal(c->ack_due, 0);
 	assert_int_equal(c->snd_nxt, ISS + 11);
-	assert_int_equal(c->rto_at, 20 + c->rto);
+	assert_int_equal(c->rto_at, 20 + c->rto_ord);	/* an order's */
 	/* Its bytes are kept for a retransmission. */
 	tcp_timers(c, c->rto_at);
 	assert_int_equal(last_sent().len, 10);
 	assert_memory_equal(last_sent().payload, "0123456789", 10);
-	/* A window too small: queued, sent by tcp_output when it opens. */
+	/*
+	 * A window too small: queued.  Five bytes of ten would be a silly
+	 * window (RFC 9293 3.8.6.2.1): they wait for the persist timer.
+	 */
 	peer_seg(TCP_ACK, IRS + 2, ISS + 11, 5, NULL, 0, 30 * MS);
+	n_out = next_free = 0;
 	len = tcp_send_built(c, frame, 10, csum_partial(p, 10, 0), 30 * MS);
 	assert_int_equal(len, 0);
+	assert_int_equal(n_out, 0);
+	assert_true(c->stalled);
+	tcp_timers(c, c->persist_at);
+	assert_int_equal(n_out, 1);
 	assert_int_equal(last_sent().len, 5);
 	/* Not connected: not taken. */
 	tcp_abort(c, 40 * MS);
@@ -830,51 +841,100 @@ static void test_orders_tail_loss_probe(void **state)
 
 /*
  * A probe the peer reports received twice (its D-SACK: the first block at
- * or below the ACK) was early: the floor doubles, up to half of rto_min
- * (5 ms here), and stays for the next connection.  A probe answered by a plain
- * ACK (the original was lost) leaves it.
+ * or below the ACK) was spurious; when nothing from the peer is missing,
+ * the reply was late, and the time to it is a reply time: the probe
+ * timeout moves past it, so the next such reply draws no probe.  The
+ * percentile outlives the connection.
  */
-static void test_spurious_probe_raises_the_floor(void **state)
+static void test_late_reply_moves_the_probe(void **state)
 {
 	static uint8_t frame[FRAME];
 	uint8_t opt[12] = { TCP_OPT_NOP, TCP_OPT_NOP, TCP_OPT_SACK, 10 };
 	uint8_t *p = frame + FRAME_TCP_HDR_LEN;
-	uint64_t t = 10 * MS;
-	uint32_t seq = ISS + 1;
+	uint64_t t = 10 * MS, pto;
+	uint32_t seq = ISS + 1, rseq = IRS + 1;
 
 	(void)state;
 	connect_at(0, 1460, 65535);
 	memcpy(p, "ORDER", 5);
-	for (int i = 0; i < 4; i++) {
-		uint64_t floor = c->pto_floor;
-
+	/* Replies in 100 us: the probe waits about that and the timer's grain. */
+	for (int i = 0; i < 20; i++) {
 		tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
-		assert_int_equal(c->tlp_at, t + floor);
-		tcp_timers(c, t + floor);
-		assert_int_equal(c->st.tlp_probes, (uint64_t)i + 1);
-		/* The original's ACK first, then the probe's D-SACK. */
-		peer_seg(TCP_ACK, IRS + 1, seq + 5, 65535, NULL, 0, t + floor + 1);
-		be32_store(opt + 4, seq);
-		be32_store(opt + 8, seq + 5);
-		peer_send(TCP_ACK, IRS + 1, seq + 5, 65535, NULL, 0, opt, sizeof(opt),
-			  t + floor + 2);
-		assert_int_equal(c->st.tlp_spurious, (uint64_t)i + 1);
-		assert_int_equal(c->pto_floor, floor * 2 > 5 * MS ? 5 * MS : floor * 2);
+		peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + 100 * US);
+		tcp_timers(c, t + 200 * US);
 		seq += 5;
-		t += 20 * MS;
+		rseq += 1;
+		t += 1 * MS;
 	}
-	assert_int_equal(c->pto_floor, 5 * MS);
-	/* Lost for real: the probe is what gets ACKed, with no D-SACK. */
+	pto = c->pto;
+	assert_true(pto >= cfg.tlp_min_ns && pto < 3 * MS);
+	assert_int_equal(c->st.tlp_probes, 0);
+	/* A reply 8 ms late: the probe goes, the D-SACK shows it spurious. */
 	tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
-	tcp_timers(c, t + 5 * MS);
-	assert_int_equal(c->st.tlp_probes, 5);
-	peer_seg(TCP_ACK, IRS + 1, seq + 5, 65535, NULL, 0, t + 5 * MS + 1);
-	assert_int_equal(c->st.tlp_spurious, 4);
-	assert_int_equal(c->pto_floor, 5 * MS);
-	/* The next connection starts from the raised floor. */
-	tcp_abort(c, t + 6 * MS);
+	assert_int_equal(c->tlp_at, t + pto);
+	tcp_timers(c, t + pto);
+	assert_int_equal(c->st.tlp_probes, 1);
+	be32_store(opt + 4, seq);
+	be32_store(opt + 8, seq + 5);
+	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + pto + 50 * US);
+	assert_int_equal(c->st.tlp_spurious, 1);
+	peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + 8 * MS);
+	assert_int_equal(c->st.tlp_late_replies, 1);
+	seq += 5;
+	rseq += 1;
+	t += 20 * MS;
+	tcp_timers(c, t);
+	/* With fewer than 100 replies the 99th percentile is the slowest: past 8 ms. */
+	assert_true(c->pto > 8 * MS);
+	tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
+	tcp_timers(c, t + 8 * MS);
+	peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + 8 * MS);
+	assert_int_equal(c->st.tlp_probes, 1);
+	seq += 5;
+	rseq += 1;
+	/*
+	 * The original's ACK (with its reply) just after the probe left,
+	 * sooner than the probe could be answered, the probe's D-SACK after
+	 * it: the ACK was the original's, its time the sample.
+	 */
+	t += 20 * MS;
+	pto = c->pto;
+	tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
+	tcp_timers(c, t + pto);
+	assert_int_equal(c->st.tlp_probes, 2);
+	peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + pto + 10 * US);
+	rseq += 1;
+	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + pto + 11 * US);
+	assert_int_equal(c->st.tlp_spurious, 1);	/* not this one: its blocks are the last probe's */
+	be32_store(opt + 4, seq);
+	be32_store(opt + 8, seq + 5);
+	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + pto + 200 * US);
+	assert_int_equal(c->st.tlp_spurious, 2);
+	assert_int_equal(c->st.tlp_late_replies, 2);
+	tcp_timers(c, t + pto + 1 * MS);
+	assert_true(c->pto > pto);
+	/*
+	 * An ACK a round trip after the probe may be the probe's (its copy
+	 * D-SACKed later, a duplicate): nothing learnt from it.
+	 */
+	seq += 5;
+	t += 40 * MS;
+	pto = c->pto;
+	reset_out();
+	tcp_send_built(c, frame, 5, csum_partial(p, 5, 0), t);
+	tcp_timers(c, t + pto);
+	assert_int_equal(c->st.tlp_probes, 3);
+	peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1, t + pto + 300 * US);
+	rseq += 1;
+	be32_store(opt + 4, seq);
+	be32_store(opt + 8, seq + 5);
+	peer_send(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, opt, sizeof(opt), t + pto + 400 * US);
+	assert_int_equal(c->st.tlp_spurious, 3);
+	assert_int_equal(c->st.tlp_late_replies, 2);
+	/* The next connection keeps what was learnt. */
+	tcp_abort(c, t + 60 * MS);
 	connect_at(t + 100 * MS, 1460, 65535);
-	assert_int_equal(c->pto_floor, 5 * MS);
+	assert_int_equal(c->pto, pto);
 }
 
 static void test_sequence_wraps(void **state)
@@ -908,6 +968,336 @@ static void test_no_tx_frame(void **state)
 	no_frames = false;
 	tcp_output(c, 20);
 	assert_int_equal(c->snd_nxt, ISS + 4);
+}
+
+/* The hot path's order of @len bytes at @t (their checksum computed here). */
+static int send_order(const char *text, uint32_t len, uint64_t t)
+{
+	static uint8_t frame[FRAME];
+	uint8_t *p = frame + FRAME_TCP_HDR_LEN;
+
+	memcpy(p, text, len);
+	return tcp_send_built(c, frame, len, csum_partial(p, len, 0), t);
+}
+
+/*
+ * RFC 5961 5.2, the ACK field: below SND.UNA - MAX.SND.WND the segment is
+ * dropped, its data too, and answered by a challenge ACK; beyond SND.NXT
+ * the same; in between (but below SND.UNA) its data is taken and its
+ * window is not.
+ */
+static void test_rfc5961_ack_range(void **state)
+{
+	uint8_t got[16];
+	struct tcp_seg s;
+
+	(void)state;
+	connect_at(0, 1460, 20000);	/* MAX.SND.WND 20000 */
+	assert_int_equal(c->max_snd_wnd, 20000);
+	assert_int_equal(send_order("ORDER", 5, 1 * MS), FRAME_TCP_HDR_LEN + 5);
+	peer_seg(TCP_ACK, IRS + 1, ISS + 6, 20000, NULL, 0, 1 * MS + 50 * US);
+	reset_out();
+	/* Too old: 2^30 below SND.UNA, with data at RCV.NXT (the issue's frame). */
+	peer_seg(TCP_ACK | TCP_PSH, IRS + 1, ISS + 6 - (1u << 30), 0, "BAD", 3, 2 * MS);
+	assert_int_equal(read_all(got, sizeof(got)), 0);
+	assert_int_equal(c->rcv_nxt, IRS + 1);
+	assert_int_equal(c->st.rejected[TCP_REJ_ACK_TOO_OLD], 1);
+	assert_int_equal(c->snd_wnd, 20000);
+	assert_int_equal(c->st.challenge_acks, 1);
+	assert_int_equal(n_out, 1);
+	s = last_sent();
+	assert_int_equal(s.flags, TCP_ACK);
+	assert_int_equal(s.seq, ISS + 6);
+	assert_int_equal(s.ack, IRS + 1);
+	/* Just below SND.UNA - MAX.SND.WND: still too old. */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 6 - 20001, 0, NULL, 0, 3 * MS);
+	assert_int_equal(c->st.rejected[TCP_REJ_ACK_TOO_OLD], 2);
+	/* Too new: an ACK of bytes never sent, data and all dropped. */
+	peer_seg(TCP_ACK | TCP_PSH, IRS + 1, ISS + 7, 0, "BAD", 3, 4 * MS);
+	assert_int_equal(read_all(got, sizeof(got)), 0);
+	assert_int_equal(c->st.rejected[TCP_REJ_ACK_UNSENT], 1);
+	assert_int_equal(c->st.challenge_acks, 3);
+	assert_int_equal(c->snd_wnd, 20000);
+	/* In range but old: the data is taken, the window of an older ACK is not. */
+	peer_seg(TCP_ACK | TCP_PSH, IRS + 1, ISS + 6 - 20000, 0, "ok!", 3, 5 * MS);
+	assert_int_equal(read_all(got, sizeof(got)), 3);
+	assert_memory_equal(got, "ok!", 3);
+	assert_int_equal(c->st.old_acks, 1);
+	assert_int_equal(c->snd_wnd, 20000);
+	assert_int_equal(c->snd_una, ISS + 6);
+	/* In range and current: taken. */
+	peer_seg(TCP_ACK | TCP_PSH, IRS + 4, ISS + 6, 30000, "yes", 3, 6 * MS);
+	assert_int_equal(read_all(got, sizeof(got)), 3);
+	assert_int_equal(c->snd_wnd, 30000);
+	assert_int_equal(c->max_snd_wnd, 30000);
+}
+
+/*
+ * The window is taken only from an ACK in [SND.UNA, SND.NXT]: always when
+ * it advances, else by SND.WL1/WL2, and a segment ahead of RCV.NXT (forged
+ * near the top of the window) never moves WL1 past it, so the peer's next
+ * segment still updates the window.
+ */
+static void test_window_update_gated(void **state)
+{
+	(void)state;
+	connect_at(0, 1460, 65535);
+	/* The issue's frame: window 0, SEQ near the top of the window, an old ACK. */
+	peer_seg(TCP_ACK, IRS + 1 + 65000, ISS, 0, NULL, 0, 1 * MS);
+	assert_int_equal(c->snd_wnd, 65535);
+	assert_int_equal(c->snd_wl1, IRS);	/* the SYN-ACK's */
+	/* With a current ACK it may close the window, but not hold it. */
+	peer_seg(TCP_ACK, IRS + 1 + 65000, ISS + 1, 0, NULL, 0, 2 * MS);
+	assert_int_equal(c->snd_wnd, 0);
+	assert_int_equal(c->snd_wl1, IRS + 1);
+	/* The exchange's own next segment (a heartbeat) opens it again. */
+	peer_seg(TCP_ACK | TCP_PSH, IRS + 1, ISS + 1, 65535, "\0\1H", 3, 3 * MS);
+	assert_int_equal(c->snd_wnd, 65535);
+	assert_int_equal(c->snd_wl1, IRS + 1);
+	/* An ACK that advances always carries its window, whatever its SEQ. */
+	send_order("ORDER", 5, 4 * MS);
+	peer_seg(TCP_ACK, IRS + 100, ISS + 6, 9000, NULL, 0, 5 * MS);
+	assert_int_equal(c->snd_wnd, 9000);
+	assert_int_equal(c->snd_una, ISS + 6);
+}
+
+/*
+ * Answers to unacceptable segments come from a budget of cfg.ack_budget a
+ * second (100 by default): a flood of forged RSTs in the window draws 100
+ * challenge ACKs, the rest counted; the next second has a new budget.
+ */
+static void test_challenge_ack_budget(void **state)
+{
+	(void)state;
+	assert_int_equal(c->cfg.ack_budget, TCP_ACK_BUDGET);
+	connect_at(0, 1460, 65535);
+	for (int i = 0; i < 250; i++)
+		peer_seg(TCP_RST, IRS + 100 + (uint32_t)i, 0, 0, NULL, 0, 1 * MS + (uint64_t)i * US);
+	assert_int_equal(c->state, TCPS_ESTABLISHED);
+	assert_int_equal(c->st.rejected[TCP_REJ_RST_IN_WINDOW], 250);
+	assert_int_equal(c->st.challenge_acks, TCP_ACK_BUDGET);
+	assert_int_equal(c->st.acks_limited, 250 - TCP_ACK_BUDGET);
+	assert_int_equal(n_out, TCP_ACK_BUDGET);
+	/* SYNs and segments outside the window share it. */
+	peer_seg(TCP_SYN, IRS + 10, 0, 65535, NULL, 0, 2 * MS);
+	peer_seg(TCP_ACK, IRS + 1 + 100000, ISS + 1, 65535, "x", 1, 2 * MS);
+	assert_int_equal(c->st.rejected[TCP_REJ_SYN], 1);
+	assert_int_equal(c->st.rejected[TCP_REJ_OUT_OF_WINDOW], 1);
+	assert_int_equal(n_out, TCP_ACK_BUDGET);
+	/* A second later: answered again. */
+	peer_seg(TCP_SYN, IRS + 10, 0, 65535, NULL, 0, 1 * MS + 1000 * MS);
+	assert_int_equal(n_out, TCP_ACK_BUDGET + 1);
+	assert_int_equal(last_sent().flags, TCP_ACK);
+	assert_int_equal(c->st.challenge_acks, TCP_ACK_BUDGET + 1);
+	/* No ACK flag at all: dropped, not answered. */
+	peer_seg(TCP_PSH, IRS + 1, 0, 65535, "x", 1, 1100 * MS);
+	assert_int_equal(c->st.rejected[TCP_REJ_NO_ACK], 1);
+	assert_int_equal(n_out, TCP_ACK_BUDGET + 1);
+}
+
+/*
+ * The peer shrinks its window to 0 with orders in flight and drops them:
+ * each RTO sends the head as a probe, the peer answers with its closed
+ * window, and the connection outlives many more expiries than
+ * max_retries.  Once the window opens the orders go; a peer that then
+ * falls silent is given up after the retries.
+ */
+static void test_closed_window_with_data_in_flight(void **state)
+{
+	uint64_t t = 1 * MS;
+	struct tcp_seg s;
+
+	(void)state;
+	connect_at(0, 1460, 65535);
+	assert_int_equal(send_order("ORDER-1", 7, t), FRAME_TCP_HDR_LEN + 7);
+	assert_int_equal(send_order("ORDER-2", 7, t), FRAME_TCP_HDR_LEN + 7);
+	/* The peer shrank its window and dropped both: its ACK says window 0. */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 1, 0, NULL, 0, t + 100 * US);
+	assert_int_equal(c->snd_wnd, 0);
+	for (unsigned int i = 0; i < 3 * cfg.max_retries; i++) {
+		t = c->rto_at;
+		tcp_timers(c, t);
+		assert_int_equal(c->state, TCPS_ESTABLISHED);
+		s = last_sent();
+		assert_int_equal(s.seq, ISS + 1);
+		assert_int_equal(s.len, 14);	/* the head, whatever the window */
+		/* Answered: alive, closed. */
+		peer_seg(TCP_ACK, IRS + 1, ISS + 1, 0, NULL, 0, t + 100 * US);
+	}
+	assert_int_equal(c->st.window_probes, 3 * cfg.max_retries);
+	assert_int_equal(c->retries, 0);
+	assert_true(c->rto_at - t <= cfg.rto_max_ns);
+	/* It opens: the probe's bytes are acknowledged, nothing is lost. */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 15, 65535, NULL, 0, t + 200 * US);
+	assert_int_equal(c->snd_una, ISS + 15);
+	assert_int_equal(c->rto_at, 0);
+	/* Then silent: lost after the retries. */
+	send_order("ORDER-3", 7, t + 1 * MS);
+	while (c->state != TCPS_CLOSED)
+		tcp_timers(c, c->rto_at);
+	assert_int_equal(c->why, TCP_WHY_TIMEOUT);
+	assert_int_equal(c->retries, cfg.max_retries);
+}
+
+/*
+ * No frame over the MTU: with four held segments the ACK carries 36 bytes
+ * of SACK blocks, and every segment sent then, a go-back retransmission of
+ * a full MSS included, carries that much less payload.
+ */
+static void test_sack_blocks_never_over_the_mtu(void **state)
+{
+	static const uint8_t opt[8] = { TCP_OPT_MSS, 4, 0x05, 0xb4, TCP_OPT_NOP, TCP_OPT_NOP,
+					TCP_OPT_SACK_PERM, 2 };
+	static uint8_t data[6000];
+	uint32_t total = 0, max_frame = 0;
+
+	(void)state;
+	tcp_connect(c, me.port, ISS, 0);
+	peer_send(TCP_SYN | TCP_ACK, IRS, ISS + 1, 65535, NULL, 0, opt, sizeof(opt), 10);
+	assert_int_equal(c->mss, 1460);
+	for (int i = 0; i < 4; i++)
+		peer_seg(TCP_ACK, IRS + 11 + 20 * (uint32_t)i, ISS + 1, 65535, "0123456789", 10, 20);
+	c->cwnd = c->snd_lim = 65535;
+	reset_out();
+	tcp_write(c, data, sizeof(data));
+	tcp_output(c, 1 * MS);
+	for (unsigned int i = 0; i < n_out; i++) {
+		struct tcp_seg s = sent(i);
+
+		assert_true(out_len[i] <= 1514);
+		assert_int_equal(s.hdr_len, TCP_HDR_LEN + TCP_SACK_ROOM);
+		assert_true(s.len + s.hdr_len - TCP_HDR_LEN <= c->mss);
+		total += s.len;
+		if (out_len[i] > max_frame)
+			max_frame = out_len[i];
+	}
+	assert_int_equal(total, sizeof(data));
+	assert_int_equal(max_frame, 1514);
+	/* The RTO's go-back: full-sized again, with the blocks. */
+	reset_out();
+	tcp_timers(c, c->rto_at);
+	assert_true(n_out >= 1);
+	assert_int_equal(out_len[0], 1514);
+	assert_int_equal(sent(0).len, 1460 - TCP_SACK_ROOM);
+	/* The tail loss probe of an order ends at its last byte, blocks and all. */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 1 + sizeof(data), 65535, NULL, 0, 2000 * MS);
+	reset_out();
+	c->tlp_end = c->snd_end;
+	tcp_write(c, data, 1460);
+	c->tlp_end = c->snd_end;
+	tcp_output(c, 2001 * MS);
+	tcp_timers(c, 2001 * MS + c->pto);
+	assert_int_equal(c->st.tlp_probes, 1);
+	assert_true(last_sent().len + TCP_SACK_ROOM <= c->mss);
+	assert_int_equal(last_sent().seq + last_sent().len, c->snd_end);
+}
+
+/*
+ * The probe with one order in flight: one PTO after it left (the 99th
+ * percentile of the replies seen, plus the timer's grain), then the RTO
+ * of an order at 2 PTO from the probe (4 PTO when no probe went);
+ * neither counts as a retry.
+ */
+static void test_probe_timeout_one_order_in_flight(void **state)
+{
+	uint64_t t = 10 * MS, pto;
+	uint32_t seq = ISS + 1, rseq = IRS + 1;
+
+	(void)state;
+	connect_at(0, 1460, 65535);
+	/* Before any reply: twice the handshake's round trip, at least tlp_min. */
+	assert_int_equal(c->pto, cfg.tlp_min_ns);
+	c->cfg.tlp_min_ns = 100 * US;
+	for (int i = 0; i < 50; i++) {
+		send_order("ORDER", 5, t);
+		peer_seg(TCP_ACK | TCP_PSH, rseq, seq + 5, 65535, "R", 1,
+			 t + (i == 7 ? 900 : 300) * US);
+		seq += 5;
+		rseq++;
+		t += 2 * MS;
+	}
+	tcp_timers(c, t);
+	pto = c->pto;
+	/* The slowest of 50 (900 us) is the 99th percentile: its bin's top, plus 100 us. */
+	assert_true(pto >= 1000 * US && pto <= 900 * US * 5 / 4 + 100 * US + 1);
+	assert_int_equal(c->rto_ord, 4 * pto);	/* below the plain RTO (at least 10 ms) */
+	reset_out();
+	send_order("LOST!", 5, t);
+	assert_int_equal(c->tlp_at, t + pto);
+	assert_int_equal(c->rto_at, t + 4 * pto);
+	tcp_timers(c, t + pto - 1);
+	assert_int_equal(n_out, 0);	/* (the order itself left by the hot path) */
+	tcp_timers(c, t + pto);
+	assert_int_equal(n_out, 1);
+	assert_int_equal(c->st.tlp_probes, 1);
+	assert_int_equal(sent(0).seq, seq);
+	/* The probe lost too: the RTO, 2 PTO after the probe. */
+	assert_int_equal(c->rto_at, t + pto + 2 * pto);
+	tcp_timers(c, c->rto_at);
+	assert_int_equal(n_out, 2);
+	assert_int_equal(sent(1).seq, seq);
+	assert_int_equal(c->retries, 0);
+	assert_int_equal(c->st.rto_expiries, 1);
+	/* A heartbeat has neither: the plain RTO, at least rto_min. */
+	peer_seg(TCP_ACK, rseq, seq + 5, 65535, NULL, 0, t + 5 * pto);
+	tcp_write(c, "HB", 2);
+	tcp_output(c, t + 6 * pto);
+	assert_int_equal(c->tlp_at, 0);
+	assert_true(c->rto_at >= t + 6 * pto + cfg.rto_min_ns);
+}
+
+/*
+ * RFC 5681: after an RTO one segment goes (cwnd = 1 MSS, ssthresh half
+ * the flight); slow start then grows it by the bytes each ACK takes.
+ */
+static void test_congestion_window_after_rto(void **state)
+{
+	static uint8_t data[8000];
+	uint32_t flight, sent_bytes = 0;
+
+	(void)state;
+	connect_at(0, 1000, 65535);
+	assert_int_equal(c->cwnd, 4000);	/* RFC 5681's initial window for an MSS of 1000 */
+	tcp_write(c, data, sizeof(data));
+	tcp_output(c, 1 * MS);
+	/* The initial window, no more. */
+	assert_int_equal(c->snd_nxt, ISS + 1 + 4000);
+	assert_int_equal(c->st.cwnd_stalls, 1);
+	flight = c->snd_max - c->snd_una;
+	reset_out();
+	tcp_timers(c, c->rto_at);
+	assert_int_equal(c->cwnd, 1000);
+	assert_int_equal(c->ssthresh, flight / 2);
+	assert_int_equal(n_out, 1);
+	assert_int_equal(sent(0).seq, ISS + 1);
+	assert_int_equal(sent(0).len, 1000);
+	/* The ACK of that one: two more (slow start). */
+	peer_seg(TCP_ACK, IRS + 1, ISS + 1001, 65535, NULL, 0, c->rto_at - 1);
+	assert_int_equal(c->cwnd, 2000);
+	for (unsigned int i = 1; i < n_out; i++)
+		sent_bytes += sent(i).len;
+	assert_int_equal(sent_bytes, 2000);
+	/* A fast retransmit halves it (NewReno's inflation on top). */
+	for (int i = 0; i < 3; i++)
+		peer_seg(TCP_ACK, IRS + 1, ISS + 1001, 65535, NULL, 0, c->rto_at - 1);
+	assert_true(c->in_recovery);
+	assert_int_equal(c->ssthresh, 2000);
+	assert_int_equal(c->cwnd, 2000 + 3 * 1000);
+}
+
+/* A connection after one with a probe out judges nothing by the old numbers. */
+static void test_probe_range_reset_on_reconnect(void **state)
+{
+	(void)state;
+	connect_at(0, 1460, 65535);
+	send_order("ORDER", 5, 1 * MS);
+	tcp_timers(c, 1 * MS + c->pto);
+	assert_int_equal(c->st.tlp_probes, 1);
+	assert_true(c->probe_start != c->probe_end);
+	tcp_abort(c, 5 * MS);
+	assert_int_equal(tcp_connect(c, me.port, 777, 10 * MS), 0);
+	assert_int_equal(c->probe_start, c->probe_end);
+	assert_int_equal(c->tlp_end, 777);
 }
 
 /*
@@ -1050,7 +1440,7 @@ static void test_lossy_channel(void **state)
 	assert_int_equal(c->state, TCPS_ESTABLISHED);
 	assert_true(c->st.retrans_segs > 0);
 	assert_true(c->st.ooo_held > 0);
-	assert_true(c->st.dup_segs > 0);
+	assert_true(c->st.rejected[TCP_REJ_OUT_OF_WINDOW] > 0);
 }
 
 int main(void)
@@ -1088,9 +1478,20 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sack_only_when_the_peer_takes_it, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_orders_tail_loss_probe, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_spurious_probe_raises_the_floor, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_late_reply_moves_the_probe, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sequence_wraps, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_tx_frame, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rfc5961_ack_range, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_window_update_gated, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_challenge_ack_budget, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_closed_window_with_data_in_flight, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_sack_blocks_never_over_the_mtu, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_timeout_one_order_in_flight, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_congestion_window_after_rto, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_probe_range_reset_on_reconnect, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_lossy_channel, setup, teardown),
 	};
 
