@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The generated day as the live feed's source (daysrc.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -23,7 +24,7 @@ int daysrc_open(struct daysrc *d, const struct exsim_cfg *c, uint64_t messages,
 	d->burst = c->burst ? c->burst : 1;
 	if (daygen_new(&d->g, &dc, why, sizeof(why))) {
 		snprintf(err, errlen, "the day to publish: %s", why);
-		return -1;
+		return -EINVAL;
 	}
 	return 0;
 }

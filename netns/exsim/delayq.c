@@ -22,7 +22,7 @@ int delayq_open(struct delayq *d, int fd, uint64_t delay_ns, uint64_t jitter_ns,
 	if (d->q == MAP_FAILED) {
 		d->q = NULL;
 		snprintf(err, errlen, "delay queue: %s", strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	return 0;
 }

@@ -53,7 +53,7 @@ int faults_init(struct faults *x, const struct fault_cfg *f, bool log)
 			       -1, 0);
 
 		if (p == MAP_FAILED)
-			return -1;
+			return errno ? -errno : -EIO;
 		x->log = p;
 	}
 	return 0;
@@ -157,7 +157,7 @@ int faults_write_log(const struct faults *x, const char *path)
 
 	if (!o) {
 		fprintf(stderr, "t2t-exsim: --fault-log %s: %s\n", path, strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	fputs("event,seq,count\n", o);
 	for (i = 0; i < x->log_n; i++)

@@ -35,7 +35,7 @@ static int open_socket(const struct exsim_cfg *c, const struct sockaddr_in *dst,
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		snprintf(err, errlen, "feed socket: %s", strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	/* Root can exceed wmem_max; a burst must not block on the buffer. */
 	if (setsockopt(fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)))
@@ -111,7 +111,7 @@ int feed_open(struct feed *f, const struct exsim_cfg *c, const struct feed_plan 
 		snprintf(err, errlen, "cannot allocate the send logs for %llu sequence numbers "
 			 "(%llu MiB): %s", (unsigned long long)f->seq_win,
 			 (unsigned long long)((f->seq_win * 16) >> 20), strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	if (p->record_cap) {
 		f->rec_cap = p->record_cap;
@@ -120,7 +120,7 @@ int feed_open(struct feed *f, const struct exsim_cfg *c, const struct feed_plan 
 			snprintf(err, errlen, "cannot reserve the record (%llu MiB): %s",
 				 (unsigned long long)((f->rec_cap * sizeof(*f->rec)) >> 20),
 				 strerror(errno));
-			return -1;
+			return errno ? -errno : -EIO;
 		}
 	}
 	if (p->store_bytes && store_open(&f->store, f->seq_win, p->store_bytes)) {
@@ -128,15 +128,15 @@ int feed_open(struct feed *f, const struct exsim_cfg *c, const struct feed_plan 
 			 "(%llu MiB): %s",
 			 (unsigned long long)(store_bytes_for(f->seq_win, p->store_bytes) >> 20),
 			 strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	if (faults_init(&f->fx, &c->fa, c->fault_log_path != NULL)) {
 		snprintf(err, errlen, "fault log: %s", strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	f->fd = open_socket(c, &c->feed, err, errlen);
 	if (f->fd < 0)
-		return -1;
+		return errno ? -errno : -EIO;
 	if ((c->a_delay_ns || c->a_jitter_ns) &&
 	    delayq_open(&f->adq, f->fd, c->a_delay_ns, c->a_jitter_ns,
 			c->fa.seed ^ UINT64_C(0x6c696e652d61), err, errlen))

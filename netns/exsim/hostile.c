@@ -109,7 +109,7 @@ static int find_interface(struct hostile *h, struct in_addr addr, char *err, siz
 
 	if (getifaddrs(&ifs)) {
 		snprintf(err, errlen, "--hostile: getifaddrs: %s", strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	for (i = ifs; i && !found; i = i->ifa_next)
 		if (i->ifa_addr && i->ifa_addr->sa_family == AF_INET &&
@@ -121,7 +121,7 @@ static int find_interface(struct hostile *h, struct in_addr addr, char *err, siz
 	if (!found) {
 		snprintf(err, errlen, "--hostile: no interface holds the feed's source "
 			 "address %s", inet_ntoa(addr));
-		return -1;
+		return -EINVAL;
 	}
 	h->ifindex = (int)if_nametoindex(h->ifname);
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -131,7 +131,7 @@ static int find_interface(struct hostile *h, struct in_addr addr, char *err, siz
 		snprintf(err, errlen, "--hostile: interface %s: %s", h->ifname, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	close(fd);
 	memcpy(h->src.mac, ifr.ifr_hwaddr.sa_data, 6);
@@ -195,10 +195,10 @@ static int open_frames(struct hostile *h, const struct exsim_cfg *c, char *err, 
 
 	if (getsockname(h->feed->fd, (struct sockaddr *)&local, &sl)) {
 		snprintf(err, errlen, "--hostile: feed socket address: %s", strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	if (find_interface(h, local.sin_addr, err, errlen))
-		return -1;
+		return errno ? -errno : -EIO;
 	h->src.ip = ntohl(local.sin_addr.s_addr);
 	h->src.port = ntohs(local.sin_port);
 
@@ -217,7 +217,7 @@ static int open_frames(struct hostile *h, const struct exsim_cfg *c, char *err, 
 			snprintf(err, errlen, "--hostile: frame classes need a neighbour entry "
 				 "for the unicast feed address on %s (the rig has static ones); "
 				 "or leave them out with --hostile-classes", h->ifname);
-			return -1;
+			return -EINVAL;
 		}
 		memcpy(h->feed_dst.mac, mac, 6);
 		h->have_unicast = true;
@@ -234,7 +234,7 @@ static int open_frames(struct hostile *h, const struct exsim_cfg *c, char *err, 
 	if (h->pkt_fd < 0) {
 		snprintf(err, errlen, "--hostile: AF_PACKET socket (frame classes need "
 			 "root): %s", strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	return 0;
 }
@@ -263,7 +263,7 @@ int hostile_open(struct hostile *h, const struct exsim_cfg *c, struct feed *f,
 		return 0;
 	if (!store_enabled(&f->store)) {
 		snprintf(err, errlen, "--hostile needs the message store");
-		return -1;
+		return -EINVAL;
 	}
 	if (c->hostile_mask & HOSTILE_FRAMES)
 		return open_frames(h, c, err, errlen);

@@ -18,7 +18,7 @@ int line_b_open(struct line_b *l, const struct exsim_cfg *c, int (*open_sock)(
 		return 0;
 	if (faults_init(&l->fx, &c->fb, false)) {
 		snprintf(err, errlen, "line B faults: %s", strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	l->fd = open_sock(c, &c->line_b, err, errlen);
 	if (l->fd < 0 || delayq_open(&l->dq, l->fd, c->b_delay_ns, c->b_jitter_ns,

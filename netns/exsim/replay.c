@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* A day file as the feed's source (replay.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,12 +20,14 @@ int replay_open(struct replay *r, const struct exsim_cfg *c, char *err, size_t e
 			       c->symbols_named ? c->nsym : 0);
 	if (ret) {
 		snprintf(err, errlen, "--symbols: %s", strerror(-ret));
-		return -1;
+		return ret;
 	}
 	if (dayfile_open(&r->rd, c->replay_path, 0)) {
+		/* The reader said why (no such file, not a day file): its errno. */
+		ret = errno ? -errno : -EINVAL;
 		snprintf(err, errlen, "--replay %s", r->rd.err);
 		itch_filter_free(&r->filt);
-		return -1;
+		return ret;
 	}
 	return 0;
 }

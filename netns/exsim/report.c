@@ -656,14 +656,14 @@ static int write_file(const char *path, const char *what,
 
 	if (!o) {
 		fprintf(stderr, "t2t-exsim: %s %s: %s\n", what, path, strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	body(r, o);
 	bad = ferror(o);
 	if (fclose(o) || bad) {
 		fprintf(stderr, "t2t-exsim: %s %s: write error: %s\n", what, path,
 			strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	return 0;
 }

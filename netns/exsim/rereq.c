@@ -39,7 +39,7 @@ int rereq_open(struct rereq *q, const struct exsim_cfg *c, const struct feed *f,
 	q->fd = socket(AF_INET, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (q->fd < 0) {
 		snprintf(err, errlen, "re-request socket: %s", strerror(errno));
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	if (setsockopt(q->fd, SOL_SOCKET, SO_SNDBUFFORCE, &sndbuf, sizeof(sndbuf)))
 		setsockopt(q->fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof(sndbuf));
@@ -47,7 +47,7 @@ int rereq_open(struct rereq *q, const struct exsim_cfg *c, const struct feed *f,
 		snprintf(err, errlen, "re-request port %s:%u: %s%s", addr, c->rereq_port,
 			 strerror(errno), errno == EADDRINUSE ?
 			 " (another exsim here? use --rerequest-port, 0 = off)" : "");
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	return 0;
 }

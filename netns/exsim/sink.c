@@ -280,7 +280,7 @@ int sink_open(struct sink *s, const struct exsim_cfg *c, struct fill_book *book,
 		ret = tokens_open(&s->tokens[i], TOKENS_DEFAULT_SLOTS);
 		if (ret) {
 			snprintf(err, errlen, "order tokens: %s", strerror(-ret));
-			return -1;
+			return -EINVAL;
 		}
 	}
 	if (c->orders_log_path) {
@@ -290,7 +290,7 @@ int sink_open(struct sink *s, const struct exsim_cfg *c, struct fill_book *book,
 
 		if (p == MAP_FAILED) {
 			snprintf(err, errlen, "order log: %s", strerror(errno));
-			return -1;
+			return errno ? -errno : -EIO;
 		}
 		s->log = p;
 	}

@@ -16,6 +16,7 @@
 #include "proto/ouch.h"
 #include "util/clock.h"
 #include "util/rng.h"
+#include "util/rx_stamp.h"
 
 #define LISTENER_TAG		UINT32_MAX
 #define LISTEN_BACKLOG		64
@@ -25,7 +26,6 @@
 #define READS_PER_TURN		16	/* per connection: the others get their turn */
 #define RST_POLL_NS		(1000 * 1000)	/* DRAIN before a reset: SIOCOUTQ this often */
 /* Two clock reads this close are taken as one instant. */
-#define SAME_INSTANT_NS		2000
 
 const char *const soup_close_names[SC_WHY_NR] = {
 	[SC_WHY_PEER] = "peer",
@@ -401,38 +401,17 @@ static int packet(struct soup_srv *s, struct soup_conn *c, const struct soup_pkt
 }
 
 /*
- * Kernel receive time on CLOCK_MONOTONIC: now minus the bytes' age on
- * CLOCK_REALTIME (robust to realtime steps before now); @user, the
- * user-space time, when the read carries no stamp.
+ * When the bytes reached this host: the kernel's receive stamp on the rig's
+ * clock (util/rx_stamp.h, the gateway's and the floor's conversion), or
+ * @user, the read's own time, when there is none or it is not plausible
+ * (later than the read).
  */
 static uint64_t kernel_arrival(struct soup_srv *s, struct msghdr *mh, uint64_t user)
 {
-	struct cmsghdr *cm;
+	uint64_t t = rx_stamp_mono(mh, s->rt_offset);
 
-	for (cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
-		if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_TIMESTAMPNS) {
-			struct timespec ts;
-			uint64_t kreal, rnow = 0, mono = 0, r2;
-
-			/*
-			 * The stamp is CLOCK_REALTIME: its age, read on both clocks
-			 * back to back (again when a stall came between them, which
-			 * would age the bytes by the stall), taken off now.
-			 */
-			for (int tries = 0; tries < 3; tries++) {
-				rnow = real_ns();
-				mono = mono_ns();
-				r2 = real_ns();
-				if (r2 - rnow < SAME_INSTANT_NS)
-					break;
-			}
-			memcpy(&ts, CMSG_DATA(cm), sizeof(ts));
-			kreal = ts_ns(&ts);
-			if (kreal && kreal <= rnow && rnow - kreal <= mono)
-				return mono - (rnow - kreal);
-			break;
-		}
-	}
+	if (t && t <= user)
+		return t;
 	s->st.no_kernel_ts++;
 	return user;
 }
@@ -775,7 +754,7 @@ int soup_srv_open(struct soup_srv *s, const struct soup_srv_cfg *cfg,
 		if (ret) {
 			snprintf(err, errlen, "order session store (%llu messages): %s",
 				 (unsigned long long)cfg->keep, strerror(-ret));
-			return -1;
+			return ret;
 		}
 	}
 	/* 64 connections of 73 KB, mostly the reassemblers' buffers: reserved. */
@@ -783,9 +762,11 @@ int soup_srv_open(struct soup_srv *s, const struct soup_srv_cfg *cfg,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		snprintf(err, errlen, "order connections: %s", strerror(errno));
-		return -1;
+		return -errno;
 	}
 	s->conn = p;
+	/* Kernel receive stamps (CLOCK_REALTIME) onto the rig's clock. */
+	s->rt_offset = realtime_offset();
 	for (unsigned int k = 0; k < SOUP_SRV_CONNS; k++) {
 		s->conn[k].fd = -1;
 		soup_rx_init(&s->conn[k].rx, 0);
@@ -795,18 +776,22 @@ int soup_srv_open(struct soup_srv *s, const struct soup_srv_cfg *cfg,
 	s->lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (s->lfd < 0) {
 		snprintf(err, errlen, "order socket: %s", strerror(errno));
-		return -1;
+		return -errno;
 	}
-	setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* A restarted simulator takes its port back at once, its old connections in TIME_WAIT. */
+	if (setsockopt(s->lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one))) {
+		snprintf(err, errlen, "SO_REUSEADDR on the order socket: %s", strerror(errno));
+		return -errno;
+	}
 	/* Stamps on from the start: the first order may come with the handshake's ACK. */
 	if (setsockopt(s->lfd, SOL_SOCKET, SO_TIMESTAMPNS, &one, sizeof(one))) {
 		snprintf(err, errlen, "SO_TIMESTAMPNS: %s", strerror(errno));
-		return -1;
+		return -errno;
 	}
 	/* On the listener, so that the handshake's window already is the small one. */
 	if (rcvbuf && setsockopt(s->lfd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf))) {
 		snprintf(err, errlen, "--rcvbuf: %s", strerror(errno));
-		return -1;
+		return -errno;
 	}
 	if (bind(s->lfd, (const struct sockaddr *)&cfg->addr, sizeof(cfg->addr)) ||
 	    listen(s->lfd, LISTEN_BACKLOG)) {
@@ -814,12 +799,12 @@ int soup_srv_open(struct soup_srv *s, const struct soup_srv_cfg *cfg,
 			 ntohs(cfg->addr.sin_port), strerror(errno),
 			 errno == EADDRINUSE ? " (another exsim running? use --order-port)" :
 			 errno == EADDRNOTAVAIL ? " (no interface here has that address)" : "");
-		return -1;
+		return -errno;
 	}
 	s->efd = epoll_create1(EPOLL_CLOEXEC);
 	if (s->efd < 0 || epoll_ctl(s->efd, EPOLL_CTL_ADD, s->lfd, &ev)) {
 		snprintf(err, errlen, "epoll: %s", strerror(errno));
-		return -1;
+		return -errno;
 	}
 	return 0;
 }

@@ -33,7 +33,7 @@ int store_open(struct msg_store *s, uint64_t msg_cap, size_t bytes_cap)
 	memset(s, 0, sizeof(*s));
 	if (msg_cap < 1 || bytes_cap < STORE_MSG_MAX) {
 		errno = EINVAL;
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	s->msg_cap = msg_cap;
 	s->bytes_cap = bytes_cap;
@@ -45,7 +45,7 @@ int store_open(struct msg_store *s, uint64_t msg_cap, size_t bytes_cap)
 
 		store_close(s);
 		errno = e;
-		return -1;
+		return errno ? -errno : -EIO;
 	}
 	return 0;
 }
