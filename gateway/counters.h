@@ -219,6 +219,7 @@ enum val_kind {
 	GW_COUNTER(CNT_TCP_ACKS_LIMITED, "tcp", "acks_limited", V_NUM) \
 	GW_COUNTER(CNT_TCP_RESETS_IN, "tcp", "resets_in", V_NUM) \
 	GW_COUNTER(CNT_TCP_RESETS_OUT, "tcp", "resets_out", V_NUM) \
+	GW_COUNTER(CNT_TCP_STALE_SEGMENTS, "tcp", "stale_segments", V_NUM) \
 	GW_COUNTER(CNT_TCP_LATE_REPLIES, "tcp", "late_replies", V_NUM) \
 	GW_COUNTER(CNT_TCP_DSACKS_IN, "tcp", "dsacks_in", V_NUM) \
 	GW_COUNTER(CNT_TCP_NO_FRAME, "tcp", "no_frame", V_NUM) \

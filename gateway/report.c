@@ -374,6 +374,7 @@ static void tcp_counters(struct counters *t, const struct gw_report *r)
 	NUM(CNT_TCP_ACKS_LIMITED, s->acks_limited);
 	NUM(CNT_TCP_RESETS_IN, s->resets_in);
 	NUM(CNT_TCP_RESETS_OUT, s->resets_out);
+	NUM(CNT_TCP_STALE_SEGMENTS, s->stale_segs);
 	NUM(CNT_TCP_LATE_REPLIES, s->tlp_late_replies);
 	NUM(CNT_TCP_DSACKS_IN, s->dsacks_in);
 	NUM(CNT_TCP_NO_FRAME, s->no_frame);

@@ -534,23 +534,49 @@ static inline uint32_t rx_batch(struct xsk_path *x, struct xsk_port *p, struct g
 }
 
 /*
+ * A connection closed on a lossy line may still see the exchange's
+ * retransmissions (its FIN, or what it sent before our RST) after the close:
+ * the hook keeps steering them here for this long, where the own TCP answers
+ * them (TIME_WAIT's ACK, a closed port's RST), instead of the kernel, which
+ * would answer the exchange with a reset of its own.
+ */
+#define LINGER_NS	(300 * NS_PER_MS)
+
+/* One turn of serving the connection while it closes. */
+static void close_turn(struct xsk_path *x, struct gw_engine *e)
+{
+	for (unsigned int i = 0; i < x->q.n; i++)
+		rx_batch(x, &x->q.port[i], e);
+	xsk_port_reap(x->q.tx);
+	order_conn_idle(&x->xs.oc, mono_ns());
+	tx_flush(x);
+}
+
+/*
  * After the loop: log out, close, and keep serving the connection (its
- * replies, the FIN exchange) until it is done or CLOSE_NS have passed.
+ * replies, the FIN exchange) until it is done or CLOSE_NS have passed.  If
+ * the line lost, reordered or repeated segments, or we reset the connection,
+ * linger for LINGER_NS more.
  */
 static void close_session(struct xsk_path *x, struct gw_engine *e)
 {
 	uint64_t end = mono_ns() + CLOSE_NS;
+	const struct tcp_stats *t;
 
 	if (!gw_session_shutdown(&x->sess, mono_ns()))
 		return;
 	tx_flush(x);
-	while (!gw_session_closed(&x->sess) && mono_ns() < end) {
-		for (unsigned int i = 0; i < x->q.n; i++)
-			rx_batch(x, &x->q.port[i], e);
-		xsk_port_reap(x->q.tx);
-		order_conn_idle(&x->xs.oc, mono_ns());
-		tx_flush(x);
-	}
+	while (!gw_session_closed(&x->sess) && mono_ns() < end)
+		close_turn(x, e);
+	if (!x->own_tcp)
+		return;
+	t = &x->xs.oc.tcp->st;
+	if (!t->retrans_segs && !t->rejected[TCP_REJ_OUT_OF_WINDOW] &&
+	    !t->ooo_held && !t->resets_out)
+		return;
+	end = mono_ns() + LINGER_NS;
+	while (mono_ns() < end)
+		close_turn(x, e);
 }
 
 void xsk_path_run(struct xsk_path *x, struct gw_engine *e, struct run_ctl *ctl)

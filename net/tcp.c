@@ -577,6 +577,25 @@ static void reset_reply(struct tcp_conn *c, const struct tcp_seg *s)
 		emit(c, 0, s->seq + seg_len, TCP_RST | TCP_ACK, 0);
 }
 
+void tcp_answer_closed_port(struct tcp_conn *c, const struct tcp_seg *s)
+{
+	struct tcp_template live = c->tmpl;
+	struct frame_endpoint local = c->cfg.local;
+	uint64_t ack_due = c->ack_due;
+	bool ack_now = c->ack_now;
+	uint32_t unacked = c->unacked;
+
+	c->st.stale_segs++;
+	local.port = s->dst_port;
+	tcp_template_init(&c->tmpl, &local, &c->cfg.remote, 64);
+	reset_reply(c, s);
+	/* The reply was the old port's: the live connection's ACK state stands. */
+	c->tmpl = live;
+	c->ack_due = ack_due;
+	c->ack_now = ack_now;
+	c->unacked = unacked;
+}
+
 static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
 {
 	bool ack_ok = (s->flags & TCP_ACK) && s->ack == c->iss + 1;

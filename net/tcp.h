@@ -184,6 +184,7 @@ struct tcp_stats {
 	uint64_t window_probes;		/* RTOs that sent the head into a closed window */
 	uint64_t acks_out;		/* pure ACKs */
 	uint64_t resets_in, resets_out;
+	uint64_t stale_segs;		/* for an earlier connection's port: answered RST */
 	uint64_t no_frame;		/* a segment that found no TX frame */
 	uint64_t rtt_samples;
 	uint64_t tlp_probes;		/* orders' segments sent again by the probe */
@@ -330,6 +331,14 @@ void tcp_close(struct tcp_conn *c, uint64_t now);
 
 /* Reset the connection (RST to the peer) and forget it. */
 void tcp_abort(struct tcp_conn *c, uint64_t now);
+
+/*
+ * A segment for an earlier connection of ours, whose local port was @s's
+ * destination: answered as a closed port answers (RFC 9293 3.10.7.1), from
+ * that port, and the live connection's state is left as it was.  The
+ * caller has checked that the segment is the peer's.
+ */
+void tcp_answer_closed_port(struct tcp_conn *c, const struct tcp_seg *s);
 
 static inline bool tcp_is_established(const struct tcp_conn *c)
 {

@@ -24,15 +24,28 @@ static void tx_send(void *ctx, uint64_t handle, uint32_t len)
 		s->queued++;
 }
 
-/* The new connection's 4-tuple to the socket; the last one's back to the kernel. */
+/*
+ * The new connection's 4-tuple to the socket.  The last one's stays
+ * steered among the few old ones (its late segments are answered here);
+ * the oldest of those goes back to the kernel.
+ */
 static int steer(void *ctx, uint16_t old_port, uint16_t new_port)
 {
 	struct xsk_session *s = ctx;
 	uint32_t ex = htonl(s->exch_ip), me = htonl(s->local_ip);
 	uint16_t exp = htons(s->exch_port);
+	unsigned int slot;
 
-	if (old_port)
-		xdp_steer_del_tcp(s->steer, ex, exp, me, htons(old_port));
+	/* A port used again is live again, not old. */
+	for (unsigned int i = 0; i < XSK_SESSION_OLD_PORTS; i++)
+		if (s->old_ports[i] == new_port)
+			s->old_ports[i] = 0;
+	if (old_port && old_port != new_port) {
+		slot = s->n_old++ % XSK_SESSION_OLD_PORTS;
+		if (s->old_ports[slot])
+			xdp_steer_del_tcp(s->steer, ex, exp, me, htons(s->old_ports[slot]));
+		s->old_ports[slot] = old_port;
+	}
 	return xdp_steer_add_tcp(s->steer, ex, exp, me, htons(new_port));
 }
 
@@ -73,6 +86,8 @@ int xsk_session_init(struct xsk_session *s, const struct order_conn_cfg *cfg,
 	s->exch_port = cfg->remote.port;
 	s->local_ip = cfg->local.ip;
 	s->queued = 0;
+	memset(s->old_ports, 0, sizeof(s->old_ports));
+	s->n_old = 0;
 	s->user = *user;
 	if (cfg->stack != OC_STACK_OWN)
 		ops.steer = NULL;

@@ -7,9 +7,12 @@
  *  - The connection's frames come from the port's TX pool and go on its TX
  *    ring; `queued` counts those put there since the caller's last kick
  *    (the caller kicks once per batch, as for everything else).
- *  - Each connection's 4-tuple is steered to the socket by the XDP program
- *    (and the last one's given back to the kernel), so the kernel never
- *    sees the exchange's segments and never answers one with a reset.
+ *  - Each connection's 4-tuple is steered to the socket by the XDP program,
+ *    so the kernel never sees the exchange's segments and never answers one
+ *    with a reset.  The last few connections' 4-tuples stay steered after
+ *    a reconnection: a late segment of one (a SYN-ACK to a connect given
+ *    up, a retransmission) is answered here as a closed port answers
+ *    (tcp_answer_closed_port()), not by the kernel.
  *  - The session's callbacks are the caller's; this only adds the frames
  *    and the steering.
  */
@@ -23,7 +26,11 @@
 #include "net/order_conn.h"
 #include "net/xsk_port.h"
 #include "proto/tcp_seg.h"
+#include "util/compiler.h"
 #include "util/touch.h"
+
+/* Earlier connections whose 4-tuples stay steered (the map holds STEER_MAX_TCP). */
+#define XSK_SESSION_OLD_PORTS 4
 
 struct xsk_session {
 	struct order_conn oc;
@@ -31,6 +38,8 @@ struct xsk_session {
 	struct xdp_steer *steer;
 	uint32_t exch_ip, local_ip;	/* host order */
 	uint16_t exch_port;
+	uint16_t old_ports[XSK_SESSION_OLD_PORTS];	/* 0: none; the oldest is replaced */
+	unsigned int n_old;
 	unsigned int queued;		/* frames on the TX ring since the last kick */
 	struct order_conn_ops user;	/* the caller's callbacks */
 };
@@ -82,6 +91,24 @@ static inline void xsk_session_warm(struct xsk_session *s)
 	xsk_port_warm_tx(s->port);
 }
 
+/*
+ * A segment of the exchange's for an earlier connection of ours (one of
+ * old_ports): answered with a RST from that port.  false when it is
+ * nobody's.
+ */
+static inline bool xsk_session_stale(struct xsk_session *s, const struct tcp_seg *seg)
+{
+	if (!s->oc.tcp || seg->src_ip != s->exch_ip || seg->src_port != s->exch_port ||
+	    seg->dst_ip != s->local_ip)
+		return false;
+	for (unsigned int i = 0; i < XSK_SESSION_OLD_PORTS; i++)
+		if (s->old_ports[i] && s->old_ports[i] == seg->dst_port) {
+			tcp_answer_closed_port(s->oc.tcp, seg);
+			return true;
+		}
+	return false;
+}
+
 /* Why xsk_session_on_tcp() dropped a segment. */
 enum { XSK_SESSION_OK, XSK_SESSION_UNPARSEABLE, XSK_SESSION_BAD_CSUM };
 
@@ -106,8 +133,8 @@ static inline bool xsk_session_on_tcp(struct xsk_session *s, const struct frame_
 		*bad = XSK_SESSION_BAD_CSUM;
 		return false;
 	}
-	if (!order_conn_owns(&s->oc, &seg))
-		return false;
+	if (unlikely(!order_conn_owns(&s->oc, &seg)))
+		return xsk_session_stale(s, &seg);
 	order_conn_on_segment(&s->oc, &seg, now);
 	return true;
 }

@@ -638,6 +638,49 @@ static void test_closed_answers_with_rst(void **state)
 	assert_int_equal(n_out, 0);
 }
 
+/*
+ * A late segment for an earlier connection's port is answered as a closed
+ * port answers, from that port; the live connection keeps its ACK owed.
+ */
+static void test_closed_port_answers_from_its_port(void **state)
+{
+	struct frame_endpoint from = peer, to = me;
+	struct tcp_template t;
+	struct tcp_seg s, r;
+	size_t flen;
+
+	(void)state;
+	connect_at(0, 1460, 65535);
+	peer_seg(TCP_ACK | TCP_PSH, IRS + 1, ISS + 1, 65535, "data", 4, 100 * US);
+	assert_true(c->ack_due != 0);
+	reset_out();
+	/* A SYN-ACK for a connect given up on port 40007. */
+	to.port = 40007;
+	tcp_template_init(&t, &from, &to, 64);
+	flen = tcp_frame_finish(&t, in_frame, 777, 123456, TCP_SYN | TCP_ACK, 65535, 0, 0, 0);
+	assert_int_equal(frame_parse_tcp(in_frame, flen, &s), 0);
+	tcp_answer_closed_port(c, &s);
+	assert_int_equal(n_out, 1);
+	assert_int_equal(frame_parse_tcp(out[0], out_len[0], &r), 0);
+	assert_int_equal(tcp_seg_verify(&r), 0);
+	assert_int_equal(r.src_port, 40007);
+	assert_int_equal(r.dst_port, peer.port);
+	assert_int_equal(r.flags, TCP_RST);
+	assert_int_equal(r.seq, 123456);
+	assert_int_equal(c->st.stale_segs, 1);
+	/* The live connection's ACK is still owed, from its own port. */
+	assert_true(c->ack_due != 0);
+	tcp_output(c, 100 * US + cfg.ack_delay_ns + 1);
+	assert_int_equal(last_sent().src_port, me.port);
+	assert_int_equal(last_sent().ack, IRS + 5);
+	/* A RST is never answered. */
+	reset_out();
+	flen = tcp_frame_finish(&t, in_frame, 777, 0, TCP_RST, 0, 0, 0, 0);
+	assert_int_equal(frame_parse_tcp(in_frame, flen, &s), 0);
+	tcp_answer_closed_port(c, &s);
+	assert_int_equal(n_out, 0);
+}
+
 static void test_peer_closes_first(void **state)
 {
 	struct tcp_seg s;
@@ -1471,6 +1514,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ack_of_unsent_data, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rst_rules, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_closed_answers_with_rst, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_closed_port_answers_from_its_port, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_peer_closes_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_we_close_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_hot_path_frame, setup, teardown),
