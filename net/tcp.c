@@ -925,9 +925,24 @@ static void deliver(struct tcp_conn *c, const uint8_t *p, uint32_t n, uint64_t n
 	}
 }
 
+/*
+ * The peer's stream ends at its FIN: a segment held beyond it claims bytes
+ * the peer cannot send, and is dropped as data after the FIN.
+ */
+static void drop_held(struct tcp_conn *c)
+{
+	for (int i = 0; i < TCP_OOO_SLOTS; i++) {
+		if (!c->ooo[i].used)
+			continue;
+		c->ooo[i].used = false;
+		c->st.rejected[TCP_REJ_AFTER_FIN]++;
+	}
+}
+
 /* The peer's FIN at rcv_nxt. */
 static void fin_in(struct tcp_conn *c)
 {
+	drop_held(c);
 	c->rcv_nxt++;
 	c->ack_now = true;
 	switch (c->state) {
@@ -946,12 +961,15 @@ static void fin_in(struct tcp_conn *c)
 	}
 }
 
-/* Held segments that the bytes just delivered have reached, in order. */
+/*
+ * Held segments that the bytes just delivered have reached, in order, up to
+ * a held FIN: true when that FIN is now at rcv_nxt.
+ */
 static bool drain_held(struct tcp_conn *c, uint64_t now)
 {
 	bool moved = true, fin = false;
 
-	while (moved) {
+	while (moved && !fin) {
 		moved = false;
 		for (int i = 0; i < TCP_OOO_SLOTS; i++) {
 			struct tcp_ooo *o = &c->ooo[i];
@@ -966,8 +984,10 @@ static bool drain_held(struct tcp_conn *c, uint64_t now)
 				deliver(c, o->data + skip, end - c->rcv_nxt, now);
 				moved = true;
 			}
-			if (o->fin && end == c->rcv_nxt)
+			if (o->fin && end == c->rcv_nxt) {
 				fin = true;
+				break;
+			}
 		}
 	}
 	return fin;

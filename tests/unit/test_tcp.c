@@ -325,6 +325,43 @@ static void test_out_of_order_held(void **state)
 	assert_int_equal(last_sent().ack, IRS + 11);
 }
 
+/*
+ * Nothing follows the peer's FIN: a segment held beyond it is dropped when
+ * the FIN is reached, never delivered and never left held.
+ */
+static void test_nothing_held_beyond_the_fin(void **state)
+{
+	uint8_t got[64];
+
+	(void)state;
+	connect_at(0, 1460, 65535);
+	peer_seg(TCP_ACK, IRS + 7, ISS + 1, 65535, "zzz", 3, 10);
+	peer_seg(TCP_ACK | TCP_FIN, IRS + 4, ISS + 1, 65535, "bbb", 3, 10);
+	peer_seg(TCP_ACK, IRS + 1, ISS + 1, 65535, "aaa", 3, 20);
+	assert_int_equal(read_all(got, sizeof(got)), 6);
+	assert_memory_equal(got, "aaabbb", 6);
+	assert_int_equal(c->rcv_nxt, IRS + 8);
+	assert_int_equal(c->state, TCPS_CLOSE_WAIT);
+	assert_int_equal(c->st.rejected[TCP_REJ_AFTER_FIN], 1);
+	for (int i = 0; i < TCP_OOO_SLOTS; i++)
+		assert_false(c->ooo[i].used);
+}
+
+/* The same with the FIN in order and the bytes beyond it held. */
+static void test_nothing_held_beyond_an_in_order_fin(void **state)
+{
+	uint8_t got[64];
+
+	(void)state;
+	connect_at(0, 1460, 65535);
+	peer_seg(TCP_ACK, IRS + 4, ISS + 1, 65535, "zzz", 3, 10);
+	peer_seg(TCP_ACK | TCP_FIN, IRS + 1, ISS + 1, 65535, "aa", 2, 20);
+	assert_int_equal(read_all(got, sizeof(got)), 2);
+	assert_int_equal(c->rcv_nxt, IRS + 4);
+	for (int i = 0; i < TCP_OOO_SLOTS; i++)
+		assert_false(c->ooo[i].used);
+}
+
 static void test_overlapping_and_duplicate_segments(void **state)
 {
 	uint8_t got[64];
@@ -1498,6 +1535,9 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_out_of_order_held, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_overlapping_and_duplicate_segments, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nothing_held_beyond_the_fin, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_nothing_held_beyond_an_in_order_fin, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_hold_area_full_drops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_outside_window_dropped, setup, teardown),
