@@ -40,6 +40,12 @@ $(EXSIM_SOUP_UNIT): $(ASAN)/tests/unit/%: $(ASAN)/tests/unit/%.o \
 	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
 UNIT_TESTS += $(EXSIM_SOUP_UNIT)
 
+# Where the simulator pins itself, over a made-up /proc, ASan+UBSan.
+$(ASAN)/tests/unit/test_exsim_cpu_pick: $(ASAN)/tests/unit/test_exsim_cpu_pick.o \
+		$(call asan_objs,netns/exsim/cpu_pick.c)
+	$(CC) -fsanitize=address,undefined $^ -o $@ -lcmocka $(LDLIBS)
+UNIT_TESTS += $(ASAN)/tests/unit/test_exsim_cpu_pick
+
 INT_TESTS += tests/integration/exsim_cli.sh tests/integration/exsim_feed.sh \
 	tests/integration/exsim_orders.sh tests/integration/exsim_rerequest.sh \
 	tests/integration/faults_feed.sh tests/integration/faults_hostile.sh \

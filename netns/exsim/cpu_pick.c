@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <dirent.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -15,14 +16,27 @@ static bool spinner(const char *comm)
 	return !strcmp(comm, "t2t-gateway") || !strcmp(comm, "t2t-floor");
 }
 
-/* The one CPU thread @tid of @pid may run on, or -1 (several, or unknown). */
-static int pinned_to(const char *pid, const char *tid)
+/* @out = the formatted path; false when it does not fit. */
+static bool pathf(char *out, size_t n, const char *fmt, ...)
 {
-	char path[600], line[256];
+	va_list ap;
+	int len;
+
+	va_start(ap, fmt);
+	len = vsnprintf(out, n, fmt, ap);
+	va_end(ap);
+	return len >= 0 && (size_t)len < n;
+}
+
+/* The one CPU task @dir may run on, or -1 (several, or unknown). */
+static int pinned_to(const char *dir)
+{
+	char path[700], line[256];
 	int cpu = -1;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "/proc/%s/task/%s/status", pid, tid);
+	if (!pathf(path, sizeof(path), "%s/status", dir))
+		return -1;
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -41,24 +55,90 @@ static int pinned_to(const char *pid, const char *tid)
 	return cpu;
 }
 
-/* The CPUs hot loops are pinned to, as a mask of the first 64. */
-static uint64_t hot_cpus(void)
+/* The CPU time task @dir has used, in clock ticks (utime + stime), or 0. */
+static unsigned long long cpu_time(const char *dir)
 {
-	DIR *proc = opendir("/proc");
+	char path[700], line[1024], *p;
+	unsigned long long utime, stime;
+	FILE *f;
+
+	if (!pathf(path, sizeof(path), "%s/stat", dir))
+		return 0;
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	p = fgets(line, sizeof(line), f);
+	fclose(f);
+	/* The name in parentheses may hold spaces: the fields start after its ')'. */
+	if (!p || !(p = strrchr(line, ')')))
+		return 0;
+	/* Fields 3 (state) to 13, then utime (14) and stime (15), proc(5). */
+	if (sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+		   &utime, &stime) != 2)
+		return 0;
+	return utime + stime;
+}
+
+/*
+ * The CPU of process @pid's hot loop, or -1.  The gateway's main thread and
+ * its helpers are pinned too, to every CPU but the loop's, which on a
+ * 2-CPU machine is one CPU as well.  So the loop is the pinned task that
+ * has used the most CPU, since it spins from the moment it starts, and
+ * never the main thread of a process that has others (the floor has none).
+ */
+static int hot_loop_cpu(const char *proc, const char *pid)
+{
+	char path[600], dir[700];
+	unsigned long long most = 0;
+	int cpu = -1, tasks = 0;
+	struct dirent *t;
+	DIR *d;
+
+	if (!pathf(path, sizeof(path), "%s/%s/task", proc, pid))
+		return -1;
+	d = opendir(path);
+	if (!d)
+		return -1;
+	while ((t = readdir(d)))
+		tasks += t->d_name[0] != '.';
+	rewinddir(d);
+	while ((t = readdir(d))) {
+		unsigned long long used;
+		int c;
+
+		if (t->d_name[0] == '.' || (tasks > 1 && !strcmp(t->d_name, pid)))
+			continue;
+		if (!pathf(dir, sizeof(dir), "%s/%s", path, t->d_name))
+			continue;
+		c = pinned_to(dir);
+		used = cpu_time(dir);
+		if (c >= 0 && (cpu < 0 || used > most)) {
+			cpu = c;
+			most = used;
+		}
+	}
+	closedir(d);
+	return cpu;
+}
+
+/* The CPUs hot loops are pinned to, as a mask of the first 64. */
+static uint64_t hot_cpus(const char *proc)
+{
+	DIR *d = opendir(proc);
 	struct dirent *p;
 	uint64_t hot = 0;
 
-	if (!proc)
+	if (!d)
 		return 0;
-	while ((p = readdir(proc))) {
+	while ((p = readdir(d))) {
 		char path[600], comm[64] = "";
-		struct dirent *t;
 		FILE *f;
-		DIR *tasks;
+		int cpu;
 
 		if (p->d_name[0] < '1' || p->d_name[0] > '9')
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/comm", p->d_name);
+		if (!pathf(path, sizeof(path), "%s/%s/comm", proc, p->d_name))
+			continue;
 		f = fopen(path, "r");
 		if (!f)
 			continue;
@@ -68,29 +148,17 @@ static uint64_t hot_cpus(void)
 		comm[strcspn(comm, "\n")] = '\0';
 		if (!spinner(comm))
 			continue;
-		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
-		tasks = opendir(path);
-		if (!tasks)
-			continue;
-		while ((t = readdir(tasks))) {
-			int cpu;
-
-			if (t->d_name[0] == '.')
-				continue;
-			cpu = pinned_to(p->d_name, t->d_name);
-			if (cpu >= 0 && cpu < 64)
-				hot |= 1ull << cpu;
-		}
-		closedir(tasks);
+		cpu = hot_loop_cpu(proc, p->d_name);
+		if (cpu >= 0 && cpu < 64)
+			hot |= 1ull << cpu;
 	}
-	closedir(proc);
+	closedir(d);
 	return hot;
 }
 
-int cpu_pick(char *why, size_t len)
+int cpu_pick_in(const char *proc, long n, char *why, size_t len)
 {
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	uint64_t hot = hot_cpus();
+	uint64_t hot = hot_cpus(proc);
 	bool running = hot != 0;
 
 	if (!running && EXSIM_GATEWAY_DEFAULT_CPU < n)
@@ -107,4 +175,9 @@ int cpu_pick(char *why, size_t len)
 	}
 	snprintf(why, len, "every CPU has a hot loop");
 	return -1;
+}
+
+int cpu_pick(char *why, size_t len)
+{
+	return cpu_pick_in("/proc", sysconf(_SC_NPROCESSORS_ONLN), why, len);
 }

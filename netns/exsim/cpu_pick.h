@@ -17,12 +17,15 @@
 #define EXSIM_GATEWAY_DEFAULT_CPU 1
 
 /*
- * The lowest online CPU that no hot loop (a thread of t2t-gateway or
- * t2t-floor allowed on one CPU only) is pinned to; with none running, the
- * lowest but the gateway's default one.  -1 when every CPU is taken (one
- * CPU): then the simulator is not pinned.  @why says what was found, for
- * the start line.
+ * The lowest online CPU that no hot loop (the busiest thread of t2t-gateway
+ * or t2t-floor allowed on one CPU only) is pinned to; with none running,
+ * the lowest but the gateway's default one.  -1 when every CPU is taken
+ * (one CPU): then the simulator is not pinned.  @why says what was found,
+ * for the start line.
  */
 int cpu_pick(char *why, size_t len);
+
+/* cpu_pick() over the processes in @proc (a /proc) and @ncpu CPUs: a test's seam. */
+int cpu_pick_in(const char *proc, long ncpu, char *why, size_t len);
 
 #endif /* EXSIM_CPU_PICK_H */

@@ -8,6 +8,7 @@
 #   - with no re-request server (--rerequest off) a dropped packet makes the
 #     books unsafe: no order after it, every change listed (reason book),
 #     the summary says from where and why, the run goes on to the end;
+#   - a simulator started after the gateway pins itself off the loop's CPU;
 #   - the options that do not go with it are refused.
 . "$(dirname "$0")/../lib.sh"
 need root build/t2t-gateway build/t2t-exsim build/t2t-backtest
@@ -55,6 +56,22 @@ test_a_lost_packet_with_no_rerequest_makes_the_books_unsafe() {
 			grep -q "^books unsafe from sequence $from: .* no re-request server" \
 			"$T_TMP/unsafe_$p.gw.out"
 	done
+}
+
+test_a_simulator_started_after_the_gateway_stays_off_its_cpu() {
+	local line
+	rig_up c
+	gw_start cpu --paper --symbol AAPL:12 || return 1
+	# The gateway's other threads are pinned to CPU 0, the one its loop
+	# leaves on this 2-CPU machine: the loop is the thread on CPU 1.
+	line=$(ip netns exec "$RIG_NS_EX" build/t2t-exsim --feed "$RIG_GROUP" \
+		--feed-port "$RIG_FEED_PORT" --order-port "$RIG_ORDER_PORT" \
+		--rerequest-port "$RIG_REREQUEST_PORT" --source gbm --symbols AAPL --count 100 \
+		--rate 10000 2>&1 >/dev/null | head -1)
+	expect_eq "the simulator's start line" "$line" \
+		"t2t-exsim: on CPU 0, off the gateway's (a hot loop spins on CPU 1; --cpu N or any to choose)"
+	kill -INT "$(t_pid cpu.gw)"
+	gw_wait cpu 10
 }
 
 test_options_that_do_not_go_with_paper_are_refused() {
