@@ -33,7 +33,7 @@ row() {
 
 printf '| %-34s' ""
 for p in "${paths[@]}"; do printf '| %14s ' "$p"; done
-printf '|\n|%s' "$(printf -- '-%.0s' {1..36})"
+printf '|\n|%s' "$(printf -- '-%.0s' {1..35})"
 for _ in "${paths[@]}"; do printf '|%s' "$(printf -- '-%.0s' {1..16})"; done
 printf '|\n'
 row "messages published" "ex:.messages"
