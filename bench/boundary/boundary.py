@@ -112,7 +112,7 @@ def main():
                             "AAPL,MSFT,NVDA,AMZN,GOOG,META,TSLA,AMD", "--lengths", "6:200:5",
                             "--workers", str(workers)], capture_output=True, text=True, check=True)
         line = [l for l in p.stderr.splitlines() if " days in " in l][-1]
-        return float(line.split(" days in ")[1].split()[0])
+        return float(line.split("the last result at ")[1].split()[0])
     w1 = statistics.median([research(1) for _ in range(3)])
     w2 = statistics.median([research(2) for _ in range(3)])
 

@@ -94,6 +94,7 @@ class Progress:
     def __init__(self, total, quiet):
         self.total, self.done, self.failed, self.quiet = total, 0, 0, quiet
         self.t0 = time.perf_counter()
+        self.last = 0.0
 
     def start(self):
         """The clock starts when the work does (after the cluster is up)."""
@@ -104,6 +105,7 @@ class Progress:
 
     def note(self, day, err, seconds):
         self.done += 1
+        self.last = self.elapsed()
         if err:
             self.failed += 1
             print(f"t2t-research: {day}: FAILED: {err}", file=sys.stderr, flush=True)
@@ -175,7 +177,10 @@ def cmd_sweep(args):
     table = table.sort_values(["day", "symbol", "length"], kind="stable").reset_index(drop=True)
     summary = summarize(table)
     if not args.quiet:
-        print(f"t2t-research: {len(days)} days in {progress.elapsed():.3f} s", file=sys.stderr)
+        # The days' work ends at the last result; joining and summing the
+        # tables after it is this process's alone, whatever the cluster.
+        print(f"t2t-research: {len(days)} days in {progress.elapsed():.3f} s (the last result "
+              f"at {progress.last:.3f} s)", file=sys.stderr)
     if args.output:
         table.to_csv(args.output, index=False, float_format="%.4f")
     if args.summary_out:

@@ -6,6 +6,7 @@ shared filesystem), and the default local cluster.  A broken day is
 reported with its error while the other days' rows all arrive (exit 1)."""
 
 import os
+import re
 import pathlib
 import shutil
 import subprocess
@@ -110,6 +111,9 @@ def test_local_cluster_equals_one_process(dayglob, one_process, tmp_path):
     assert p.returncode == 1, p.stderr
     assert "a local cluster, 2 workers" in p.stderr
     pd.testing.assert_frame_equal(pd.read_csv(out), want)
+    # The days' time ends at the last result, before the tables are joined.
+    m = re.search(r"(\d+) days in ([\d.]+) s \(the last result at ([\d.]+) s\)", p.stderr)
+    assert m and 0 < float(m[3]) <= float(m[2]), p.stderr
 
 
 def test_one_process_rows_equal_research_day(days, one_process):
