@@ -417,7 +417,7 @@ static void zero_loss(FILE *o, const struct runs *rs)
 {
 	static const char *const loads[] = { "zl_default", "zl_q8", "zl_long", "zl_flat" };
 	static const char *const what[] = {
-		"1 M/s, default strategy", "1 M/s, default strategy, the feed on queue 5 of 8",
+		"1 M/s, default strategy", "1 M/s, HMA 256, the feed on queue 5 of 8",
 		"1 M/s, HMA 256 (fewer orders)", "flat out, HMA 256",
 	};
 
@@ -459,8 +459,10 @@ static void target_rows(FILE *o, const struct target *t, unsigned int n)
 		figure(o, t[i].target);
 		fputs(" | ", o);
 		figure(o, t[i].measured);
+		/* A run left out (--reps 0, --no-day) measured nothing: not a miss. */
 		fprintf(o, "%s%s%s | %s |\n", t[i].note[0] ? " (" : "", t[i].note,
-			t[i].note[0] ? ")" : "", t[i].met ? "yes" : "**no**");
+			t[i].note[0] ? ")" : "",
+			isnan(t[i].measured) ? "not measured" : t[i].met ? "yes" : "**no**");
 	}
 }
 

@@ -255,8 +255,8 @@ unsigned int targets_eval(const struct runs *rs, struct target *t, unsigned int 
 	}
 	zero_loss(rs, t, &n, max, "zl_default", "AF_XDP zero-loss rate, default strategy "
 		  "(ticks/s)", true);
-	zero_loss(rs, t, &n, max, "zl_q8", "AF_XDP zero-loss rate, the feed on queue 5 of 8 "
-		  "served (ticks/s)", true);
+	zero_loss(rs, t, &n, max, "zl_q8", "AF_XDP zero-loss rate, HMA 256, the feed on queue 5 "
+		  "of 8 served (ticks/s)", true);
 	{
 		struct paired p;
 		double d = knob_diff(rs, "queues", "af_xdp", "8", STAGE_HOOK_QUEUED, Q_P50, &p);
