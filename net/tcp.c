@@ -198,7 +198,9 @@ static size_t sack_option(struct tcp_conn *c, uint8_t *opt)
  * the payload bytes sent, or -1 when no TX frame was free (counted; the
  * caller retries).
  */
-static int emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags, uint32_t len)
+/* One segment out from template @t: its options, its data, its frame. */
+static int seg_out(struct tcp_conn *c, struct tcp_template *t, uint32_t seq, uint32_t ack,
+		   uint8_t flags, uint32_t len)
 {
 	size_t opt_len = 0, flen;
 	uint64_t handle, sum = 0;
@@ -231,18 +233,25 @@ static int emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags, u
 		sbuf_get(c, seq, p, len);
 		sum = csum_partial(p, len, 0);
 	}
-	flen = tcp_frame_finish(&c->tmpl, frame, seq, ack, flags, c->cfg.rcv_wnd, opt_len, len,
-				sum);
+	flen = tcp_frame_finish(t, frame, seq, ack, flags, c->cfg.rcv_wnd, opt_len, len, sum);
 	c->tx.send(c->tx.ctx, handle, (uint32_t)flen);
 	c->st.seg_out++;
-	if (flags & TCP_ACK) {
+	if (flags & TCP_RST)
+		c->st.resets_out++;
+	return (int)len;
+}
+
+/* A segment of this connection: one that acknowledges settles what was owed. */
+static int emit(struct tcp_conn *c, uint32_t seq, uint32_t ack, uint8_t flags, uint32_t len)
+{
+	int n = seg_out(c, &c->tmpl, seq, ack, flags, len);
+
+	if (n >= 0 && (flags & TCP_ACK)) {
 		c->ack_now = false;
 		c->ack_due = 0;
 		c->unacked = 0;
 	}
-	if (flags & TCP_RST)
-		c->st.resets_out++;
-	return (int)len;
+	return n;
 }
 
 static bool emit_ack(struct tcp_conn *c)
@@ -564,36 +573,51 @@ void tcp_abort(struct tcp_conn *c, uint64_t now)
 	set_closed(c, TCP_WHY_ABORTED);
 }
 
-/* RFC 9293 3.10.7.1: what a closed port answers. */
-static void reset_reply(struct tcp_conn *c, const struct tcp_seg *s)
+/* RFC 9293 3.10.7.1: what a closed port answers @s with; false for nothing. */
+static bool reset_fields(const struct tcp_seg *s, uint32_t *seq, uint32_t *ack, uint8_t *flags)
 {
 	uint32_t seg_len = s->len + !!(s->flags & TCP_SYN) + !!(s->flags & TCP_FIN);
 
 	if (s->flags & TCP_RST)
-		return;
-	if (s->flags & TCP_ACK)
-		emit(c, s->ack, 0, TCP_RST, 0);
-	else
-		emit(c, 0, s->seq + seg_len, TCP_RST | TCP_ACK, 0);
+		return false;
+	if (s->flags & TCP_ACK) {
+		*seq = s->ack;
+		*ack = 0;
+		*flags = TCP_RST;
+	} else {
+		*seq = 0;
+		*ack = s->seq + seg_len;
+		*flags = TCP_RST | TCP_ACK;
+	}
+	return true;
 }
 
+static void reset_reply(struct tcp_conn *c, const struct tcp_seg *s)
+{
+	uint32_t seq, ack;
+	uint8_t flags;
+
+	if (reset_fields(s, &seq, &ack, &flags))
+		emit(c, seq, ack, flags, 0);
+}
+
+/*
+ * The earlier port's reset goes out from a template of that port, and as a
+ * segment of no live connection it settles no ACK this one owes.
+ */
 void tcp_answer_closed_port(struct tcp_conn *c, const struct tcp_seg *s)
 {
-	struct tcp_template live = c->tmpl;
 	struct frame_endpoint local = c->cfg.local;
-	uint64_t ack_due = c->ack_due;
-	bool ack_now = c->ack_now;
-	uint32_t unacked = c->unacked;
+	struct tcp_template old;
+	uint32_t seq, ack;
+	uint8_t flags;
 
 	c->st.stale_segs++;
+	if (!reset_fields(s, &seq, &ack, &flags))
+		return;
 	local.port = s->dst_port;
-	tcp_template_init(&c->tmpl, &local, &c->cfg.remote, 64);
-	reset_reply(c, s);
-	/* The reply was the old port's: the live connection's ACK state stands. */
-	c->tmpl = live;
-	c->ack_due = ack_due;
-	c->ack_now = ack_now;
-	c->unacked = unacked;
+	tcp_template_init(&old, &local, &c->cfg.remote, 64);
+	seg_out(c, &old, seq, ack, flags, 0);
 }
 
 static void syn_sent_input(struct tcp_conn *c, const struct tcp_seg *s, uint64_t now)
