@@ -29,7 +29,7 @@ static int open_socket(const struct exsim_cfg *c, const struct sockaddr_in *dst,
 		       char *err, size_t errlen)
 {
 	char addr[INET_ADDRSTRLEN];
-	int sndbuf = FEED_SNDBUF, zero = 0, fd;
+	int sndbuf = FEED_SNDBUF, zero = 0, fd, ret;
 
 	inet_ntop(AF_INET, &dst->sin_addr, addr, sizeof(addr));
 	fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
@@ -73,8 +73,9 @@ static int open_socket(const struct exsim_cfg *c, const struct sockaddr_in *dst,
 	}
 	return fd;
 fail:
+	ret = errno ? -errno : -EIO;
 	close(fd);
-	return -1;
+	return ret;
 }
 
 /* Reserved; pre-faulted while small, else faulted in as it fills. */
@@ -136,7 +137,7 @@ int feed_open(struct feed *f, const struct exsim_cfg *c, const struct feed_plan 
 	}
 	f->fd = open_socket(c, &c->feed, err, errlen);
 	if (f->fd < 0)
-		return errno ? -errno : -EIO;
+		return f->fd;
 	if ((c->a_delay_ns || c->a_jitter_ns) &&
 	    delayq_open(&f->adq, f->fd, c->a_delay_ns, c->a_jitter_ns,
 			c->fa.seed ^ UINT64_C(0x6c696e652d61), err, errlen))

@@ -192,13 +192,15 @@ static int open_frames(struct hostile *h, const struct exsim_cfg *c, char *err, 
 	socklen_t sl = sizeof(local);
 	uint32_t feed_ip = ntohl(c->feed.sin_addr.s_addr), ip, group;
 	uint8_t mac[6];
+	int ret;
 
 	if (getsockname(h->feed->fd, (struct sockaddr *)&local, &sl)) {
 		snprintf(err, errlen, "--hostile: feed socket address: %s", strerror(errno));
 		return errno ? -errno : -EIO;
 	}
-	if (find_interface(h, local.sin_addr, err, errlen))
-		return errno ? -errno : -EIO;
+	ret = find_interface(h, local.sin_addr, err, errlen);
+	if (ret)
+		return ret;
 	h->src.ip = ntohl(local.sin_addr.s_addr);
 	h->src.port = ntohs(local.sin_port);
 

@@ -12,6 +12,8 @@ int line_b_open(struct line_b *l, const struct exsim_cfg *c, int (*open_sock)(
 		const struct exsim_cfg *, const struct sockaddr_in *, char *, size_t),
 		char *err, size_t errlen)
 {
+	int ret;
+
 	memset(l, 0, sizeof(*l));
 	l->fd = -1;
 	if (!c->line_b.sin_port)
@@ -20,13 +22,15 @@ int line_b_open(struct line_b *l, const struct exsim_cfg *c, int (*open_sock)(
 		snprintf(err, errlen, "line B faults: %s", strerror(errno));
 		return errno ? -errno : -EIO;
 	}
-	l->fd = open_sock(c, &c->line_b, err, errlen);
-	if (l->fd < 0 || delayq_open(&l->dq, l->fd, c->b_delay_ns, c->b_jitter_ns,
-				     c->fb.seed ^ JITTER_SALT, err, errlen)) {
-		line_b_close(l);
-		return -1;
+	ret = open_sock(c, &c->line_b, err, errlen);
+	if (ret >= 0) {
+		l->fd = ret;
+		ret = delayq_open(&l->dq, l->fd, c->b_delay_ns, c->b_jitter_ns,
+				  c->fb.seed ^ JITTER_SALT, err, errlen);
 	}
-	return 0;
+	if (ret < 0)
+		line_b_close(l);
+	return ret < 0 ? ret : 0;
 }
 
 void line_b_close(struct line_b *l)

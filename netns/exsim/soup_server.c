@@ -25,7 +25,6 @@
 #define ACCEPTS_PER_TURN	8
 #define READS_PER_TURN		16	/* per connection: the others get their turn */
 #define RST_POLL_NS		(1000 * 1000)	/* DRAIN before a reset: SIOCOUTQ this often */
-/* Two clock reads this close are taken as one instant. */
 
 const char *const soup_close_names[SC_WHY_NR] = {
 	[SC_WHY_PEER] = "peer",
